@@ -1,0 +1,104 @@
+"""The data model shared by every stage: files become nodes, chunks and links."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def chunk_id(path: str, start_line: int, end_line: int, text: str) -> str:
+    """Stable id of a chunk: the same content at the same place always gets the same id."""
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(f"{path}\0{start_line}\0{end_line}\0".encode())
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class FileLink:
+    """One wikilink (or, with Obsidian resolution, Markdown link) from one file to another.
+
+    `target_path` is the resolved workspace-relative target; `raw_target` is what was written.
+    """
+
+    source_path: str
+    target_path: str
+    target_anchor: str = ""
+    line: int = 0
+    alias: str = ""
+    embed: bool = False
+    raw_target: str = ""
+
+
+@dataclass(slots=True)
+class FileChunk:
+    """A retrievable piece of one file.
+
+    `body` is the exact source lines `start_line..end_line` (1-based, inclusive, joined with
+    "\\n"). `prefix` is the heading skeleton (and repeated table header / fence, `[Part X/N]`)
+    shown before it and `suffix` a closing fence after it; neither is part of the line range.
+    """
+
+    path: str
+    start_line: int
+    end_line: int
+    body: str
+    prefix: str = ""
+    suffix: str = ""
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            self.id = chunk_id(self.path, self.start_line, self.end_line, self.text)
+
+    @property
+    def text(self) -> str:
+        """What is indexed and shown: skeleton prefix, exact body, closing suffix."""
+        return f"{self.prefix}{self.body}{self.suffix}"
+
+
+@dataclass(slots=True)
+class FileNode:
+    """One indexed file: where it is, what its frontmatter says, what it links to."""
+
+    path: str
+    st_mtime: float = 0.0
+    size: int = 0
+    frontmatter: dict[str, Any] = field(default_factory=dict)
+    links: list[FileLink] = field(default_factory=list)
+    chunk_ids: list[str] = field(default_factory=list)
+    content_hash: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        value = self.frontmatter.get("name")
+        return str(value) if value is not None else ""
+
+    @property
+    def description(self) -> str:
+        value = self.frontmatter.get("description")
+        return str(value) if value is not None else ""
+
+    @property
+    def tags(self) -> list[str]:
+        """Frontmatter tags as a list of strings, whatever shape the YAML gave them."""
+        raw = self.frontmatter.get("tags")
+        if raw is None:
+            return []
+        if isinstance(raw, str):
+            parts = raw.replace(",", " ").split()
+        elif isinstance(raw, (list, tuple)):
+            parts = [str(t) for t in raw if t is not None]
+        else:
+            parts = [str(raw)]
+        return [p.strip().lstrip("#") for p in parts if p.strip().lstrip("#")]
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    """What a chunker makes of one file, before it reaches the stores."""
+
+    node: FileNode
+    chunks: list[FileChunk]
