@@ -25,3 +25,7 @@ class RangeError(RemeError):
 
 class NotIndexed(RemeError):
     """The path is not a file of this workspace's index."""
+
+
+class EmbedderUnavailable(RemeError):
+    """The embedding provider cannot be used; vector recall turns off and BM25 keeps working."""
