@@ -1,0 +1,176 @@
+"""find_wikilinks / find_markdown_links: the link grammar, spans and code awareness."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from reme_core.wikilinks import find_markdown_links, find_wikilinks
+
+# (text, [(line, start, end, target, anchor, alias, embed), ...])
+GRAMMAR = [
+    ("see [[daily/06-20/s.md]] now", [(1, 4, 24, "daily/06-20/s.md", "", "", False)]),
+    ("[[notes/example.md#L9]]", [(1, 0, 23, "notes/example.md", "L9", "", False)]),
+    ("[[notes/example.md#L9-L10]]", [(1, 0, 27, "notes/example.md", "L9-L10", "", False)]),
+    ("[[n.md#L9-L10,L15-L20]]", [(1, 0, 23, "n.md", "L9-L10,L15-L20", "", False)]),
+    ("[[n.md#L0]]", [(1, 0, 11, "n.md", "L0", "", False)]),
+    ("[[n.md#L10-L9]]", [(1, 0, 15, "n.md", "L10-L9", "", False)]),
+    ("[[n.md#L9,]]", [(1, 0, 12, "n.md", "L9,", "", False)]),
+    ("[[Note#Some Heading]]", [(1, 0, 21, "Note", "Some Heading", "", False)]),
+    ("[[Note#^block-id]]", [(1, 0, 18, "Note", "^block-id", "", False)]),
+    ("[[a.md|the alias text]]", [(1, 0, 23, "a.md", "", "the alias text", False)]),
+    ("[[a.md#L3|jump]]", [(1, 0, 16, "a.md", "L3", "jump", False)]),
+    ("[[ a.md # H | al ]]", [(1, 0, 19, "a.md", "H", "al", False)]),
+    ("x ![[resource/r.pdf]] y", [(1, 2, 21, "resource/r.pdf", "", "", True)]),
+    ("![[img.png|200]]", [(1, 0, 16, "img.png", "", "200", True)]),
+    ("中文 [[digest/知识/太阳能.md]] 结束", [(1, 3, 23, "digest/知识/太阳能.md", "", "", False)]),
+    ("| a | [[t.md\\|Alias]] |", [(1, 6, 21, "t.md", "", "Alias", False)]),
+    ("| [[t.md#L2\\|x y]] | b |", [(1, 2, 18, "t.md", "L2", "x y", False)]),
+    ("related:: [[x.md]]", [(1, 10, 18, "x.md", "", "", False)]),
+    ("- related:: [[x.md]]", [(1, 12, 20, "x.md", "", "", False)]),
+    ("[related:: [[x.md]]]", [(1, 11, 19, "x.md", "", "", False)]),
+    ("```\n[[in-fence]]\n```\n[[after]]", [(4, 0, 9, "after", "", "", False)]),
+    ("~~~md\n[[in-tilde]]\n```\n[[still]]\n~~~\n[[out]]", [(6, 0, 7, "out", "", "", False)]),
+    ("````\n```\n[[inner]]\n````\n[[out]]", [(5, 0, 7, "out", "", "", False)]),
+    ("```\n[[unclosed fence]]", []),
+    ("text\n\n    [[indented code]]\n\n[[out]]", [(5, 0, 7, "out", "", "", False)]),
+    ("    [[code at start]]", []),
+    ("\t[[tab code]]", []),
+    ("para\n    [[lazy continuation]]", [(2, 4, 25, "lazy continuation", "", "", False)]),
+    ("- item\n\n    [[list continuation]]", [(3, 4, 25, "list continuation", "", "", False)]),
+    ("`[[inline]]` [[real]]", [(1, 13, 21, "real", "", "", False)]),
+    ("``a ` [[in double]] `` [[b]]", [(1, 23, 28, "b", "", "", False)]),
+    ("`unmatched [[yes]]", [(1, 11, 18, "yes", "", "", False)]),
+    ("[[a]] and [[b#L1|c]]", [(1, 0, 5, "a", "", "", False), (1, 10, 20, "b", "L1", "c", False)]),
+    ("[[unclosed and [[closed]]", [(1, 15, 25, "closed", "", "", False)]),
+    ("[[x]", []),
+    ("[[a [b] c]]", []),
+    ("[[[x]]]", [(1, 1, 6, "x", "", "", False)]),
+    ("[[]] [[ ]] [[|alias]]", []),
+    ("[[#Heading]]", [(1, 0, 12, "", "Heading", "", False)]),
+    ("[[line\nbreak]]", []),
+    ("\\[[escaped]]", []),
+    (
+        "---\nname: n\nsource_conversation: [[session/dialog/abc.jsonl]]\n---\n[[b]]",
+        [(3, 21, 49, "session/dialog/abc.jsonl", "", "", False), (5, 0, 5, "b", "", "", False)],
+    ),
+    ("---\n    src: [[fm-indented]]\n---\n", [(2, 9, 24, "fm-indented", "", "", False)]),
+    ("# H\n    [[code after heading]]", []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), GRAMMAR)
+def test_grammar(text: str, expected: list[tuple]) -> None:
+    found = find_wikilinks(text)
+    got = [(m.line, m.start, m.end, m.target, m.anchor, m.alias, m.embed) for m in found]
+    assert got == expected
+    lines = text.split("\n")
+    for m in found:
+        assert lines[m.line - 1][m.start : m.end] == m.raw
+
+
+def test_grammar_table_is_large() -> None:
+    assert len(GRAMMAR) >= 30
+
+
+def test_no_brackets_fast_path() -> None:
+    assert find_wikilinks("plain text\nwith [single] brackets") == []
+    assert find_markdown_links("no links here [x] (y)") == []
+
+
+def test_fence_rules() -> None:
+    # Backtick info strings cannot hold backticks, so this line is not a fence.
+    assert [m.target for m in find_wikilinks("``` a`b\n[[x]]")] == ["x"]
+    # A shorter closing run does not close; closing fence may have trailing spaces.
+    text = "`````\n```\n[[no]]\n`````   \n[[yes]]"
+    assert [m.target for m in find_wikilinks(text)] == ["yes"]
+    # A fence indented in a list item is still a fence.
+    text = "- item\n\n    ```\n    [[no]]\n    ```\n- [[yes]]"
+    assert [m.target for m in find_wikilinks(text)] == ["yes"]
+
+
+def test_markdown_links() -> None:
+    text = (
+        "See [the wiki](../wiki/my%20note.md#Setup) and ![chart](img/c.png).\n"
+        "[web](https://example.com) [mail](mailto:a@b.c) [frag](#local)\n"
+        '[spaced](<folder/a b.md> "Title") [titled](x.md "t")\n'
+        "`[code](no.md)`\n"
+        "```\n[fenced](no.md)\n```\n"
+        "[![badge](b.svg)](target.md)"
+    )
+    got = [(m.line, m.target, m.anchor, m.text, m.embed) for m in find_markdown_links(text)]
+    assert got == [
+        (1, "../wiki/my note.md", "Setup", "the wiki", False),
+        (1, "img/c.png", "", "chart", True),
+        (3, "folder/a b.md", "", "spaced", False),
+        (3, "x.md", "", "titled", False),
+        (8, "target.md", "", "![badge](b.svg)", False),
+        (8, "b.svg", "", "badge", True),
+    ]
+    lines = text.split("\n")
+    for m in find_markdown_links(text):
+        assert lines[m.line - 1][m.start : m.end] == m.raw
+
+
+def test_markdown_link_columns_and_parentheses() -> None:
+    (m,) = find_markdown_links("ab [t](dir/f(1).md) cd")
+    assert (m.start, m.end, m.target, m.raw) == (3, 19, "dir/f(1).md", "[t](dir/f(1).md)")
+
+
+def test_embed_marker_must_be_adjacent() -> None:
+    (m,) = find_wikilinks("! [[x]]")
+    assert not m.embed and m.start == 2
+
+
+def test_many_links_realistic_note() -> None:
+    note = _realistic_note()
+    found = find_wikilinks(note)
+    assert len(found) == 1 + 12 * 2 + 4
+    assert all("code" not in m.target for m in found)
+
+
+def test_throughput_is_reasonable() -> None:
+    note = _realistic_note()
+    assert 3500 < len(note.encode()) < 5000
+    rounds = 200
+    t0 = time.perf_counter()
+    for _ in range(rounds):
+        find_wikilinks(note)
+    elapsed = time.perf_counter() - t0
+    mb_per_s = rounds * len(note.encode()) / elapsed / 1e6
+    assert mb_per_s > 2  # far above in practice; loose for a shared CI machine
+
+
+def _realistic_note() -> str:
+    """A ~4 KB daily note: frontmatter, headings, prose, a list, a table and code."""
+    parts = [
+        "---",
+        "name: Retrieval regression",
+        "description: Why recall dropped after the tokenizer change",
+        "source_conversation: [[session/dialog/abc.jsonl]]",
+        "tags: [search, regression]",
+        "---",
+        "# Retrieval regression",
+        "",
+    ]
+    for i in range(12):
+        parts += [
+            f"## Finding {i}",
+            "",
+            f"The BM25 scores moved after the change described in [[digest/wiki/tokenizer-{i}.md]];"
+            " we compared the ranking against the baseline and the difference stayed small.",
+            f"- related:: [[daily/2026-06-{10 + i}/notes.md#L9-L10]]",
+            f"- see `[[code/inline-{i}]]` for the literal syntax",
+            "",
+        ]
+        if i % 4 == 0:
+            parts += ["```python", f"links = '[[code/fenced-{i}]]'", "```", ""]
+        if i % 3 == 0:
+            parts += [
+                "| item | link |",
+                "|------|------|",
+                f"| {i} | [[digest/t{i}.md\\|table alias]] |",
+                "",
+            ]
+    return "\n".join(parts)
