@@ -1,0 +1,62 @@
+"""reme_core: index a folder of Markdown memory and search it — no UI, reusable by any program.
+
+    ws = Workspace.open("~/memory")
+    print(ws.search("index regression", limit=5).answer())
+"""
+
+from reme_core.config import Config, load_config
+from reme_core.errors import (
+    ConfigError,
+    FileRefused,
+    NotIndexed,
+    PathRefused,
+    RangeError,
+    RemeError,
+)
+from reme_core.maintenance import OptimizeReport
+from reme_core.models import FileChunk, FileLink, FileNode
+from reme_core.reading import ReadResult
+from reme_core.retrieve import RetrievedItem, RetrieveResult
+from reme_core.search import Neighbour, SearchHit, SearchResult, format_hit, format_score
+from reme_core.tokenizer import est_tokens
+from reme_core.wikilinks import WikilinkMatch, find_wikilinks
+from reme_core.workspace import (
+    BatchReport,
+    Changes,
+    FileChange,
+    ReindexSummary,
+    TraverseResult,
+    Workspace,
+)
+
+__all__ = [
+    "BatchReport",
+    "Changes",
+    "Config",
+    "ConfigError",
+    "FileChange",
+    "FileChunk",
+    "FileLink",
+    "FileNode",
+    "FileRefused",
+    "Neighbour",
+    "NotIndexed",
+    "OptimizeReport",
+    "PathRefused",
+    "RangeError",
+    "ReadResult",
+    "ReindexSummary",
+    "RemeError",
+    "RetrieveResult",
+    "RetrievedItem",
+    "SearchHit",
+    "SearchResult",
+    "TraverseResult",
+    "WikilinkMatch",
+    "Workspace",
+    "est_tokens",
+    "find_wikilinks",
+    "format_hit",
+    "format_score",
+    "load_config",
+]

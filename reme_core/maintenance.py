@@ -1,0 +1,100 @@
+"""Optimize and stats: compaction of tombstones and vocabulary, and the numbers users ask for."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from reme_core.workspace import Workspace
+
+
+@dataclass(slots=True)
+class OptimizeReport:
+    """Before/after figures of one optimize run."""
+
+    docs_before: int
+    docs_after: int
+    tombstones_before: int
+    tombstones_after: int
+    vocabulary_before: int
+    vocabulary_after: int
+    db_bytes_before: int
+    db_bytes_after: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def lines(self) -> list[str]:
+        """`what: before -> after` lines for the CLI and the TUI."""
+        return [
+            f"documents:   {self.docs_before} -> {self.docs_after}",
+            f"tombstones:  {self.tombstones_before} -> {self.tombstones_after}",
+            f"vocabulary:  {self.vocabulary_before} -> {self.vocabulary_after}",
+            f"database:    {self.db_bytes_before} -> {self.db_bytes_after} bytes",
+            f"seconds:     {self.seconds:.3f}",
+        ]
+
+
+def run_optimize(ws: Workspace) -> OptimizeReport:
+    """Drop unused terms from the stored vocabulary, vacuum, and reload clean structures.
+
+    The database never holds tombstones (deleted rows are gone at commit); the in-memory
+    index does, and reloading from the store compacts it.
+    """
+    started = time.perf_counter()
+    with ws.lock:
+        ws.refresh_if_changed()
+        bm25 = ws.index.bm25
+        docs_before, tomb_before = bm25.n_total, bm25.n_tombstones
+        vocab_before = len(ws.index.vocab)
+        bytes_before = ws.store.size_bytes()
+        arrays = ws.store.load_chunk_arrays()
+        used = np.zeros(vocab_before, dtype=bool)
+        used[arrays.term_ids] = True
+        if not used.all():
+            old_to_new = np.full(vocab_before, -1, dtype=np.int64)
+            old_to_new[used] = np.arange(int(used.sum()))
+            kept = [t for t, u in zip(ws.index.vocab.terms(), used.tolist()) if u]
+            with ws.store.transaction():
+                ws.store.rewrite_term_ids(old_to_new, kept)
+                ws.store.bump_generation()
+        ws.store.vacuum()
+        ws._load()
+        bm25 = ws.index.bm25
+        return OptimizeReport(
+            docs_before,
+            bm25.n_total,
+            tomb_before,
+            bm25.n_tombstones,
+            vocab_before,
+            len(ws.index.vocab),
+            bytes_before,
+            ws.store.size_bytes(),
+            time.perf_counter() - started,
+        )
+
+
+def index_stats(ws: Workspace) -> dict[str, Any]:
+    """Files, chunks, live/tombstoned documents, vocabulary, links, database size."""
+    index = ws.index
+    graph = index.graph
+    return {
+        "workspace": str(ws.root),
+        "mode": ws.mode,
+        "link_resolution": ws.link_resolution,
+        "files": len(index.nodes),
+        "chunks": index.bm25.n_docs,
+        "live_documents": index.bm25.n_docs,
+        "tombstones": index.bm25.n_tombstones,
+        "vocabulary": len(index.vocab),
+        "links": graph.n_edges,
+        "dangling_links": len(graph.dangling()),
+        "skipped": len(ws.store.skipped()),
+        "db_bytes": ws.store.size_bytes(),
+        "generation": ws.store.generation(),
+    }

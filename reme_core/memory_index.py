@@ -1,0 +1,233 @@
+"""The in-memory search structures: BM25 postings, per-chunk places, nodes and the link graph.
+
+Built from the store at open with numpy, then kept in step with each committed batch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from datetime import date
+
+import numpy as np
+
+from reme_core.bm25 import BM25Index
+from reme_core.link_graph import LinkGraph
+from reme_core.link_resolution import ObsidianResolver
+from reme_core.models import FileLink, FileNode
+from reme_core.store import ChunkArrays, FileRow
+from reme_core.vocabulary import Vocabulary
+
+_DATE_SEGMENT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\.[A-Za-z0-9]+)?$")
+NO_DATE = -1
+
+
+def date_ordinal(value: object) -> int:
+    """Ordinal of a `YYYY-MM-DD` value, or NO_DATE when it is not a real date."""
+    text = str(value).strip()[:10] if value is not None else ""
+    m = _DATE_SEGMENT.match(text)
+    if not m:
+        return NO_DATE
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3])).toordinal()
+    except ValueError:
+        return NO_DATE
+
+
+def file_date(path: str, frontmatter: dict) -> int:
+    """The note's date: a `YYYY-MM-DD` path segment after the layer, else frontmatter `date`."""
+    for segment in path.split("/")[1:]:
+        ordinal = date_ordinal(segment)
+        if ordinal != NO_DATE:
+            return ordinal
+    return date_ordinal(frontmatter.get("date"))
+
+
+class MemoryIndex:
+    """Everything a search touches, held in memory; mutated only by the workspace's writer."""
+
+    def __init__(self, obsidian: bool, exists: Callable[[str], bool]) -> None:
+        self.vocab = Vocabulary()
+        self.bm25 = BM25Index()
+        self.nodes: dict[str, FileNode] = {}
+        self.file_ids: dict[str, int] = {}
+        self.origins: dict[str, str] = {}
+        self.file_docs: dict[str, np.ndarray] = {}
+        self.slot_of: dict[str, int] = {}
+        self.slot_paths: list[str] = []
+        self.slot_dates = np.zeros(0, dtype=np.int32)
+        self.doc_rowid = np.zeros(0, dtype=np.int64)
+        self.doc_slot = np.zeros(0, dtype=np.int32)
+        self.doc_start = np.zeros(0, dtype=np.int32)
+        self.doc_end = np.zeros(0, dtype=np.int32)
+        self.literal_links: dict[str, list[FileLink]] = {}
+        self.graph = LinkGraph(exists=exists)
+        self.resolver: ObsidianResolver | None = ObsidianResolver([]) if obsidian else None
+
+    # -- building -----------------------------------------------------------------------------
+    def load(
+        self,
+        files: Sequence[FileRow],
+        links: dict[int, list[tuple]],
+        vocab: Sequence[str],
+        chunks: ChunkArrays,
+    ) -> None:
+        """Fill every structure from stored rows, vectorised where it counts."""
+        for term in vocab:
+            self.vocab.add(term)
+        self.bm25 = BM25Index.from_arrays(chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab))
+        by_id: dict[int, str] = {}
+        for row in files:
+            by_id[row.id] = row.path
+            node = FileNode(
+                path=row.path,
+                st_mtime=row.mtime,
+                size=row.size,
+                frontmatter=row.frontmatter,
+                content_hash=row.hash,
+                warnings=row.warnings,
+            )
+            node.links = [
+                FileLink(row.path, t, a, line, alias, bool(e), raw)
+                for t, a, line, alias, e, raw in links.get(row.id, ())
+            ]
+            self._put_node(node, row.id, row.origin)
+        slot_of_file = np.full(max(by_id, default=0) + 1, -1, dtype=np.int32)
+        for file_id, path in by_id.items():
+            slot_of_file[file_id] = self.slot_of[path]
+        self.doc_rowid = chunks.rowids
+        self.doc_slot = slot_of_file[chunks.file_ids] if len(chunks.file_ids) else self.doc_slot
+        self.doc_start = chunks.starts
+        self.doc_end = chunks.ends
+        if len(self.doc_slot):
+            order = np.argsort(self.doc_slot, kind="stable")
+            bounds = np.flatnonzero(np.diff(self.doc_slot[order])) + 1
+            for group in np.split(order, bounds):
+                self.file_docs[self.slot_paths[self.doc_slot[group[0]]]] = group
+        self.relink(self.nodes)
+
+    def _put_node(self, node: FileNode, file_id: int, origin: str) -> None:
+        path = node.path
+        self.nodes[path] = node
+        self.file_ids[path] = file_id
+        self.origins[path] = origin
+        ordinal = file_date(path, node.frontmatter)
+        if path in self.slot_of:
+            self.slot_dates[self.slot_of[path]] = ordinal
+        else:
+            self.slot_of[path] = len(self.slot_paths)
+            self.slot_paths.append(path)
+            self.slot_dates = np.append(self.slot_dates, np.int32(ordinal))
+        self.literal_links[path] = node.links
+        if self.resolver is not None:
+            self.resolver.add(path, _aliases(node.frontmatter))
+
+    def remove_file(self, path: str) -> None:
+        """Tombstone a file's chunks and drop its node and outgoing edges."""
+        docs = self.file_docs.pop(path, None)
+        if docs is not None and len(docs):
+            self.bm25.remove_many(docs)
+        self.nodes.pop(path, None)
+        self.file_ids.pop(path, None)
+        self.origins.pop(path, None)
+        self.literal_links.pop(path, None)
+        self.graph.remove_file(path)
+        if self.resolver is not None:
+            self.resolver.remove(path)
+
+    def add_file(
+        self,
+        node: FileNode,
+        file_id: int,
+        origin: str,
+        rowids: Sequence[int],
+        ranges: Sequence[tuple[int, int]],
+        term_ids: Sequence[np.ndarray],
+        tfs: Sequence[np.ndarray],
+    ) -> None:
+        """Add a committed file's chunks and node (the old version must be removed first)."""
+        self._put_node(node, file_id, origin)
+        if rowids:
+            lengths = np.fromiter((len(t) for t in term_ids), dtype=np.int64, count=len(term_ids))
+            ptr = np.zeros(len(term_ids) + 1, dtype=np.int64)
+            np.cumsum(lengths, out=ptr[1:])
+            docs = self.bm25.add_many(
+                ptr, np.concatenate(term_ids).astype(np.int32), np.concatenate(tfs).astype(np.int32)
+            )
+            self.file_docs[node.path] = np.asarray(docs, dtype=np.int64)
+            self._grow_docs(docs, rowids, self.slot_of[node.path], ranges)
+
+    def _grow_docs(
+        self,
+        docs: np.ndarray,
+        rowids: Sequence[int],
+        slot: int,
+        ranges: Sequence[tuple[int, int]],
+    ) -> None:
+        need = int(np.max(docs)) + 1
+        if need > len(self.doc_rowid):
+            extra = need - len(self.doc_rowid)
+            self.doc_rowid = np.concatenate([self.doc_rowid, np.zeros(extra, np.int64)])
+            self.doc_slot = np.concatenate([self.doc_slot, np.full(extra, -1, np.int32)])
+            self.doc_start = np.concatenate([self.doc_start, np.zeros(extra, np.int32)])
+            self.doc_end = np.concatenate([self.doc_end, np.zeros(extra, np.int32)])
+        self.doc_rowid[docs] = rowids
+        self.doc_slot[docs] = slot
+        self.doc_start[docs] = [r[0] for r in ranges]
+        self.doc_end[docs] = [r[1] for r in ranges]
+
+    def relink(self, paths: Iterable[str]) -> None:
+        """(Re)resolve the given files' links into the graph."""
+        for path in paths:
+            self.graph.set_links(path, self._resolved(path))
+
+    def relink_all(self) -> None:
+        """Re-resolve every file's links (Obsidian resolution depends on the set of files)."""
+        self.relink(list(self.nodes))
+
+    def _resolved(self, path: str) -> list[FileLink]:
+        links = self.literal_links.get(path, [])
+        if self.resolver is None:
+            return [link for link in links if link.target_path]
+        out = []
+        for link in links:
+            if not link.target_path:
+                continue
+            target = link.target_path
+            if target not in self.nodes:
+                target = self.resolver.resolve(path, link.raw_target or target) or target
+            out.append(
+                FileLink(
+                    path,
+                    target,
+                    link.target_anchor,
+                    link.line,
+                    link.alias,
+                    link.embed,
+                    link.raw_target,
+                )
+            )
+        return out
+
+    def compact(self) -> dict[str, int]:
+        """Fold tombstones out of BM25 and the doc arrays; drop terms no live chunk uses."""
+        before_docs = self.bm25.n_total
+        doc_map = self.bm25.optimize()
+        keep = doc_map >= 0
+        new_index = doc_map[keep]
+        order = np.argsort(new_index)
+        for name in ("doc_rowid", "doc_slot", "doc_start", "doc_end"):
+            arr = getattr(self, name)[: len(doc_map)]
+            setattr(self, name, arr[keep][order])
+        for path, docs in list(self.file_docs.items()):
+            self.file_docs[path] = doc_map[docs]
+        return {"docs_before": before_docs, "docs_after": self.bm25.n_total}
+
+
+def _aliases(frontmatter: dict) -> list[str]:
+    raw = frontmatter.get("aliases") or frontmatter.get("alias")
+    if isinstance(raw, str):
+        return [raw]
+    if isinstance(raw, list):
+        return [str(a) for a in raw if a]
+    return []

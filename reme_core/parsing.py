@@ -1,0 +1,187 @@
+"""One file in, one node + chunks + token counts out; batches run in a process pool.
+
+A batch returns its own small term list and term indices into it, so the parent maps each
+distinct term of the batch once (not every posting) to the global vocabulary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from reme_core.errors import FileRefused
+from reme_core.frontmatter import split_frontmatter
+from reme_core.link_resolution import normalize_target
+from reme_core.markdown_chunker import chunk_markdown
+from reme_core.models import FileLink, FileNode, ParsedFile
+from reme_core.text_chunker import chunk_text
+from reme_core.text_decode import decode_text, looks_binary
+from reme_core.tokenizer import Tokenizer
+from reme_core.wikilinks import find_markdown_links, find_wikilinks
+
+POOL_THRESHOLD = 256
+BATCH_FILES = 48
+
+
+@dataclass(frozen=True, slots=True)
+class ParseSettings:
+    """The parts of the config a worker needs (small and picklable)."""
+
+    encoding: str = "utf-8"
+    invalid_encoding_policy: str = "replace"
+    chunk_max_bytes: int = 4096
+    max_file_bytes: int = 20 * 1024 * 1024
+    use_jieba: bool = True
+    markdown_links: bool = False
+
+
+@dataclass(slots=True)
+class ParsedBatch:
+    """Parsed files of one batch with their chunks' term counts as flat arrays."""
+
+    files: list[ParsedFile] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)
+    doc_nterms: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    term_idx: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    tfs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+
+
+_TOKENIZERS: dict[bool, Tokenizer] = {}
+
+
+def tokenizer_for(use_jieba: bool) -> Tokenizer:
+    """One tokenizer per process and mode, so jieba's dictionary loads once."""
+    tok = _TOKENIZERS.get(use_jieba)
+    if tok is None:
+        tok = _TOKENIZERS[use_jieba] = Tokenizer(use_jieba=use_jieba)
+    return tok
+
+
+def read_stable(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:
+    """Read a file, re-reading when it changed while being read (size or mtime moved)."""
+    for _ in range(3):
+        before = path.stat()
+        if before.st_size > max_bytes:
+            raise FileRefused(f"larger than max_file_bytes ({before.st_size} > {max_bytes} bytes)")
+        data = path.read_bytes()
+        after = path.stat()
+        if (before.st_mtime_ns, before.st_size) == (after.st_mtime_ns, after.st_size) and len(
+            data
+        ) == after.st_size:
+            return data, after
+    return data, after
+
+
+def parse_file(root: Path, relpath: str, settings: ParseSettings) -> ParsedFile:
+    """Decode, split frontmatter, chunk and collect links of one file; raises on refusal."""
+    data, st = read_stable(root / relpath, settings.max_file_bytes)
+    if looks_binary(data):
+        raise FileRefused("binary file (NUL byte in the first 8 KiB)")
+    text, warnings = decode_text(data, relpath, settings.encoding, settings.invalid_encoding_policy)
+    node = FileNode(
+        path=relpath,
+        st_mtime=st.st_mtime,
+        size=st.st_size,
+        content_hash=hashlib.blake2b(data, digest_size=16).hexdigest(),
+        warnings=list(warnings),
+    )
+    if relpath.endswith(".md"):
+        fm = split_frontmatter(text)
+        node.frontmatter = fm.data
+        if fm.warning:
+            node.warnings.append(fm.warning)
+        chunks = chunk_markdown(relpath, text, fm.end_line + 1, settings.chunk_max_bytes)
+    else:
+        chunks = chunk_text(relpath, text, settings.chunk_max_bytes)
+    node.links = collect_links(relpath, text, settings.markdown_links and relpath.endswith(".md"))
+    node.chunk_ids = [c.id for c in chunks]
+    return ParsedFile(node=node, chunks=chunks)
+
+
+def collect_links(relpath: str, text: str, markdown_links: bool) -> list[FileLink]:
+    """Wikilinks (and, for Obsidian vaults, local Markdown links) as literal targets."""
+    links: list[FileLink] = []
+    if "[[" in text:
+        for m in find_wikilinks(text):
+            if not m.target:
+                continue
+            target = normalize_target(relpath, m.target, relative=False) or m.target
+            links.append(
+                FileLink(relpath, target, m.anchor, m.line, m.alias, m.embed, raw_target=m.target)
+            )
+    if markdown_links and "](" in text:
+        for m in find_markdown_links(text):
+            target = normalize_target(relpath, m.target, relative=True)
+            if target:
+                links.append(
+                    FileLink(relpath, target, m.anchor, m.line, m.text, m.embed, raw_target=m.raw)
+                )
+    if links:
+        links.sort(key=lambda link: link.line)
+    return links
+
+
+def parse_batch(root: str, relpaths: Sequence[str], settings: ParseSettings) -> ParsedBatch:
+    """Parse and tokenise a batch; refused or vanished files are reported, never raised."""
+    tokenizer = tokenizer_for(settings.use_jieba)
+    batch = ParsedBatch()
+    local: dict[str, int] = {}
+    nterms: list[int] = []
+    term_idx: list[int] = []
+    tfs: list[int] = []
+    base = Path(root)
+    for rel in relpaths:
+        try:
+            parsed = parse_file(base, rel, settings)
+        except FileNotFoundError:
+            batch.skipped.append((rel, "vanished"))
+            continue
+        except (FileRefused, OSError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            batch.skipped.append((rel, reason))
+            continue
+        for chunk in parsed.chunks:
+            counts = Counter(tokenizer.tokenize(chunk.text))
+            nterms.append(len(counts))
+            term_idx.extend([local.setdefault(t, len(local)) for t in counts])
+            tfs.extend(counts.values())
+        batch.files.append(parsed)
+    batch.terms = list(local)
+    batch.doc_nterms = np.asarray(nterms, dtype=np.int32)
+    batch.term_idx = np.asarray(term_idx, dtype=np.int32)
+    batch.tfs = np.asarray(tfs, dtype=np.int32)
+    return batch
+
+
+def parse_many(
+    root: Path,
+    relpaths: Sequence[str],
+    settings: ParseSettings,
+    workers: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[ParsedBatch]:
+    """Yield parsed batches in order; a process pool across all cores for large jobs."""
+    batches = [relpaths[i : i + BATCH_FILES] for i in range(0, len(relpaths), BATCH_FILES)]
+    n_workers = workers or os.cpu_count() or 1
+    if len(relpaths) < POOL_THRESHOLD or n_workers < 2:
+        for paths in batches:
+            yield parse_batch(str(root), paths, settings)
+            if progress:
+                progress(len(paths))
+        return
+    context = get_context("forkserver" if os.name == "posix" else "spawn")
+    with ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
+        futures = [pool.submit(parse_batch, str(root), paths, settings) for paths in batches]
+        for paths, future in zip(batches, futures):
+            yield future.result()
+            if progress:
+                progress(len(paths))

@@ -1,0 +1,51 @@
+"""Workspace-relative paths: the only kind reme_core accepts from a caller, checked here."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from fnmatch import fnmatch
+from pathlib import Path
+
+from reme_core.errors import PathRefused
+
+METADATA_DIR = "metadata"
+_TEMP_PATTERNS = ("*~", "*.swp", "*.swo", "*.swx", "*.tmp", "#*#", "4913")
+
+
+def is_ignored(relpath: str) -> bool:
+    """True for derived state, dot-files and dot-folders, and editor temp files (SPEC §1)."""
+    parts = relpath.split("/")
+    if parts[0] == METADATA_DIR:
+        return True
+    if any(p.startswith(".") for p in parts):
+        return True
+    name = parts[-1]
+    return any(fnmatch(name, pattern) for pattern in _TEMP_PATTERNS)
+
+
+def normalize_relpath(path: str) -> str:
+    """Normalise a caller's workspace-relative path; refuse absolute paths and `..` escapes."""
+    if not isinstance(path, str) or not path.strip():
+        raise PathRefused("empty path")
+    if "\0" in path:
+        raise PathRefused(f"{path!r}: path contains a NUL character")
+    candidate = path.replace("\\", "/") if os.sep == "\\" else path
+    if candidate.startswith("/") or os.path.isabs(path) or (len(path) > 1 and path[1] == ":"):
+        raise PathRefused(f"{path}: absolute paths are refused; give a workspace-relative path")
+    norm = posixpath.normpath(candidate)
+    if norm == ".." or norm.startswith("../"):
+        raise PathRefused(f"{path}: escapes the workspace")
+    if norm == ".":
+        raise PathRefused(f"{path}: names the workspace itself, not a file")
+    return norm
+
+
+def resolve_inside(root: Path, relpath: str) -> Path:
+    """The real file for `relpath`, refusing symlinks whose real path leaves the workspace."""
+    norm = normalize_relpath(relpath)
+    real_root = root.resolve()
+    target = (root / norm).resolve()
+    if target != real_root and real_root not in target.parents:
+        raise PathRefused(f"{relpath}: resolves outside the workspace (symlink)")
+    return root / norm

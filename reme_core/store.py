@@ -1,0 +1,388 @@
+"""The store of record: `metadata/index.sqlite` holds every derived fact, one batch per transaction.
+
+Search structures are rebuilt from it at open without re-tokenising: token ids and term
+frequencies are stored per chunk as little-endian int32 blobs.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reme_core.errors import RemeError
+from reme_core.models import FileLink, ParsedFile
+
+SCHEMA_VERSION = 1
+_BUSY_MS = 15_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime REAL NOT NULL, size INTEGER NOT NULL,
+    hash TEXT NOT NULL, frontmatter TEXT NOT NULL, warnings TEXT NOT NULL, origin TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks (
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, file_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, prefix TEXT NOT NULL,
+    body TEXT NOT NULL, suffix TEXT NOT NULL, term_ids BLOB NOT NULL, tfs BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
+CREATE TABLE IF NOT EXISTS links (
+    file_id INTEGER NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL,
+    line INTEGER NOT NULL, alias TEXT NOT NULL, embed INTEGER NOT NULL, raw TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS links_file ON links(file_id);
+CREATE TABLE IF NOT EXISTS vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS vectors (
+    hash TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (hash, model));
+"""
+
+
+class StoreError(RemeError):
+    """The database is missing, corrupt or of another schema version: rebuild from the files."""
+
+
+@dataclass(slots=True)
+class FileRow:
+    """A stored file as the start-up diff and the graph need it."""
+
+    id: int
+    path: str
+    mtime: float
+    size: int
+    hash: str
+    frontmatter: dict[str, Any]
+    warnings: list[str]
+    origin: str
+
+
+@dataclass(slots=True)
+class ChunkArrays:
+    """All chunks as parallel arrays plus a CSR of their term ids (rows in rowid order)."""
+
+    rowids: np.ndarray
+    file_ids: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    doc_ptr: np.ndarray
+    term_ids: np.ndarray
+    tfs: np.ndarray
+
+
+@dataclass(slots=True)
+class FileWrite:
+    """One file to upsert: its parse, where it came from, its chunks' term ids and counts."""
+
+    parsed: ParsedFile
+    origin: str
+    term_ids: list[np.ndarray]
+    tfs: list[np.ndarray]
+
+
+def _connect(path: Path | str) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, check_same_thread=False)
+    conn.isolation_level = None
+    conn.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
+    conn.execute("PRAGMA trusted_schema=OFF")
+    return conn
+
+
+class Store:
+    """A thin, typed layer over the SQLite file; the caller serialises access with a lock."""
+
+    def __init__(self, path: Path | str, create: bool = True) -> None:
+        self.path = path
+        try:
+            self.conn = _connect(path)
+            if str(path) != ":memory:":
+                self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            version = self._read_version()
+            if version is None:
+                if not create:
+                    raise StoreError("no index yet")
+                self.conn.executescript(_SCHEMA)
+                self._set_meta({"schema_version": str(SCHEMA_VERSION), "generation": "0"})
+            elif version != SCHEMA_VERSION:
+                raise StoreError(f"schema version {version}, this program uses {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise StoreError(f"unreadable database ({exc})") from None
+        except StoreError:
+            self.close()
+            raise
+
+    def _read_version(self) -> int | None:
+        has_meta = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'"
+        ).fetchone()
+        if not has_meta:
+            tables = self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise StoreError("database has no meta table")
+            return None
+        row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        try:
+            return int(row[0]) if row else -1
+        except ValueError:
+            return -1
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            conn.close()
+            self.conn = None  # type: ignore[assignment]
+
+    # -- meta ---------------------------------------------------------------------------------
+    def put_meta(self, values: dict[str, str]) -> None:
+        """Set meta values inside the caller's transaction."""
+        self._set_meta(values)
+
+    def _set_meta(self, values: dict[str, str]) -> None:
+        self.conn.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            list(values.items()),
+        )
+
+    def meta(self, key: str, default: str = "") -> str:
+        """One meta value (settings fingerprint, embedding model, …)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Set one meta value in its own transaction."""
+        with self.transaction():
+            self._set_meta({key: value})
+
+    def generation(self) -> int:
+        """Bumped by every committed batch; another process compares it to notice changes."""
+        return int(self.meta("generation", "0"))
+
+    def transaction(self) -> _Transaction:
+        """`BEGIN IMMEDIATE` … `COMMIT` (rollback on error): one batch, all or nothing."""
+        return _Transaction(self.conn)
+
+    # -- loading ------------------------------------------------------------------------------
+    def load_files(self) -> list[FileRow]:
+        """Every stored file with its frontmatter."""
+        rows = self.conn.execute(
+            "SELECT id, path, mtime, size, hash, frontmatter, warnings, origin FROM files"
+        ).fetchall()
+        return [
+            FileRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
+            for r in rows
+        ]
+
+    def load_links(self) -> dict[int, list[tuple[str, str, int, str, int, str]]]:
+        """Links per file id, in source order: (target, anchor, line, alias, embed, raw)."""
+        out: dict[int, list[tuple[str, str, int, str, int, str]]] = {}
+        for row in self.conn.execute(
+            "SELECT file_id, target, anchor, line, alias, embed, raw FROM links "
+            "ORDER BY file_id, seq"
+        ):
+            out.setdefault(row[0], []).append(row[1:])
+        return out
+
+    def load_vocab(self) -> list[str]:
+        """Terms in id order (ids are dense from 0)."""
+        return [r[0] for r in self.conn.execute("SELECT term FROM vocab ORDER BY id")]
+
+    def load_chunk_arrays(self) -> ChunkArrays:
+        """Every chunk's place and term counts, concatenated with numpy (no re-tokenising)."""
+        rows = self.conn.execute(
+            "SELECT rowid, file_id, start_line, end_line, term_ids, tfs FROM chunks ORDER BY rowid"
+        ).fetchall()
+        n = len(rows)
+        meta = np.array([r[:4] for r in rows], dtype=np.int64).reshape(n, 4)
+        id_blobs = [r[4] for r in rows]
+        lengths = np.fromiter((len(b) for b in id_blobs), dtype=np.int64, count=n) // 4
+        doc_ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=doc_ptr[1:])
+        term_ids = np.frombuffer(b"".join(id_blobs), dtype="<i4").astype(np.int32, copy=False)
+        tfs = np.frombuffer(b"".join(r[5] for r in rows), dtype="<i4").astype(np.int32, copy=False)
+        if len(tfs) != len(term_ids):
+            raise StoreError("chunk term blobs are inconsistent")
+        return ChunkArrays(
+            meta[:, 0].copy(),
+            meta[:, 1].astype(np.int32),
+            meta[:, 2].astype(np.int32),
+            meta[:, 3].astype(np.int32),
+            doc_ptr,
+            term_ids,
+            tfs,
+        )
+
+    def chunk_texts(self, rowids: Sequence[int]) -> dict[int, tuple[str, str, str, str]]:
+        """(chunk id, prefix, body, suffix) for the given rows, fetched only for shown hits."""
+        out: dict[int, tuple[str, str, str, str]] = {}
+        ids = [int(r) for r in rowids]
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for row in self.conn.execute(
+                f"SELECT rowid, id, prefix, body, suffix FROM chunks WHERE rowid IN ({marks})",
+                part,
+            ):
+                out[row[0]] = row[1:]
+        return out
+
+    def file_chunks(self, file_id: int) -> list[tuple[int, str, int, int, str, str, str]]:
+        """(rowid, id, start, end, prefix, body, suffix) of one file's chunks, in order."""
+        return self.conn.execute(
+            "SELECT rowid, id, start_line, end_line, prefix, body, suffix FROM chunks "
+            "WHERE file_id=? ORDER BY seq",
+            (file_id,),
+        ).fetchall()
+
+    def skipped(self) -> list[tuple[str, str]]:
+        """Files refused at the last indexing (binary, too large, unreadable)."""
+        return self.conn.execute("SELECT path, reason FROM skipped ORDER BY path").fetchall()
+
+    # -- writing ------------------------------------------------------------------------------
+    def add_terms(self, start_id: int, terms: Sequence[str]) -> None:
+        """Append new vocabulary entries (inside the caller's transaction)."""
+        self.conn.executemany(
+            "INSERT INTO vocab(id, term) VALUES (?, ?)",
+            ((start_id + i, t) for i, t in enumerate(terms)),
+        )
+
+    def delete_files(self, paths: Iterable[str]) -> None:
+        """Remove files with their chunks and links (inside the caller's transaction)."""
+        for path in paths:
+            row = self.conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+            if row:
+                self.conn.execute("DELETE FROM chunks WHERE file_id=?", row)
+                self.conn.execute("DELETE FROM links WHERE file_id=?", row)
+                self.conn.execute("DELETE FROM files WHERE id=?", row)
+            self.conn.execute("DELETE FROM skipped WHERE path=?", (path,))
+
+    def write_file(self, item: FileWrite) -> tuple[int, list[int]]:
+        """Upsert one file; returns its file id and its new chunks' rowids, in order."""
+        node = item.parsed.node
+        self.conn.execute("DELETE FROM skipped WHERE path=?", (node.path,))
+        row = self.conn.execute("SELECT id FROM files WHERE path=?", (node.path,)).fetchone()
+        values = (
+            node.st_mtime,
+            node.size,
+            node.content_hash,
+            json.dumps(node.frontmatter, ensure_ascii=False, default=str),
+            json.dumps(node.warnings, ensure_ascii=False),
+            item.origin,
+        )
+        if row:
+            file_id = row[0]
+            self.conn.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
+            self.conn.execute("DELETE FROM links WHERE file_id=?", (file_id,))
+            self.conn.execute(
+                "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, origin=? "
+                "WHERE id=?",
+                (*values, file_id),
+            )
+        else:
+            cur = self.conn.execute(
+                "INSERT INTO files(path, mtime, size, hash, frontmatter, warnings, origin) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (node.path, *values),
+            )
+            file_id = int(cur.lastrowid or 0)
+        rowids = []
+        for seq, (chunk, ids, tfs) in enumerate(
+            zip(item.parsed.chunks, item.term_ids, item.tfs, strict=True)
+        ):
+            cur = self.conn.execute(
+                "INSERT INTO chunks(id, file_id, seq, start_line, end_line, prefix, body, suffix, "
+                "term_ids, tfs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    chunk.id,
+                    file_id,
+                    seq,
+                    chunk.start_line,
+                    chunk.end_line,
+                    chunk.prefix,
+                    chunk.body,
+                    chunk.suffix,
+                    np.asarray(ids, dtype="<i4").tobytes(),
+                    np.asarray(tfs, dtype="<i4").tobytes(),
+                ),
+            )
+            rowids.append(int(cur.lastrowid or 0))
+        self.conn.executemany(
+            "INSERT INTO links(file_id, seq, target, anchor, line, alias, embed, raw) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [_link_row(file_id, i, link) for i, link in enumerate(node.links)],
+        )
+        return file_id, rowids
+
+    def record_skipped(self, items: Iterable[tuple[str, str]]) -> None:
+        """Remember refused files so `--reindex` and `stats` can list them."""
+        self.conn.executemany(
+            "INSERT INTO skipped(path, reason) VALUES (?, ?) "
+            "ON CONFLICT(path) DO UPDATE SET reason=excluded.reason",
+            list(items),
+        )
+
+    def bump_generation(self) -> int:
+        """Advance the generation inside the current transaction."""
+        gen = self.generation() + 1
+        self._set_meta({"generation": str(gen), "updated": f"{time.time():.3f}"})
+        return gen
+
+    def rewrite_term_ids(self, old_to_new: np.ndarray, terms: Sequence[str]) -> None:
+        """Renumber every chunk's term ids and replace the vocabulary (optimize)."""
+        rows = self.conn.execute("SELECT rowid, term_ids FROM chunks").fetchall()
+        self.conn.executemany(
+            "UPDATE chunks SET term_ids=? WHERE rowid=?",
+            (
+                (old_to_new[np.frombuffer(blob, dtype="<i4")].astype("<i4").tobytes(), rowid)
+                for rowid, blob in rows
+            ),
+        )
+        self.conn.execute("DELETE FROM vocab")
+        self.add_terms(0, terms)
+
+    def vacuum(self) -> None:
+        """Give freed pages back to the file system."""
+        self.conn.execute("VACUUM")
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def size_bytes(self) -> int:
+        """Database size on disk, WAL included."""
+        if str(self.path) == ":memory:":
+            return 0
+        base = Path(self.path)
+        return sum(p.stat().st_size for p in (base, Path(f"{base}-wal")) if p.exists())
+
+
+def _link_row(file_id: int, seq: int, link: FileLink) -> tuple[Any, ...]:
+    return (
+        file_id,
+        seq,
+        link.target_path,
+        link.target_anchor,
+        link.line,
+        link.alias,
+        int(link.embed),
+        link.raw_target,
+    )
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        else:
+            self.conn.execute("ROLLBACK")

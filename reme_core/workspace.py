@@ -1,0 +1,577 @@
+"""The facade a program uses: open a workspace, keep it fresh, search, read and traverse it."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reme_core.config import Config, config_to_dict, load_config
+from reme_core.errors import NotIndexed, RemeError
+from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
+from reme_core.memory_index import MemoryIndex
+from reme_core.models import FileChunk
+from reme_core.parsing import ParseSettings, parse_many, tokenizer_for
+from reme_core.paths import METADATA_DIR, is_ignored, normalize_relpath, resolve_inside
+from reme_core.reading import ReadResult, read_lines
+from reme_core.retrieve import RetrieveResult, run_retrieve
+from reme_core.scanner import FileStat, scan, scopes_for
+from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run_search
+from reme_core.store import FileWrite, Store, StoreError
+from reme_core.tokenizer import Tokenizer
+
+DB_NAME = "index.sqlite"
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class Changes:
+    """What differs between the files and the index."""
+
+    added: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.modified or self.deleted)
+
+    def __len__(self) -> int:
+        return len(self.added) + len(self.modified) + len(self.deleted)
+
+
+@dataclass(slots=True)
+class FileChange:
+    """One applied change, as `watch` prints it."""
+
+    path: str
+    kind: str
+    chunks: int
+
+
+@dataclass(slots=True)
+class BatchReport:
+    """What one applied batch did."""
+
+    changes: list[FileChange] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    generation: int = 0
+
+
+@dataclass(slots=True)
+class ReindexSummary:
+    """The `--reindex` summary (SPEC §11)."""
+
+    files: int
+    chunks: int
+    links: int
+    dangling_links: int
+    skipped: list[tuple[str, str]]
+    seconds: float
+
+
+@dataclass(slots=True)
+class TraverseResult:
+    """Nodes and edges reached breadth-first from `path` (SPEC §9)."""
+
+    path: str
+    depth: int
+    direction: str
+    nodes: list[dict[str, Any]]
+    edges: list[dict[str, Any]]
+
+
+class Workspace:
+    """An indexed folder of Markdown. Thread-safe: one writer at a time, searches in between."""
+
+    def __init__(self, root: Path, config: Config) -> None:
+        self.root = root
+        self.config = config
+        self.mode, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
+        self.link_resolution = config.resolved_link_resolution(self.mode)
+        self.warnings: list[str] = []
+        self.lock = threading.RLock()
+        self.write_lock = threading.RLock()
+        self.settings = ParseSettings(
+            encoding=config.encoding,
+            invalid_encoding_policy=config.invalid_encoding_policy,
+            chunk_max_bytes=config.chunk_max_bytes,
+            max_file_bytes=config.max_file_bytes,
+            use_jieba=config.use_jieba,
+            markdown_links=self.link_resolution == "obsidian",
+        )
+        self.store: Store
+        self.index: MemoryIndex
+        self._generation = -1
+        self._persisted_terms = 0
+        self._db_ino = 0
+        self._listeners: list[Callable[[BatchReport], None]] = []
+
+    # -- opening ------------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        overrides: dict[str, Any] | None = None,
+        *,
+        sync: bool = True,
+        progress: ProgressFn | None = None,
+    ) -> Workspace:
+        """Open (and if needed build) the index of a folder, then catch up with the files."""
+        root = Path(path).expanduser()
+        if not root.is_dir():
+            raise RemeError(f"{root}: not a folder")
+        ws = cls(root.resolve(), load_config(root, overrides))
+        ws._open_store(progress)
+        if sync:
+            ws.sync(progress)
+        return ws
+
+    @property
+    def db_path(self) -> Path | str:
+        meta = self.root / METADATA_DIR
+        if meta.exists() and not meta.is_dir():
+            return ":memory:"
+        return meta / DB_NAME
+
+    def _fingerprint(self) -> str:
+        return repr((self.mode, self.link_resolution, self.settings))
+
+    def _open_store(self, progress: ProgressFn | None) -> None:
+        db = self.db_path
+        if db == ":memory:":
+            self.warnings.append(
+                f"{METADATA_DIR} is a file, not a folder: the index is kept in memory only"
+            )
+            self.store = Store(":memory:")
+            self.reindex(progress)
+            return
+        assert isinstance(db, Path)
+        fresh = not db.exists()
+        try:
+            db.parent.mkdir(parents=True, exist_ok=True)
+            self.store = Store(db)
+            stored = self.store.meta("fingerprint")
+            if stored and stored != self._fingerprint():
+                self.warnings.append("index settings changed: rebuilding the index")
+                self.store.close()
+                self.reindex(progress)
+                return
+            if fresh or not stored:
+                self.reindex(progress)
+                return
+            self._load()
+        except StoreError as exc:
+            self.warnings.append(f"{db.relative_to(self.root)}: {exc}; rebuilt from the files")
+            getattr(self, "store", None) and self.store.close()
+            self._remove_db(db)
+            self.reindex(progress)
+        except PermissionError as exc:
+            self.warnings.append(f"cannot write {METADATA_DIR}/ ({exc.strerror}): index in memory")
+            self.store = Store(":memory:")
+            self.reindex(progress)
+
+    @staticmethod
+    def _remove_db(db: Path) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                Path(f"{db}{suffix}").unlink()
+            except FileNotFoundError:
+                pass
+
+    def _load(self) -> None:
+        """Rebuild the in-memory structures from the store (at open, or after another writer)."""
+        try:
+            index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
+            generation = self.store.generation()
+            index.load(
+                self.store.load_files(),
+                self.store.load_links(),
+                self.store.load_vocab(),
+                self.store.load_chunk_arrays(),
+            )
+        except Exception as exc:  # a damaged database shows up here as many exception types
+            raise StoreError(f"cannot load the index ({exc.__class__.__name__}: {exc})") from None
+        self.index = index
+        self._generation = generation
+        self._persisted_terms = len(index.vocab)
+        self._db_ino = self._ino()
+
+    def _ino(self) -> int:
+        try:
+            return os.stat(self.db_path).st_ino if self.db_path != ":memory:" else 0
+        except OSError:
+            return 0
+
+    def _exists(self, relpath: str) -> bool:
+        try:
+            return (self.root / normalize_relpath(relpath)).exists()
+        except RemeError:
+            return False
+
+    def refresh_if_changed(self) -> bool:
+        """Reload when another process committed (generation moved or the file was replaced)."""
+        with self.lock:
+            if self.db_path == ":memory:":
+                return False
+            if self._ino() != self._db_ino:
+                self.store.close()
+                self.store = Store(self.db_path)
+                self._load()
+                return True
+            if self.store.generation() != self._generation:
+                self._load()
+                return True
+            return False
+
+    def close(self) -> None:
+        """Release the database."""
+        with self.lock:
+            self.store.close()
+
+    def add_listener(self, fn: Callable[[BatchReport], None]) -> None:
+        """Call `fn` after every applied batch (the TUI refreshes its panes from it)."""
+        self._listeners.append(fn)
+
+    # -- keeping fresh ------------------------------------------------------------------------
+    def diff(self) -> Changes:
+        """Compare the files on disk with the index (mtime and size)."""
+        disk = scan(self.root, self.watch_scope)
+        changes = Changes()
+        with self.lock:
+            nodes = dict(self.index.nodes)
+            origins = dict(self.index.origins)
+        for path, node in nodes.items():
+            stat = disk.get(path)
+            if stat is None and origins.get(path) == "reindex" and not is_ignored(path):
+                stat = self._stat(path) if self.rebuild_scope.covers(path) else None
+            if stat is None:
+                changes.deleted.append(path)
+            elif stat.mtime != node.st_mtime or stat.size != node.size:
+                changes.modified.append(path)
+        changes.added = sorted(p for p in disk if p not in nodes)
+        return changes
+
+    def _stat(self, relpath: str) -> FileStat | None:
+        try:
+            st = resolve_inside(self.root, relpath).stat()
+        except (OSError, RemeError):
+            return None
+        return FileStat(st.st_mtime, st.st_size)
+
+    def sync(self, progress: ProgressFn | None = None) -> BatchReport:
+        """The start-up diff: bring the index up to date with the files, one transaction."""
+        self.refresh_if_changed()
+        changes = self.diff()
+        if not changes:
+            return BatchReport(generation=self._generation)
+        return self.apply(changes, progress=progress)
+
+    def apply(
+        self, changes: Changes, *, origin: str = "watch", progress: ProgressFn | None = None
+    ) -> BatchReport:
+        """Parse changed files, commit them in one transaction, then update memory."""
+        with self.write_lock:
+            report = self._apply(changes, origin, progress)
+        for fn in self._listeners:
+            fn(report)
+        return report
+
+    def _apply(self, changes: Changes, origin: str, progress: ProgressFn | None) -> BatchReport:
+        started = time.perf_counter()
+        to_parse = sorted(set(changes.added) | set(changes.modified))
+        parsed, skipped = self._parse(to_parse, progress)
+        gone = set(changes.deleted) | {p for p, _ in skipped}
+        with self.lock:
+            self.refresh_if_changed()
+            known = set(self.index.nodes)
+            writes = [
+                self._to_write(pf, self._origin_of(pf.node.path, origin), ids, tfs)
+                for pf, ids, tfs in parsed
+            ]
+            vocab = self.index.vocab
+            new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
+            try:
+                with self.store.transaction():
+                    self.store.add_terms(self._persisted_terms, new_terms)
+                    self.store.delete_files(p for p in gone if p in known)
+                    results = [self.store.write_file(w) for w in writes]
+                    self.store.record_skipped(skipped)
+                    self.store.put_meta({"fingerprint": self._fingerprint()})
+                    self.store.bump_generation()
+            except Exception:
+                self._load()
+                raise
+            self._persisted_terms = len(vocab)
+            report = self._update_memory(gone & known, writes, results, known)
+            report.skipped = skipped
+            report.seconds = time.perf_counter() - started
+            report.generation = self.store.generation()
+            self._generation = report.generation
+        return report
+
+    def _origin_of(self, path: str, origin: str) -> str:
+        return "watch" if self.watch_scope.covers(path) else "reindex" if origin else origin
+
+    def _parse(
+        self, paths: Sequence[str], progress: ProgressFn | None
+    ) -> tuple[list[tuple[Any, list[np.ndarray], list[np.ndarray]]], list[tuple[str, str]]]:
+        done = 0
+        total = len(paths)
+
+        def tick(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress:
+                progress(done, total)
+
+        out = []
+        skipped: list[tuple[str, str]] = []
+        for batch in parse_many(self.root, paths, self.settings, self.config.workers, tick):
+            with self.lock:
+                global_ids = self.index.vocab.add_many(batch.terms)
+            ids = global_ids[batch.term_idx] if len(batch.term_idx) else batch.term_idx
+            ptr = np.zeros(len(batch.doc_nterms) + 1, dtype=np.int64)
+            np.cumsum(batch.doc_nterms, out=ptr[1:])
+            doc = 0
+            for pf in batch.files:
+                n = len(pf.chunks)
+                spans = [(ptr[i], ptr[i + 1]) for i in range(doc, doc + n)]
+                out.append((pf, [ids[a:b] for a, b in spans], [batch.tfs[a:b] for a, b in spans]))
+                doc += n
+            skipped.extend(batch.skipped)
+        return out, skipped
+
+    @staticmethod
+    def _to_write(pf: Any, origin: str, ids: list[np.ndarray], tfs: list[np.ndarray]) -> FileWrite:
+        return FileWrite(parsed=pf, origin=origin, term_ids=ids, tfs=tfs)
+
+    def _update_memory(
+        self,
+        removed: Iterable[str],
+        writes: Sequence[FileWrite],
+        results: Sequence[tuple[int, list[int]]],
+        known: set[str],
+    ) -> BatchReport:
+        index = self.index
+        report = BatchReport()
+        for path in sorted(removed):
+            index.remove_file(path)
+            report.changes.append(FileChange(path, "deleted", 0))
+        for write, (file_id, rowids) in zip(writes, results, strict=True):
+            node = write.parsed.node
+            kind = "modified" if node.path in known else "added"
+            index.remove_file(node.path)
+            ranges = [(c.start_line, c.end_line) for c in write.parsed.chunks]
+            index.add_file(node, file_id, write.origin, rowids, ranges, write.term_ids, write.tfs)
+            report.changes.append(FileChange(node.path, kind, len(rowids)))
+        if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
+            index.relink_all()
+        else:
+            index.relink(w.parsed.node.path for w in writes)
+        return report
+
+    def reindex(self, progress: ProgressFn | None = None) -> ReindexSummary:
+        """Drop derived state and rebuild from the files (built aside, then swapped in)."""
+        with self.write_lock:
+            return self._reindex(progress)
+
+    def _reindex(self, progress: ProgressFn | None) -> ReindexSummary:
+        started = time.perf_counter()
+        paths = sorted(scan(self.root, self.rebuild_scope))
+        db = self.db_path
+        with self.lock:
+            old = getattr(self, "store", None)
+            if db == ":memory:":
+                if old is not None:
+                    old.close()
+                self.store = Store(":memory:")
+            else:
+                assert isinstance(db, Path)
+                tmp = db.with_name(f"{DB_NAME}.rebuild")
+                self._remove_db(tmp)
+                self.store = Store(tmp)
+            self.index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
+            self._generation = 0
+            self._persisted_terms = 0
+        report = self.apply(Changes(added=paths), origin="reindex", progress=progress)
+        with self.lock:
+            if db != ":memory:":
+                assert isinstance(db, Path)
+                self.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self.store.close()
+                if old is not None:
+                    old.close()
+                self._remove_db(db)
+                os.replace(tmp, db)
+                self._remove_db(tmp)
+                self.store = Store(db)
+                self._db_ino = self._ino()
+        graph = self.index.graph
+        dangling = graph.dangling()
+        return ReindexSummary(
+            files=len(self.index.nodes),
+            chunks=self.index.bm25.n_docs,
+            links=graph.n_edges,
+            dangling_links=len(dangling),
+            skipped=report.skipped,
+            seconds=time.perf_counter() - started,
+        )
+
+    # -- reading ------------------------------------------------------------------------------
+    def read(
+        self, path: str, start_line: int | None = None, end_line: int | None = None
+    ) -> ReadResult:
+        """Lines of a workspace file, 1-based inclusive and clamped (SPEC §9)."""
+        return read_lines(self.root, path, start_line, end_line, self.config)
+
+    def node(self, path: str) -> Any:
+        """The indexed node of a path, or None."""
+        with self.lock:
+            return self.index.nodes.get(normalize_relpath(path))
+
+    def require_node(self, path: str) -> Any:
+        """The indexed node of a path; NotIndexed with a clear message otherwise."""
+        node = self.node(path)
+        if node is None:
+            raise NotIndexed(f"{path}: not an indexed file of this workspace")
+        return node
+
+    def files(self) -> list[str]:
+        """Indexed paths, sorted."""
+        with self.lock:
+            return sorted(self.index.nodes)
+
+    def settings_dict(self) -> dict[str, Any]:
+        """The effective settings (for `stats --json`)."""
+        return config_to_dict(self.config)
+
+    # -- searching ----------------------------------------------------------------------------
+    @property
+    def tokenizer(self) -> Tokenizer:
+        """The tokenizer shared by documents and queries."""
+        return tokenizer_for(self.config.use_jieba)
+
+    def search(
+        self,
+        query: str,
+        limit: int | None = None,
+        min_score: float | None = None,
+        start_date: str | None = None,
+        end_date: str | None = None,
+        path: str | Sequence[str] | None = None,
+        tags: Sequence[str] = (),
+        *,
+        vector_weight: float | None = None,
+        expand_links: bool | None = None,
+        max_links_per_direction: int | None = None,
+        phrases: Sequence[str] = (),
+        exclude_terms: Sequence[str] = (),
+        exclude_paths: Sequence[str] = (),
+    ) -> SearchResult:
+        """Search chunks (SPEC §8); never raises for an empty or punctuation-only query."""
+        s = self.config.search
+        paths = [path] if isinstance(path, str) else list(path or ())
+        filters = SearchFilters(
+            start_date, end_date, paths, list(tags), list(exclude_paths), s.strict_dates
+        )
+        self.refresh_if_changed()
+        with self.lock:
+            return run_search(
+                self,
+                query,
+                limit=s.limit if limit is None else limit,
+                min_score=s.min_score if min_score is None else min_score,
+                filters=filters,
+                vector_weight=s.vector_weight if vector_weight is None else vector_weight,
+                expand_links=s.expand_links if expand_links is None else expand_links,
+                max_links_per_direction=max_links_per_direction or s.max_links_per_direction,
+                phrases=phrases,
+                exclude_terms=exclude_terms,
+                vector_search=self.vector_search,
+            )
+
+    vector_search = None
+
+    def retrieve(
+        self,
+        query: str,
+        limit: int = 10,
+        budget_tokens: int | None = None,
+        expand_links: bool = True,
+        explain: bool = False,
+    ) -> RetrieveResult:
+        """Hits then their one-hop link targets, de-duplicated and cut to a token budget."""
+        return run_retrieve(self, query, limit, budget_tokens, expand_links, explain)
+
+    def links(self, path: str) -> dict[str, list[Neighbour]]:
+        """Every outlink and inlink of an indexed file, with names and dangling marks."""
+        rel = normalize_relpath(path)
+        self.refresh_if_changed()
+        with self.lock:
+            if rel not in self.index.nodes:
+                raise NotIndexed(f"{path}: not an indexed file of this workspace")
+            return expand(self, rel, 1_000_000)
+
+    def traverse(self, path: str, depth: int = 1, direction: str = "both") -> TraverseResult:
+        """Breadth-first walk of the link graph from an indexed file (SPEC §9)."""
+        rel = normalize_relpath(path)
+        if depth < 0:
+            raise RemeError(f"depth must be 0 or more, got {depth}")
+        if direction not in ("both", "forward", "backward"):
+            raise RemeError(f"direction must be both, forward or backward, got {direction!r}")
+        self.refresh_if_changed()
+        with self.lock:
+            if rel not in self.index.nodes:
+                raise NotIndexed(f"{path}: not an indexed file of this workspace")
+            nodes, edges = self.index.graph.traverse(rel, depth, direction)
+            return TraverseResult(
+                rel,
+                depth,
+                direction,
+                [
+                    {
+                        "path": n.path,
+                        "name": self.index.nodes[n.path].name if n.indexed else "",
+                        "description": self.index.nodes[n.path].description if n.indexed else "",
+                        "depth": n.depth,
+                        "indexed": n.indexed,
+                    }
+                    for n in nodes
+                ],
+                [
+                    {"source": e.source, "target": e.target, "anchor": e.anchor, "depth": e.depth}
+                    for e in edges
+                ],
+            )
+
+    def chunks(self, path: str) -> list[FileChunk]:
+        """How a file was chunked: ranges and text, in order."""
+        rel = normalize_relpath(path)
+        self.refresh_if_changed()
+        with self.lock:
+            file_id = self.index.file_ids.get(rel)
+            if file_id is None:
+                raise NotIndexed(f"{path}: not an indexed file of this workspace")
+            return [
+                FileChunk(rel, start, end, body, prefix, suffix, cid)
+                for _, cid, start, end, prefix, body, suffix in self.store.file_chunks(file_id)
+            ]
+
+    # -- maintenance --------------------------------------------------------------------------
+    def optimize(self) -> OptimizeReport:
+        """Compact tombstones and vocabulary, rewrite the persisted state, report before/after."""
+        with self.write_lock:
+            return run_optimize(self)
+
+    def stats(self) -> dict[str, Any]:
+        """Counts for the header and `reme-tui stats`."""
+        self.refresh_if_changed()
+        with self.lock:
+            return index_stats(self)
