@@ -1,0 +1,5 @@
+"""`python -m reme_tui` is the same as `reme-tui`."""
+
+from reme_tui.cli import main
+
+main()

@@ -1,0 +1,43 @@
+"""Shared fixtures: real folders in tmp_path, the real demo workspace, no mocks."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+DEMO = Path(__file__).resolve().parent.parent / "reme_tui" / "demo"
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Create files (text or bytes) under root, making folders as needed."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def make_tree(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
+    """Build a workspace folder from a {path: content} mapping."""
+
+    def build(files: dict[str, str | bytes]) -> Path:
+        root = tmp_path / "ws"
+        root.mkdir(exist_ok=True)
+        return write_files(root, files)
+
+    return build
+
+
+@pytest.fixture
+def demo_copy(tmp_path: Path) -> Path:
+    """A writable copy of the bundled demo workspace."""
+    target = tmp_path / "demo"
+    shutil.copytree(DEMO, target)
+    return target
