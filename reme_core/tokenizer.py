@@ -1,0 +1,105 @@
+"""One tokenizer for documents and queries, so a query term matches exactly what was indexed.
+
+Latin/digit runs (``\\w`` minus CJK, accents kept) are lower-cased words; underscores join
+words (``snake_case``) but edge underscores are dropped, so ``__bold__`` finds ``bold``.
+Han runs go through jieba in search mode (the longest word plus its sub-words), or become
+character bigrams with ``use_jieba=False``; kana and Hangul runs always become bigrams
+(jieba only knows Han and would split them into single characters).
+
+Speed matters more than elegance here: the indexer tokenises tens of millions of words, so
+pure-ASCII text takes a single ``re.findall``, and other text one ``re.split`` that isolates
+CJK runs followed by one ``findall`` per non-CJK stretch.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from collections.abc import Callable, Iterable
+from functools import lru_cache, partial
+
+_HAN = "\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_KANA_HANGUL = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\uac00-\ud7af"
+# Two groups: re.split yields [other, han, kana/hangul, other, han, kana/hangul, ..., other].
+_CJK_SPLIT = re.compile(f"([{_HAN}]+)|([{_KANA_HANGUL}]+)")
+_CJK_CHAR = re.compile(f"[{_HAN}{_KANA_HANGUL}]")
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+_ASCII_WORD_US = re.compile(r"[a-z0-9]+(?:_+[a-z0-9]+)*")
+_WORD = re.compile(r"[^\W_]+(?:_+[^\W_]+)*")
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+_jieba_lock = threading.Lock()
+_jieba_cut: Callable[[str], Iterable[str]] | None = None
+_jieba_failed = False
+
+
+def _load_jieba() -> Callable[[str], Iterable[str]] | None:
+    """Import jieba and load its dictionary once per process, quietly; None if unavailable."""
+    global _jieba_cut, _jieba_failed
+    if _jieba_cut is not None or _jieba_failed:
+        return _jieba_cut
+    with _jieba_lock:
+        if _jieba_cut is None and not _jieba_failed:
+            try:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                cut = partial(jieba.dt.cut_for_search, HMM=False)
+                # HMM off: unknown words fall back to single characters on both the document and
+                # the query side, instead of context-dependent guesses that may not line up.
+                # jieba is pure Python (~3M chars/s); headings repeat in every chunk's prefix and
+                # phrases recur, so a bounded cache of whole runs pays for itself.
+                _jieba_cut = lru_cache(maxsize=1 << 16)(lambda run: tuple(cut(run)))
+            except Exception:  # any import or dictionary failure: bigrams still work
+                _jieba_failed = True
+        return _jieba_cut
+
+
+def _bigrams(run: str) -> list[str]:
+    if len(run) < 2:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+class Tokenizer:
+    """Text to search terms; deterministic for a given mode and jieba dictionary."""
+
+    def __init__(self, use_jieba: bool = True) -> None:
+        self.use_jieba = use_jieba
+
+    def warm_up(self) -> bool:
+        """Load jieba's dictionary now (e.g. in a UI background thread); True when jieba is used."""
+        return self.use_jieba and _load_jieba() is not None
+
+    def tokenize(self, text: str) -> list[str]:
+        """Terms of ``text`` in reading order, duplicates kept (term frequencies need them)."""
+        if text.isascii():
+            text = text.lower()
+            return (_ASCII_WORD_US if "_" in text else _ASCII_WORD).findall(text)
+        parts = _CJK_SPLIT.split(unicodedata.normalize("NFKC", text).lower())
+        out = _WORD.findall(parts[0])
+        cut = _load_jieba() if self.use_jieba and len(parts) > 1 else None
+        for i in range(1, len(parts), 3):
+            han, other, rest = parts[i], parts[i + 1], parts[i + 2]
+            if han:
+                out.extend(cut(han) if cut else _bigrams(han))
+            else:
+                out.extend(_bigrams(other))
+            if rest:
+                out.extend(_WORD.findall(rest))
+        return out
+
+    def query_terms(self, text: str) -> list[str]:
+        """Distinct terms of a query in first-seen order (BM25 counts each query term once)."""
+        return list(dict.fromkeys(self.tokenize(text)))
+
+
+def est_tokens(text: str) -> int:
+    """Crude cost for budgets (seed 002): one per latin word plus one per CJK character."""
+    if text.isascii():
+        return len(_WORD_RUN.findall(text))
+    cjk = len(_CJK_CHAR.findall(text))
+    return cjk + len(_WORD_RUN.findall(_CJK_CHAR.sub(" ", text)))
