@@ -45,9 +45,10 @@ class MarkdownLinkMatch:
     embed: bool = False
 
 
-# `[[` + content without brackets or newlines + `]]`. Bracket-free content means that in
+# `[[target#anchor|alias]]` (a `!` before it, checked by hand, makes an embed: a pattern
+# starting with a literal is much faster to search for). Bracket-free content means that in
 # `[[[x]]]` or `[related:: [[x]]]` the inner link is the one found, and `[[a [b] c]]` is none.
-_WIKILINK_RE = re.compile(r"\[\[([^\[\]\n]*)\]\]")
+_WIKILINK_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 
 # Inline link: text may hold one level of nested brackets (an image inside a link);
 # destination is `<...>` or a run without spaces (balanced parentheses allowed once);
@@ -62,6 +63,8 @@ _FENCE_RE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 _LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _ATX_HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _BACKTICKS_RE = re.compile(r"`+")
+_INDENTED_LINE_RE = re.compile(r"\n(?: {4}| {0,3}\t)")
+_FENCE_LINE_RE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 
 def find_wikilinks(text: str) -> list[WikilinkMatch]:
@@ -73,22 +76,33 @@ def find_wikilinks(text: str) -> list[WikilinkMatch]:
     if "[[" not in text:
         return []
     found: list[WikilinkMatch] = []
-    for lineno, line, spans in _candidate_lines(text, "[["):
-        for m in _WIKILINK_RE.finditer(line):
-            start = m.start()
-            if _escaped(line, start) or _in_spans(start, spans):
-                continue
-            target, anchor, alias = _split_wikilink(m.group(1))
-            if not target and not anchor:
-                continue
-            embed = start > 0 and line[start - 1] == "!" and not _escaped(line, start - 1)
-            if embed:
-                start -= 1
-            found.append(
-                WikilinkMatch(
-                    lineno, start, m.end(), target, anchor, alias, embed, line[start : m.end()]
-                )
+    for m, lineno, line_start in _live_matches(text, _WIKILINK_RE):
+        target, anchor, alias = m.groups()
+        if alias is not None:
+            # `\|` escapes the pipe inside a table cell; the backslash is not part of the link.
+            if anchor is not None:
+                anchor = anchor[:-1] if anchor.endswith("\\") else anchor
+            elif target.endswith("\\"):
+                target = target[:-1]
+            alias = alias.strip()
+        target = target.strip()
+        anchor = anchor.strip() if anchor else ""
+        if not target and not anchor:
+            continue
+        start = _embed_start(text, m.start(), line_start)
+        end = m.end()
+        found.append(
+            WikilinkMatch(
+                lineno,
+                start - line_start,
+                end - line_start,
+                target,
+                anchor,
+                alias or "",
+                start != m.start(),
+                text[start:end],
             )
+        )
     return found
 
 
@@ -102,65 +116,97 @@ def find_markdown_links(text: str) -> list[MarkdownLinkMatch]:
     if "](" not in text:
         return []
     found: list[MarkdownLinkMatch] = []
-    for lineno, line, spans in _candidate_lines(text, "]("):
-        _scan_markdown_links(line, lineno, 0, len(line), spans, found)
+    for m, lineno, line_start in _live_matches(text, _MDLINK_RE):
+        _add_markdown_link(text, m, lineno, line_start, found)
     found.sort(key=lambda m: (m.line, m.start))
     return found
 
 
-def _scan_markdown_links(
-    line: str,
+def _add_markdown_link(
+    text: str,
+    m: re.Match[str],
     lineno: int,
-    pos: int,
-    endpos: int,
-    spans: list[tuple[int, int]],
+    line_start: int,
     out: list[MarkdownLinkMatch],
 ) -> None:
-    """Collect links in `line[pos:endpos]`, descending into link text (image inside a link)."""
-    for m in _MDLINK_RE.finditer(line, pos, endpos):
-        start = m.start()
-        if _escaped(line, start) or _in_spans(start, spans):
-            continue
-        embed = start > 0 and line[start - 1] == "!" and not _escaped(line, start - 1)
-        if embed:
-            start -= 1
-        if "](" in m.group(1):
-            _scan_markdown_links(line, lineno, m.start(1), m.end(1), spans, out)
-        dest = m.group(2)
-        if dest.startswith("<"):
-            dest = dest[1:-1]
-        dest = dest.strip()
-        if not dest or dest.startswith("#") or _SCHEME_RE.match(dest):
-            continue
-        path, _, fragment = dest.partition("#")
-        out.append(
-            MarkdownLinkMatch(
-                lineno,
-                start,
-                m.end(),
-                unquote(path),
-                unquote(fragment),
-                m.group(1),
-                line[start : m.end()],
-                embed,
-            )
+    """Record one link match, and the links inside its text (an image inside a link)."""
+    label = m.group(1)
+    if "](" in label:
+        for inner in _MDLINK_RE.finditer(text, m.start(1), m.end(1)):
+            _add_markdown_link(text, inner, lineno, line_start, out)
+    dest = m.group(2)
+    if dest.startswith("<"):
+        dest = dest[1:-1]
+    dest = dest.strip()
+    if not dest or dest.startswith("#") or _SCHEME_RE.match(dest):
+        return
+    path, _, fragment = dest.partition("#")
+    start = _embed_start(text, m.start(), line_start)
+    end = m.end()
+    out.append(
+        MarkdownLinkMatch(
+            lineno,
+            start - line_start,
+            end - line_start,
+            unquote(path),
+            unquote(fragment),
+            label,
+            text[start:end],
+            start != m.start(),
         )
+    )
 
 
-def _split_wikilink(inner: str) -> tuple[str, str, str]:
-    """`target#anchor|alias` -> stripped parts. `\\|` (a pipe escaped for a table cell)
-    separates the alias too, and its backslash is not part of the target."""
-    head, bar, alias = inner.partition("|")
-    if bar and head.endswith("\\"):
-        head = head[:-1]
-    target, _, anchor = head.partition("#")
-    return target.strip(), anchor.strip(), alias.strip()
+def _embed_start(text: str, bracket: int, line_start: int) -> int:
+    """Start of the link: one earlier when an unescaped `!` marks it as an embed."""
+    bang = bracket - 1
+    if bang >= line_start and text[bang] == "!" and not _escaped(text, bang):
+        return bang
+    return bracket
 
 
-def _escaped(line: str, pos: int) -> bool:
+def _live_matches(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Matches outside code and not escaped, as `(match, lineno, line_start)`, in order.
+
+    Works on the whole text so lines without a match cost nothing; the block-code mask and
+    a line's inline code spans are only computed once a match needs them.
+    """
+    mask: list[bool] | None = None
+    mask_ready = False
+    lineno = 1
+    counted = 0
+    line_start = 0
+    line_end = -1
+    in_code = False
+    spans: list[tuple[int, int]] = []
+    for m in pattern.finditer(text):
+        pos = m.start()
+        if pos > line_end:
+            if not mask_ready:
+                mask, mask_ready = _block_code_mask(text), True
+            lineno += text.count("\n", counted, pos)
+            counted = pos
+            line_start = text.rfind("\n", 0, pos) + 1
+            line_end = text.find("\n", pos)
+            if line_end < 0:
+                line_end = len(text)
+            in_code = mask is not None and mask[lineno - 1]
+            spans = []
+            if not in_code:
+                line = text[line_start:line_end]
+                if "`" in line:
+                    spans = _code_spans(line)
+        if in_code or _escaped(text, pos):
+            continue
+        if spans and _in_spans(pos - line_start, spans):
+            continue
+        yield m, lineno, line_start
+
+
+def _escaped(text: str, pos: int) -> bool:
     """True when the character at `pos` follows an odd run of backslashes."""
     n = 0
-    while pos > 0 and line[pos - 1] == "\\":
+    while pos > 0 and text[pos - 1] == "\\":
         n += 1
         pos -= 1
     return n % 2 == 1
@@ -168,16 +214,6 @@ def _escaped(line: str, pos: int) -> bool:
 
 def _in_spans(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= pos < b for a, b in spans)
-
-
-def _candidate_lines(text: str, needle: str) -> Iterator[tuple[int, str, list[tuple[int, int]]]]:
-    """Yield `(lineno, line, code_spans)` for non-code lines that contain `needle`."""
-    lines = text.split("\n")
-    code = _block_code_mask(lines)
-    for i, line in enumerate(lines):
-        if needle in line and not (code and code[i]):
-            spans = _code_spans(line) if "`" in line else []
-            yield i + 1, line, spans
 
 
 def _frontmatter_end(lines: list[str]) -> int:
@@ -203,19 +239,50 @@ def _indent(line: str) -> int:
     return width
 
 
-def _block_code_mask(lines: list[str]) -> list[bool] | None:
-    """Per line: inside a fenced or indented code block. None when the text cannot hold any.
+def _block_code_mask(text: str) -> list[bool] | None:
+    """Per line: inside a fenced or indented code block. None when the text cannot hold any."""
+    if "```" not in text and "~~~" not in text and not _INDENTED_LINE_RE.search("\n" + text):
+        return None
+    lines = text.split("\n")
+    fm_end = _frontmatter_end(lines)
+    body_start = sum(len(line) + 1 for line in lines[: fm_end + 1])
+    # With a newline in front, every body line starts after a "\n" from `body_start` on, and
+    # patterns that start with a literal are searched quickly.
+    padded = "\n" + text
+    if _INDENTED_LINE_RE.search(padded, body_start):
+        return _scan_mask(lines, fm_end)
+    return _fence_mask(padded, len(lines), fm_end, body_start)
+
+
+def _fence_mask(padded: str, n_lines: int, fm_end: int, body_start: int) -> list[bool]:
+    """The mask when no body line is indented: only fences matter, and only lines that look
+    like fences need looking at (the common case, several times faster than a full scan)."""
+    mask = [False] * n_lines
+    fence_char = ""
+    fence_len = open_line = 0
+    index = fm_end + 1
+    counted = body_start
+    for m in _FENCE_LINE_RE.finditer(padded, body_start):
+        index += padded.count("\n", counted, m.start())
+        counted = m.start()
+        run, info = m.group(1), m.group(2)
+        if fence_char:
+            if run[0] == fence_char and len(run) >= fence_len and not info.strip():
+                mask[open_line : index + 1] = [True] * (index + 1 - open_line)
+                fence_char = ""
+        elif not (run[0] == "`" and "`" in info):
+            fence_char, fence_len, open_line = run[0], len(run), index
+    if fence_char:
+        mask[open_line:] = [True] * (n_lines - open_line)
+    return mask
+
+
+def _scan_mask(lines: list[str], fm_end: int) -> list[bool]:
+    """The mask by a full line scan, for texts with indented lines.
 
     Indented code needs a blank line (or a heading, a closed fence, the start of the body)
     before it and no open list, since an indented line after a list item is its continuation.
     """
-    fm_end = _frontmatter_end(lines)
-    body = lines[fm_end + 1 :]
-    has_fence = any(("```" in ln or "~~~" in ln) for ln in body)
-    has_indent = any(ln[:1] == "\t" or ln[:4] == "    " for ln in body)
-    if not has_fence and not has_indent:
-        return None
-
     mask = [False] * len(lines)
     fence_char = ""
     fence_len = fence_indent = 0
@@ -223,26 +290,26 @@ def _block_code_mask(lines: list[str]) -> list[bool] | None:
     prev_blank = prev_allows_code = True  # the start of the body counts as after a blank
     for i in range(fm_end + 1, len(lines)):
         line = lines[i]
-        width = _indent(line)
+        stripped = line.lstrip(" \t")
+        width = 0 if len(stripped) == len(line) else _indent(line)
         if fence_char:
             mask[i] = True
-            stripped = line.strip()
             if (
-                width < fence_indent + 4
+                stripped[:1] == fence_char
+                and width < fence_indent + 4
                 and stripped.startswith(fence_char * fence_len)
-                and stripped.strip(fence_char) == ""
+                and not stripped.rstrip().strip(fence_char)
             ):
                 fence_char = ""
                 prev_blank, prev_allows_code = False, True
             continue
 
-        blank = not line.strip()
         if in_indented:
-            if blank or width >= 4:
-                mask[i] = not blank
+            if not stripped or width >= 4:
+                mask[i] = bool(stripped)
                 continue
             in_indented = False
-        if blank:
+        if not stripped:
             prev_blank = prev_allows_code = True
             continue
 
@@ -251,16 +318,18 @@ def _block_code_mask(lines: list[str]) -> list[bool] | None:
             mask[i] = True
             continue
 
-        fence = _FENCE_RE.match(line.lstrip()) if in_list or width < 4 else None
-        if fence and not (fence.group(2)[0] == "`" and "`" in fence.group(3)):
-            fence_char = fence.group(2)[0]
-            fence_len = len(fence.group(2))
-            fence_indent = width
-            mask[i] = True
-            continue
+        first = stripped[0]
+        if first in "`~" and (in_list or width < 4):
+            fence = _FENCE_RE.match(stripped)
+            if fence and not (first == "`" and "`" in fence.group(3)):
+                fence_char = first
+                fence_len = len(fence.group(2))
+                fence_indent = width
+                mask[i] = True
+                continue
 
-        heading = _ATX_HEADING_RE.match(line) is not None
-        if _LIST_ITEM_RE.match(line):
+        heading = first == "#" and _ATX_HEADING_RE.match(line) is not None
+        if first in "-+*0123456789" and _LIST_ITEM_RE.match(line):
             in_list = True
         elif width == 0 and (prev_blank or heading):
             in_list = False  # a new top-level block; a line right after an item is lazy text

@@ -5,8 +5,16 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from reme_core.wikilinks import find_markdown_links, find_wikilinks
+from reme_core.wikilinks import (
+    _fence_mask,
+    _frontmatter_end,
+    _scan_mask,
+    find_markdown_links,
+    find_wikilinks,
+)
 
 # (text, [(line, start, end, target, anchor, alias, embed), ...])
 GRAMMAR = [
@@ -88,6 +96,36 @@ def test_fence_rules() -> None:
     # A fence indented in a list item is still a fence.
     text = "- item\n\n    ```\n    [[no]]\n    ```\n- [[yes]]"
     assert [m.target for m in find_wikilinks(text)] == ["yes"]
+
+
+FENCE_WORLD = st.sampled_from(
+    ["```", "````", "~~~", "~~~~", "```py", "``` a`b", "   ```", "```  ", "[[x]]", "", "- i",
+     "# h", "`[[y]]`", "---", "a: [[z]]", "  ~~~ x"]
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(FENCE_WORLD, max_size=25))
+def test_fence_fast_path_agrees_with_full_scan(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    lines = text.split("\n")
+    fm_end = _frontmatter_end(lines)
+    body_start = sum(len(line) + 1 for line in lines[: fm_end + 1])
+    fast = _fence_mask("\n" + text, len(lines), fm_end, body_start)
+    assert fast == _scan_mask(lines, fm_end)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="[]()!#|\\`~ \n\tax.:-", max_size=80))
+def test_random_text_spans_are_exact(text: str) -> None:
+    lines = text.split("\n")
+    for m in find_wikilinks(text):
+        assert lines[m.line - 1][m.start : m.end] == m.raw
+        assert m.raw.startswith("![[" if m.embed else "[[") and m.raw.endswith("]]")
+        assert m.target or m.anchor
+    for m in find_markdown_links(text):
+        assert lines[m.line - 1][m.start : m.end] == m.raw
+        assert m.raw.startswith("![" if m.embed else "[") and m.raw.endswith(")")
 
 
 def test_markdown_links() -> None:
