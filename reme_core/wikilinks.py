@@ -1,8 +1,9 @@
 """Find wikilinks and local Markdown links in a note, with exact spans, skipping code.
 
 The indexer runs this over every file, so the common cases are cheap: a text with no
-`[[` (or no `](`) returns at once, block-level code is found in one pass over the lines,
-and inline code spans are only looked for on lines that hold a candidate link.
+`[[` (or no `](`) returns at once, the link pattern is searched over the whole text, fenced
+code is found by looking only at fence-like lines (a full line scan only when some line is
+indented), and inline code spans are only looked for on lines that hold a candidate link.
 """
 
 from __future__ import annotations
