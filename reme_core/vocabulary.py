@@ -1,0 +1,75 @@
+"""Term <-> dense integer id, the shared key of stored token ids and BM25 posting lists."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+
+class Vocabulary:
+    """Ids are assigned in first-seen order and stay put until ``compact``."""
+
+    def __init__(self, terms: Iterable[str] = ()) -> None:
+        self._ids: dict[str, int] = {}
+        self._terms: list[str] = []
+        self.add_many(terms)
+
+    def __len__(self) -> int:
+        return len(self._terms)
+
+    def __contains__(self, term: str) -> bool:
+        return term in self._ids
+
+    def id_of(self, term: str) -> int | None:
+        """The id of ``term``, or None when it was never added."""
+        return self._ids.get(term)
+
+    def term(self, term_id: int) -> str:
+        """The term behind an id (IndexError for an unknown id)."""
+        return self._terms[term_id]
+
+    def terms(self) -> list[str]:
+        """All terms in id order (what the store persists)."""
+        return list(self._terms)
+
+    def add(self, term: str) -> int:
+        """The id of ``term``, assigning the next free one if it is new."""
+        term_id = self._ids.get(term)
+        if term_id is None:
+            term_id = self._ids[term] = len(self._terms)
+            self._terms.append(term)
+        return term_id
+
+    def add_many(self, terms: Iterable[str]) -> np.ndarray:
+        """Ids of ``terms`` (int32, same order), assigning ids to new ones in one pass."""
+        terms = list(terms)  # iterated twice below when some terms are new
+        n0 = len(self._ids)
+        setdefault = self._ids.setdefault
+        ids = [setdefault(t, len(self._ids)) for t in terms]
+        if len(self._ids) != n0:
+            # New ids are n0, n0+1, ... in first-seen order, which dict.fromkeys preserves.
+            self._terms.extend(dict.fromkeys(t for t, i in zip(terms, ids, strict=True) if i >= n0))
+        return np.asarray(ids, dtype=np.int32)
+
+    def ids(self, terms: Sequence[str]) -> np.ndarray:
+        """Ids of ``terms`` (int32, aligned with the input); -1 marks a term never seen.
+
+        BM25Index.search ignores negative ids, so a query can pass the array straight through.
+        """
+        get = self._ids.get
+        return np.fromiter((get(t, -1) for t in terms), dtype=np.int32, count=len(terms))
+
+    def compact(self, keep: np.ndarray) -> np.ndarray:
+        """Drop terms where ``keep`` is False; return the old->new id map (-1 for dropped).
+
+        Surviving terms keep their relative order, so sorted id arrays stay sorted.
+        """
+        keep = np.asarray(keep, dtype=bool)
+        if len(keep) != len(self._terms):
+            raise ValueError(f"keep has {len(keep)} entries for {len(self._terms)} terms")
+        old_to_new = np.full(len(keep), -1, dtype=np.int64)
+        old_to_new[keep] = np.arange(int(keep.sum()))
+        self._terms = [t for t, k in zip(self._terms, keep.tolist(), strict=True) if k]
+        self._ids = {t: i for i, t in enumerate(self._terms)}
+        return old_to_new
