@@ -1,0 +1,319 @@
+"""Okapi BM25 over numpy posting lists: a term-major CSR, a small delta segment and tombstones.
+
+Documents are dense ints in add order. The main segment is a CSR by term (``ptr``, ``docs``,
+``tfs``); adds land in a pending list, are merged into a term-sorted delta on the next search,
+and the delta is folded into the CSR once it grows past a fraction of it, so adding stays
+cheap and the amortised copying stays linear. Deletes are tombstones: N, df and avgdl count
+live documents only, and df is counted from the touched postings at query time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+_FOLD_MIN = 1 << 18  # delta postings kept outside the CSR before a fold is considered
+
+
+def _sort_by_term(terms: np.ndarray, *cols: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Stable sort of postings by term: sorting int64 (term, position) keys is SIMD-fast."""
+    key = (terms.astype(np.int64) << 32) | np.arange(len(terms), dtype=np.int64)
+    key.sort()
+    idx = key & 0xFFFFFFFF
+    return ((key >> 32).astype(np.int32), *(c[idx] for c in cols))
+
+
+class BM25Index:
+    """BM25 (k1, b) with the idf ln(1 + (N - df + 0.5) / (df + 0.5)), N and df over live docs."""
+
+    def __init__(self, k1: float = 1.5, b: float = 0.75) -> None:
+        self.k1, self.b = float(k1), float(b)
+        self._n_terms = 0
+        self._ptr = np.zeros(1, dtype=np.int64)
+        self._docs = np.zeros(0, dtype=np.int32)
+        self._tfs = np.zeros(0, dtype=np.int32)
+        self._delta = (self._docs, self._docs, self._tfs)  # (terms sorted, docs, tfs)
+        self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._n_pending = 0
+        self._dl = np.zeros(0, dtype=np.int64)  # capacity buffers, first _n_total valid
+        self._live = np.zeros(0, dtype=bool)
+        self._n_total = self._n_live = self._live_dl = 0
+        self._norm: np.ndarray | None = None  # k1 * (1 - b + b * dl / avgdl), per doc
+
+    # -- building ---------------------------------------------------------------------------
+    @classmethod
+    def from_arrays(
+        cls,
+        doc_ptr: np.ndarray,
+        term_ids: np.ndarray,
+        tfs: np.ndarray,
+        n_terms: int,
+        k1: float = 1.5,
+        b: float = 0.75,
+    ) -> BM25Index:
+        """Build from a doc-major CSR (unique terms per doc), e.g. the stored token id blobs."""
+        index = cls(k1, b)
+        index._n_terms = int(n_terms)
+        index.add_many(doc_ptr, term_ids, tfs)
+        index._fold()
+        return index
+
+    def add(self, term_ids: np.ndarray, tfs: np.ndarray) -> int:
+        """Add one document (its term ids unique) and return its id."""
+        return int(self.add_many(np.array([0, len(term_ids)]), term_ids, tfs)[0])
+
+    def add_many(self, doc_ptr: np.ndarray, term_ids: np.ndarray, tfs: np.ndarray) -> np.ndarray:
+        """Add documents given as a CSR; return their new ids (consecutive)."""
+        doc_ptr = np.asarray(doc_ptr, dtype=np.int64)
+        term_ids = np.asarray(term_ids, dtype=np.int32)
+        tfs = np.asarray(tfs, dtype=np.int32)
+        if len(doc_ptr) == 0 or doc_ptr[0] != 0 or not doc_ptr[-1] == len(term_ids) == len(tfs):
+            raise ValueError("doc_ptr must start at 0 and end at len(term_ids) == len(tfs)")
+        if len(term_ids) and term_ids.min() < 0:
+            raise ValueError("term ids must be non-negative")
+        first, m = self._n_total, len(doc_ptr) - 1
+        cum = np.zeros(len(tfs) + 1, dtype=np.int64)
+        np.cumsum(tfs, out=cum[1:])
+        dl = cum[doc_ptr[1:]] - cum[doc_ptr[:-1]]
+        if first + m > len(self._dl):
+            cap = max(first + m, 2 * len(self._dl), 1024)
+            self._dl = np.concatenate([self._dl, np.zeros(cap - len(self._dl), np.int64)])
+            self._live = np.concatenate([self._live, np.zeros(cap - len(self._live), bool)])
+        self._dl[first : first + m] = dl
+        self._live[first : first + m] = True
+        self._n_total += m
+        self._n_live += m
+        self._live_dl += int(cum[-1])
+        self._norm = None
+        if len(term_ids):
+            self._n_terms = max(self._n_terms, int(term_ids.max()) + 1)
+            docs = np.repeat(np.arange(first, first + m, dtype=np.int32), np.diff(doc_ptr))
+            self._pending.append((term_ids, docs, tfs))
+            self._n_pending += len(term_ids)
+            if self._n_pending > _FOLD_MIN:
+                self._flush()
+        return np.arange(first, first + m, dtype=np.int64)
+
+    def remove(self, doc: int) -> None:
+        """Tombstone a document (removing it twice is a no-op)."""
+        self.remove_many([doc])
+
+    def remove_many(self, docs: Iterable[int] | np.ndarray) -> None:
+        """Tombstone documents; unknown ids raise IndexError, already removed ones are skipped."""
+        docs = np.unique(np.asarray(docs if isinstance(docs, np.ndarray) else list(docs), np.int64))
+        if len(docs) and (docs[0] < 0 or docs[-1] >= self._n_total):
+            raise IndexError(f"document id out of range 0..{self._n_total - 1}")
+        docs = docs[self._live[docs]]
+        self._live[docs] = False
+        self._n_live -= len(docs)
+        self._live_dl -= int(self._dl[docs].sum())
+        self._norm = None
+
+    def _flush(self) -> None:
+        """Merge pending adds into the term-sorted delta; fold the delta once it is large."""
+        if self._pending:
+            new = _sort_by_term(*(np.concatenate(col) for col in zip(*self._pending, strict=True)))
+            self._pending, self._n_pending = [], 0
+            if len(self._delta[0]):
+                pos = np.searchsorted(self._delta[0], new[0], side="right")
+                new = tuple(
+                    np.insert(old, pos, add) for old, add in zip(self._delta, new, strict=True)
+                )
+            self._delta = new
+        if len(self._delta[0]) > max(_FOLD_MIN, len(self._docs) >> 4):
+            self._fold()
+
+    def _fold(self) -> None:
+        """Move every pending and delta posting into the main CSR."""
+        if self._pending:
+            self._flush()
+        d_terms, d_docs, d_tfs = self._delta
+        if not len(d_terms):
+            return
+        ptr = np.pad(self._ptr, (0, self._n_terms + 1 - len(self._ptr)), mode="edge")
+        if len(self._docs):
+            pos = ptr[d_terms.astype(np.int64) + 1]
+            self._docs = np.insert(self._docs, pos, d_docs)
+            self._tfs = np.insert(self._tfs, pos, d_tfs)
+        else:
+            self._docs, self._tfs = d_docs, d_tfs
+        ptr[1:] += np.cumsum(np.bincount(d_terms, minlength=self._n_terms))
+        self._ptr = ptr
+        self._delta = (d_terms[:0], d_docs[:0], d_tfs[:0])
+
+    # -- maintenance ------------------------------------------------------------------------
+    def optimize(self) -> np.ndarray:
+        """Fold the delta and drop tombstones; return the old->new doc id map (-1 if removed)."""
+        self._fold()
+        live = self._live[: self._n_total]
+        old_to_new = np.full(self._n_total, -1, dtype=np.int64)
+        old_to_new[live] = np.arange(self._n_live)
+        if self._n_live != self._n_total:
+            keep = live[self._docs]
+            kept = np.zeros(len(keep) + 1, dtype=np.int64)
+            np.cumsum(keep, out=kept[1:])
+            self._ptr = kept[self._ptr]
+            self._docs = old_to_new[self._docs[keep]].astype(np.int32)
+            self._tfs = self._tfs[keep]
+            self._dl = self._dl[: self._n_total][live]
+            self._live = np.ones(self._n_live, dtype=bool)
+            self._n_total = self._n_live
+            self._norm = None
+        return old_to_new
+
+    def term_df_live(self) -> np.ndarray:
+        """Live document frequency of every term id (0 marks a term the vocabulary can drop)."""
+        self._fold()
+        live = np.zeros(len(self._docs) + 1, dtype=np.int64)
+        np.cumsum(self._live[self._docs], out=live[1:])
+        df = np.zeros(self._n_terms, dtype=np.int64)
+        df[: len(self._ptr) - 1] = np.diff(live[self._ptr])
+        return df
+
+    def compact_terms(self, keep: np.ndarray) -> None:
+        """Renumber terms like ``Vocabulary.compact(keep)``, dropping the postings of the rest."""
+        keep = np.asarray(keep, dtype=bool)
+        if len(keep) != self._n_terms:
+            raise ValueError(f"keep has {len(keep)} entries for {self._n_terms} terms")
+        self._fold()
+        counts = np.diff(np.pad(self._ptr, (0, self._n_terms + 1 - len(self._ptr)), mode="edge"))
+        postings = np.repeat(keep, counts)
+        self._docs, self._tfs = self._docs[postings], self._tfs[postings]
+        self._ptr = np.zeros(int(keep.sum()) + 1, dtype=np.int64)
+        np.cumsum(counts[keep], out=self._ptr[1:])
+        self._n_terms = len(self._ptr) - 1
+
+    # -- statistics -------------------------------------------------------------------------
+    @property
+    def n_docs(self) -> int:
+        """Live documents (BM25's N)."""
+        return self._n_live
+
+    @property
+    def n_total(self) -> int:
+        """Document ids handed out since the last optimize, live or tombstoned."""
+        return self._n_total
+
+    @property
+    def n_tombstones(self) -> int:
+        return self._n_total - self._n_live
+
+    @property
+    def n_terms(self) -> int:
+        return self._n_terms
+
+    @property
+    def avgdl(self) -> float:
+        """Mean token count of live documents."""
+        return self._live_dl / self._n_live if self._n_live else 0.0
+
+    # -- scoring ----------------------------------------------------------------------------
+    def _query(self, query_term_ids: Iterable[int]) -> list[int]:
+        """Distinct valid term ids in query order (negative ids mark unknown terms)."""
+        n = self._n_terms
+        return list(dict.fromkeys(int(t) for t in query_term_ids if 0 <= t < n))
+
+    def _postings(self, terms: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(docs, tfs) of each term across main CSR and delta, tombstones still included."""
+        self._flush()
+        ptr, n_main = self._ptr, len(self._ptr) - 1
+        out = [
+            (self._docs[ptr[t] : ptr[t + 1]], self._tfs[ptr[t] : ptr[t + 1]])
+            if t < n_main
+            else (self._docs[:0], self._tfs[:0])
+            for t in terms
+        ]
+        d_terms, d_docs, d_tfs = self._delta
+        if len(d_terms):
+            lo = np.searchsorted(d_terms, terms, side="left").tolist()
+            hi = np.searchsorted(d_terms, terms, side="right").tolist()
+            out = [
+                (np.concatenate([d, d_docs[a:z]]), np.concatenate([f, d_tfs[a:z]]))
+                if z > a
+                else (d, f)
+                for (d, f), a, z in zip(out, lo, hi, strict=True)
+            ]
+        return out
+
+    def _weights(
+        self, terms: list[int], mask: np.ndarray | None
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per query term: the live (and masked-in) docs holding it and their BM25 terms."""
+        if self._norm is None:
+            dl = self._dl[: self._n_total]
+            avgdl = self.avgdl or 1.0  # all live docs empty: no postings, any value will do
+            self._norm = self.k1 * (1.0 - self.b) + (self.k1 * self.b / avgdl) * dl
+        norm, live, n = self._norm, self._live, self._n_live
+        tombstones = self._n_live != self._n_total
+        out = []
+        for docs, tfs in self._postings(terms):
+            if tombstones:
+                keep = live[docs]
+                docs, tfs = docs[keep], tfs[keep]
+            df = len(docs)
+            if not df:
+                continue
+            idf = np.log1p((n - df + 0.5) / (df + 0.5))
+            if mask is not None:
+                keep = mask[docs]
+                docs, tfs = docs[keep], tfs[keep]
+                if not len(docs):
+                    continue
+            tf = tfs.astype(np.float64)
+            out.append((docs, (idf * (self.k1 + 1.0)) * tf / (tf + norm[docs])))
+        return out
+
+    def search(
+        self, query_term_ids: Sequence[int], k: int, mask: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Top ``k`` (doc ids int64, scores float64): score desc, then doc id asc; scores > 0.
+
+        ``mask`` is a boolean array over doc ids (length ``n_total``); False docs are skipped
+        but still count in N and df, so a filter does not change the scores of the rest.
+        """
+        terms = self._query(query_term_ids)
+        if not terms or k <= 0 or not self._n_live:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        parts = self._weights(terms, mask)
+        if not parts:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        if len(parts) == 1:
+            docs, scores = parts[0]
+        else:
+            docs = np.concatenate([d for d, _ in parts])
+            weights = np.concatenate([w for _, w in parts])
+            if len(docs) * 16 < self._n_total:  # few postings: sort-reduce beats a dense pass
+                order = np.argsort(docs, kind="stable")
+                docs = docs[order]
+                starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1])))
+                scores, docs = np.add.reduceat(weights[order], starts), docs[starts]
+            else:
+                acc = np.bincount(docs, weights=weights, minlength=self._n_total)
+                docs = np.flatnonzero(acc)
+                scores = acc[docs]
+        positive = scores > 0
+        if not positive.all():
+            docs, scores = docs[positive], scores[positive]
+        if len(scores) > k:
+            cut = scores[np.argpartition(-scores, k - 1)[:k]].min()
+            keep = scores >= cut  # keep ties at the cut so doc id breaks them, not partition
+            docs, scores = docs[keep], scores[keep]
+        order = np.lexsort((docs, -scores))[:k]
+        return docs[order].astype(np.int64), scores[order]
+
+    def score(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> np.ndarray:
+        """BM25 scores of the given docs (0 for tombstoned ones or no matching term)."""
+        acc = np.zeros(self._n_total, dtype=np.float64)
+        for d, w in self._weights(self._query(query_term_ids), None):
+            acc[d] += w
+        return acc[np.asarray(docs, dtype=np.int64)]
+
+    def matched(self, query_term_ids: Sequence[int], doc: int) -> list[int]:
+        """The distinct query term ids that a live document contains, in query order."""
+        if not (0 <= doc < self._n_total and self._live[doc]):
+            return []
+        terms = self._query(query_term_ids)
+        return [
+            t for t, (d, _) in zip(terms, self._postings(terms), strict=True) if (d == doc).any()
+        ]
