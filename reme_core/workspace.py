@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -12,22 +15,35 @@ from typing import Any
 
 import numpy as np
 
+from reme_core import file_ops
 from reme_core.config import Config, config_to_dict, load_config
 from reme_core.errors import NotIndexed, RemeError
 from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
 from reme_core.memory_index import MemoryIndex
 from reme_core.models import FileChunk
-from reme_core.parsing import ParseSettings, parse_many, tokenizer_for
+from reme_core.parsing import ParsedBatch, ParseSettings, parse_many, tokenizer_for
 from reme_core.paths import METADATA_DIR, is_ignored, normalize_relpath, resolve_inside
 from reme_core.reading import ReadResult, read_lines
 from reme_core.retrieve import RetrieveResult, run_retrieve
 from reme_core.scanner import FileStat, scan, scopes_for
 from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run_search
-from reme_core.store import FileWrite, Store, StoreError
+from reme_core.store import FileWrite, Store, StoreError, is_busy, retry_busy
 from reme_core.tokenizer import Tokenizer
 
 DB_NAME = "index.sqlite"
+VANISHED = "vanished"
+_COMMIT_ATTEMPTS = 5
 ProgressFn = Callable[[int, int], None]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 @dataclass(slots=True)
@@ -62,6 +78,8 @@ class BatchReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
     generation: int = 0
+    touched: list[str] = field(default_factory=list)
+    optimized: OptimizeReport | None = None
 
 
 @dataclass(slots=True)
@@ -153,24 +171,25 @@ class Workspace:
             self.reindex(progress)
             return
         assert isinstance(db, Path)
-        fresh = not db.exists()
         try:
             db.parent.mkdir(parents=True, exist_ok=True)
-            self.store = Store(db)
+            fresh = not db.exists()
+            self.store = retry_busy(lambda: Store(db))
             stored = self.store.meta("fingerprint")
             if stored and stored != self._fingerprint():
                 self.warnings.append("index settings changed: rebuilding the index")
-                self.store.close()
                 self.reindex(progress)
                 return
             if fresh or not stored:
                 self.reindex(progress)
                 return
-            self._load()
+            retry_busy(self._load)
         except StoreError as exc:
             self.warnings.append(f"{db.relative_to(self.root)}: {exc}; rebuilt from the files")
-            getattr(self, "store", None) and self.store.close()
+            if getattr(self, "store", None) is not None:
+                self.store.close()
             self._remove_db(db)
+            self.store = retry_busy(lambda: Store(db))
             self.reindex(progress)
         except PermissionError as exc:
             self.warnings.append(f"cannot write {METADATA_DIR}/ ({exc.strerror}): index in memory")
@@ -179,11 +198,10 @@ class Workspace:
 
     @staticmethod
     def _remove_db(db: Path) -> None:
-        for suffix in ("", "-wal", "-shm"):
-            try:
+        # The log goes first: a crash half-way must never leave an old log beside a new database.
+        for suffix in ("-wal", "-shm", ""):
+            with contextlib.suppress(FileNotFoundError):
                 Path(f"{db}{suffix}").unlink()
-            except FileNotFoundError:
-                pass
 
     def _load(self) -> None:
         """Rebuild the in-memory structures from the store (at open, or after another writer)."""
@@ -197,6 +215,8 @@ class Workspace:
                 self.store.load_chunk_arrays(),
             )
         except Exception as exc:  # a damaged database shows up here as many exception types
+            if is_busy(exc):
+                raise
             raise StoreError(f"cannot load the index ({exc.__class__.__name__}: {exc})") from None
         self.index = index
         self._generation = generation
@@ -209,6 +229,10 @@ class Workspace:
         except OSError:
             return 0
 
+    def _shared(self) -> bool:
+        """Whether the open store is the workspace's database file (others may write it too)."""
+        return self.db_path != ":memory:" and str(self.store.path) == str(self.db_path)
+
     def _exists(self, relpath: str) -> bool:
         try:
             return (self.root / normalize_relpath(relpath)).exists()
@@ -218,17 +242,23 @@ class Workspace:
     def refresh_if_changed(self) -> bool:
         """Reload when another process committed (generation moved or the file was replaced)."""
         with self.lock:
-            if self.db_path == ":memory:":
+            if not self._shared():
                 return False
-            if self._ino() != self._db_ino:
-                self.store.close()
-                self.store = Store(self.db_path)
-                self._load()
-                return True
-            if self.store.generation() != self._generation:
-                self._load()
-                return True
+            return retry_busy(self._refresh)
+
+    def _refresh(self) -> bool:
+        ino = self._ino()
+        if ino == 0:  # deleted under us: keep answering from memory; the next open rebuilds
             return False
+        if ino != self._db_ino:
+            self.store.close()
+            self.store = Store(self.db_path)
+            self._load()
+            return True
+        if self.store.generation() != self._generation:
+            self._load()
+            return True
+        return False
 
     def close(self) -> None:
         """Release the database."""
@@ -241,7 +271,7 @@ class Workspace:
 
     # -- keeping fresh ------------------------------------------------------------------------
     def diff(self) -> Changes:
-        """Compare the files on disk with the index (mtime and size)."""
+        """Compare the files on disk with the index (mtime and size; `apply` confirms by hash)."""
         disk = scan(self.root, self.watch_scope)
         changes = Changes()
         with self.lock:
@@ -250,6 +280,7 @@ class Workspace:
         for path, node in nodes.items():
             stat = disk.get(path)
             if stat is None and origins.get(path) == "reindex" and not is_ignored(path):
+                # Taken by a rebuild from outside the watched folders: keep it while it exists.
                 stat = self._stat(path) if self.rebuild_scope.covers(path) else None
             if stat is None:
                 changes.deleted.append(path)
@@ -260,10 +291,11 @@ class Workspace:
 
     def _stat(self, relpath: str) -> FileStat | None:
         try:
-            st = resolve_inside(self.root, relpath).stat()
-        except (OSError, RemeError):
+            path = resolve_inside(self.root, relpath)
+            st = path.stat()
+        except (OSError, RuntimeError, RemeError):
             return None
-        return FileStat(st.st_mtime, st.st_size)
+        return FileStat(st.st_mtime, st.st_size) if path.is_file() else None
 
     def sync(self, progress: ProgressFn | None = None) -> BatchReport:
         """The start-up diff: bring the index up to date with the files, one transaction."""
@@ -279,49 +311,113 @@ class Workspace:
         """Parse changed files, commit them in one transaction, then update memory."""
         with self.write_lock:
             report = self._apply(changes, origin, progress)
-        for fn in self._listeners:
-            fn(report)
+        if report.changes or report.touched:
+            for fn in self._listeners:
+                fn(report)
         return report
 
     def _apply(self, changes: Changes, origin: str, progress: ProgressFn | None) -> BatchReport:
         started = time.perf_counter()
-        to_parse = sorted(set(changes.added) | set(changes.modified))
-        parsed, skipped = self._parse(to_parse, progress)
-        gone = set(changes.deleted) | {p for p, _ in skipped}
-        with self.lock:
-            self.refresh_if_changed()
-            known = set(self.index.nodes)
-            writes = [
-                self._to_write(pf, self._origin_of(pf.node.path, origin), ids, tfs)
-                for pf, ids, tfs in parsed
-            ]
-            vocab = self.index.vocab
-            new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
+        candidates = sorted(set(changes.added) | set(changes.modified))
+        to_parse, touched = self._split_touched(candidates)
+        batches, refused = self._parse(to_parse, progress)
+        vanished = {p for p, reason in refused if reason == VANISHED}
+        skipped = [(p, reason) for p, reason in refused if reason != VANISHED]
+        gone = set(changes.deleted) | vanished | {p for p, _ in skipped}
+        for attempt in range(_COMMIT_ATTEMPTS):
             try:
-                with self.store.transaction():
-                    self.store.add_terms(self._persisted_terms, new_terms)
-                    self.store.delete_files(p for p in gone if p in known)
-                    results = [self.store.write_file(w) for w in writes]
-                    self.store.record_skipped(skipped)
-                    self.store.put_meta({"fingerprint": self._fingerprint()})
-                    self.store.bump_generation()
-            except Exception:
-                self._load()
-                raise
-            self._persisted_terms = len(vocab)
-            report = self._update_memory(gone & known, writes, results, known)
-            report.skipped = skipped
-            report.seconds = time.perf_counter() - started
-            report.generation = self.store.generation()
-            self._generation = report.generation
+                with self.lock:
+                    report = self._commit(origin, batches, gone, skipped, touched)
+                break
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc) or attempt == _COMMIT_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+        report.skipped = skipped
+        report.seconds = time.perf_counter() - started
         return report
+
+    def _commit(
+        self,
+        origin: str,
+        batches: Sequence[ParsedBatch],
+        gone: set[str],
+        skipped: list[tuple[str, str]],
+        touched: list[tuple[str, float, str]],
+    ) -> BatchReport:
+        """One transaction. Term ids are assigned inside it, after catching up with any other
+        writer, so two processes never hand out the same id for different terms."""
+        self.refresh_if_changed()
+        if not (batches or skipped or touched or gone & set(self.index.nodes)):
+            return BatchReport(generation=self._generation)
+        try:
+            with self.store.transaction():
+                if self._shared() and self.store.generation() != self._generation:
+                    self._load()  # another process committed since we last looked
+                known = set(self.index.nodes)
+                writes = self._writes(batches, origin)
+                vocab = self.index.vocab
+                new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
+                self.store.add_terms(self._persisted_terms, new_terms)
+                self.store.delete_files(sorted(gone))
+                for path, mtime, _ in touched:
+                    self.store.touch_file(path, mtime)
+                results = [self.store.write_file(w) for w in writes]
+                self.store.record_skipped(skipped)
+                self.store.put_meta({"fingerprint": self._fingerprint()})
+                generation = self.store.bump_generation()
+        except Exception:
+            retry_busy(self._load)
+            raise
+        self._persisted_terms = len(vocab)
+        report = self._update_memory(gone & known, writes, results, known)
+        for path, mtime, digest in touched:
+            node = self.index.nodes.get(path)
+            if node is not None and node.content_hash == digest:
+                node.st_mtime = mtime
+                report.touched.append(path)
+        report.generation = self._generation = generation
+        return report
+
+    def _split_touched(
+        self, paths: Sequence[str]
+    ) -> tuple[list[str], list[tuple[str, float, str]]]:
+        """Separate files whose content hash is unchanged (only their mtime moved)."""
+        with self.lock:
+            nodes = {p: self.index.nodes.get(p) for p in paths}
+        parse: list[str] = []
+        touched: list[tuple[str, float, str]] = []
+        for path in paths:
+            node = nodes[path]
+            mtime = self._same_content(path, node.size, node.content_hash) if node else None
+            if mtime is None:
+                parse.append(path)
+            else:
+                touched.append((path, mtime, node.content_hash))
+        return parse, touched
+
+    def _same_content(self, relpath: str, size: int, digest: str) -> float | None:
+        """The file's mtime when its bytes still hash to `digest`, else None."""
+        try:
+            path = resolve_inside(self.root, relpath)
+            before = path.stat()
+            if before.st_size != size or not path.is_file():
+                return None
+            data = path.read_bytes()
+            after = path.stat()
+        except (OSError, RuntimeError, RemeError):
+            return None
+        if (before.st_mtime_ns, before.st_size) != (after.st_mtime_ns, after.st_size):
+            return None
+        same = hashlib.blake2b(data, digest_size=16).hexdigest() == digest
+        return after.st_mtime if same else None
 
     def _origin_of(self, path: str, origin: str) -> str:
         return "watch" if self.watch_scope.covers(path) else "reindex" if origin else origin
 
     def _parse(
         self, paths: Sequence[str], progress: ProgressFn | None
-    ) -> tuple[list[tuple[Any, list[np.ndarray], list[np.ndarray]]], list[tuple[str, str]]]:
+    ) -> tuple[list[ParsedBatch], list[tuple[str, str]]]:
         done = 0
         total = len(paths)
 
@@ -331,26 +427,30 @@ class Workspace:
             if progress:
                 progress(done, total)
 
-        out = []
-        skipped: list[tuple[str, str]] = []
-        for batch in parse_many(self.root, paths, self.settings, self.config.workers, tick):
-            with self.lock:
-                global_ids = self.index.vocab.add_many(batch.terms)
+        batches = list(parse_many(self.root, paths, self.settings, self.config.workers, tick))
+        return batches, [item for batch in batches for item in batch.skipped]
+
+    def _writes(self, batches: Sequence[ParsedBatch], origin: str) -> list[FileWrite]:
+        """Map each batch's local terms to global ids and split its arrays per file."""
+        writes = []
+        for batch in batches:
+            global_ids = self.index.vocab.add_many(batch.terms)
             ids = global_ids[batch.term_idx] if len(batch.term_idx) else batch.term_idx
             ptr = np.zeros(len(batch.doc_nterms) + 1, dtype=np.int64)
             np.cumsum(batch.doc_nterms, out=ptr[1:])
             doc = 0
             for pf in batch.files:
-                n = len(pf.chunks)
-                spans = [(ptr[i], ptr[i + 1]) for i in range(doc, doc + n)]
-                out.append((pf, [ids[a:b] for a, b in spans], [batch.tfs[a:b] for a, b in spans]))
-                doc += n
-            skipped.extend(batch.skipped)
-        return out, skipped
-
-    @staticmethod
-    def _to_write(pf: Any, origin: str, ids: list[np.ndarray], tfs: list[np.ndarray]) -> FileWrite:
-        return FileWrite(parsed=pf, origin=origin, term_ids=ids, tfs=tfs)
+                spans = [(ptr[i], ptr[i + 1]) for i in range(doc, doc + len(pf.chunks))]
+                doc += len(pf.chunks)
+                writes.append(
+                    FileWrite(
+                        parsed=pf,
+                        origin=self._origin_of(pf.node.path, origin),
+                        term_ids=[ids[a:b] for a, b in spans],
+                        tfs=[batch.tfs[a:b] for a, b in spans],
+                    )
+                )
+        return writes
 
     def _update_memory(
         self,
@@ -378,51 +478,85 @@ class Workspace:
         return report
 
     def reindex(self, progress: ProgressFn | None = None) -> ReindexSummary:
-        """Drop derived state and rebuild from the files (built aside, then swapped in)."""
+        """Drop derived state and rebuild from the files (built aside, then copied in at once)."""
         with self.write_lock:
             return self._reindex(progress)
 
     def _reindex(self, progress: ProgressFn | None) -> ReindexSummary:
         started = time.perf_counter()
         paths = sorted(scan(self.root, self.rebuild_scope))
-        db = self.db_path
+        shared = self._shared()
+        tmp: Path | None = None
+        if shared:
+            assert isinstance(self.db_path, Path)
+            tmp = self.db_path.with_name(f"{DB_NAME}.rebuild-{os.getpid()}")
+            self._remove_stale_rebuilds(self.db_path)
+            self._remove_db(tmp)
+        # Searches keep answering from the current index while the new one is built aside.
+        builder = Workspace(self.root, self.config)
+        builder.store = Store(tmp if tmp is not None else ":memory:")
+        builder.index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
+        builder._generation = 0
+        report = builder.apply(Changes(added=paths), origin="reindex", progress=progress)
         with self.lock:
-            old = getattr(self, "store", None)
-            if db == ":memory:":
-                if old is not None:
-                    old.close()
-                self.store = Store(":memory:")
-            else:
-                assert isinstance(db, Path)
-                tmp = db.with_name(f"{DB_NAME}.rebuild")
-                self._remove_db(tmp)
-                self.store = Store(tmp)
-            self.index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
-            self._generation = 0
-            self._persisted_terms = 0
-        report = self.apply(Changes(added=paths), origin="reindex", progress=progress)
-        with self.lock:
-            if db != ":memory:":
-                assert isinstance(db, Path)
-                self.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if tmp is None:
                 self.store.close()
-                if old is not None:
-                    old.close()
-                self._remove_db(db)
-                os.replace(tmp, db)
-                self._remove_db(tmp)
-                self.store = Store(db)
-                self._db_ino = self._ino()
+                self.store = builder.store
+            else:
+                self._install(builder.store, tmp)
+            self.index = builder.index
+            self._generation = self.store.generation()
+            self._persisted_terms = len(self.index.vocab)
+            self._db_ino = self._ino()
         graph = self.index.graph
-        dangling = graph.dangling()
         return ReindexSummary(
             files=len(self.index.nodes),
             chunks=self.index.bm25.n_docs,
             links=graph.n_edges,
-            dangling_links=len(dangling),
+            dangling_links=len(graph.dangling()),
             skipped=report.skipped,
             seconds=time.perf_counter() - started,
         )
+
+    def _install(self, built: Store, tmp: Path) -> None:
+        """Copy a rebuilt database over the live one in a single transaction, then drop it."""
+        db = self.db_path
+        assert isinstance(db, Path)
+        try:
+            live_generation = retry_busy(self.store.generation)
+        except sqlite3.DatabaseError:
+            live_generation = 0
+        # Jump well past any generation another process may have seen, so none mistakes the
+        # rebuilt database for one it already loaded.
+        built.set_meta("generation", str(max(live_generation + 1, time.time_ns() // 1_000_000)))
+        built.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try:
+            retry_busy(lambda: built.copy_into(self.store))
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                raise
+            self._replace_damaged(built, db)
+        except sqlite3.DatabaseError:
+            self._replace_damaged(built, db)
+        built.close()
+        self._remove_db(tmp)
+
+    def _replace_damaged(self, built: Store, db: Path) -> None:
+        """The live database cannot take the copy (damaged): start it afresh, then copy."""
+        self.store.close()
+        self._remove_db(db)
+        self.store = retry_busy(lambda: Store(db))
+        retry_busy(lambda: built.copy_into(self.store))
+
+    @staticmethod
+    def _remove_stale_rebuilds(db: Path) -> None:
+        """Delete rebuild files left by processes that died mid-rebuild."""
+        for leftover in db.parent.glob(f"{DB_NAME}.rebuild-*"):
+            pid = leftover.name.rsplit("-", 1)[-1]
+            if not pid.isdigit() or _alive(int(pid)):
+                continue
+            with contextlib.suppress(OSError):
+                leftover.unlink()
 
     # -- reading ------------------------------------------------------------------------------
     def read(
@@ -575,3 +709,25 @@ class Workspace:
         self.refresh_if_changed()
         with self.lock:
             return index_stats(self)
+
+    # -- link-safe file operations (reme_core.file_ops) ---------------------------------------
+    def move(
+        self, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
+    ) -> file_ops.MoveReport:
+        """Move a file and rewrite the wikilinks that point at it, all or nothing."""
+        return file_ops.move(self, src, dst, rewrite_links, dry_run)
+
+    def delete(self, path: str) -> file_ops.DeleteReport:
+        """Delete a file; the report lists the inbound links left dangling."""
+        return file_ops.delete(self, path)
+
+    def create(
+        self,
+        path: str,
+        name: str,
+        description: str,
+        metadata: dict[str, Any] | None = None,
+        body: str = "",
+    ) -> Path:
+        """Write a new note with frontmatter and index it."""
+        return file_ops.create(self, path, name, description, metadata, body)
