@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -45,6 +45,29 @@ CREATE TABLE IF NOT EXISTS vectors (
 
 class StoreError(RemeError):
     """The database is missing, corrupt or of another schema version: rebuild from the files."""
+
+
+T = TypeVar("T")
+
+
+def is_busy(exc: BaseException) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED: another process holds a lock; retry, never rebuild."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def retry_busy(fn: Callable[[], T], attempts: int = 60) -> T:
+    """Run `fn`, retrying busy errors SQLite returns without waiting (e.g. WAL recovery)."""
+    for attempt in range(attempts):
+        try:
+            return fn()
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(min(0.25, 0.01 * (attempt + 1)))
+    raise AssertionError("unreachable")
 
 
 @dataclass(slots=True)
@@ -112,6 +135,8 @@ class Store:
                 raise StoreError(f"schema version {version}, this program uses {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             self.close()
+            if is_busy(exc):
+                raise
             raise StoreError(f"unreadable database ({exc})") from None
         except StoreError:
             self.close()
@@ -320,6 +345,10 @@ class Store:
         )
         return file_id, rowids
 
+    def touch_file(self, path: str, mtime: float) -> None:
+        """Record a new mtime for a file whose content is unchanged (no re-chunking)."""
+        self.conn.execute("UPDATE files SET mtime=? WHERE path=?", (mtime, path))
+
     def record_skipped(self, items: Iterable[tuple[str, str]]) -> None:
         """Remember refused files so `--reindex` and `stats` can list them."""
         self.conn.executemany(
@@ -346,6 +375,15 @@ class Store:
         )
         self.conn.execute("DELETE FROM vocab")
         self.add_terms(0, terms)
+
+    def copy_into(self, target: Store) -> None:
+        """Replace `target`'s content with this database in one atomic write (SQLite backup).
+
+        Readers of `target` in other processes keep their snapshot until it commits, and a crash
+        mid-copy leaves `target` as it was: unlike swapping files, nothing can pair a new
+        database with an old write-ahead log.
+        """
+        self.conn.backup(target.conn)
 
     def vacuum(self) -> None:
         """Give freed pages back to the file system."""

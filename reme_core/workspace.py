@@ -392,7 +392,7 @@ class Workspace:
             mtime = self._same_content(path, node.size, node.content_hash) if node else None
             if mtime is None:
                 parse.append(path)
-            else:
+            elif mtime != node.st_mtime:
                 touched.append((path, mtime, node.content_hash))
         return parse, touched
 
