@@ -361,3 +361,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         sys.exit(code)
     return code
+
+
+from reme_tui import cli_files  # noqa: E402  (move, delete, new: issue 7)
+
+cli_files.register(sys.modules[__name__])
