@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from reme_core import RemeError, Workspace
+from reme_tui import cli_watch
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -231,6 +232,11 @@ def run_stats(args: argparse.Namespace) -> int:
         for key, value in stats.items():
             print(f"{key.replace('_', ' '):<{width}}  {value}")
     return EXIT_OK
+
+
+@command("watch", "keep the index fresh, printing each applied change")(cli_watch.add_arguments)
+def run_watch(args: argparse.Namespace) -> int:
+    return cli_watch.run(args, open_workspace)
 
 
 # -- the browser ----------------------------------------------------------------------------
