@@ -1,7 +1,6 @@
 """reme_core: index a folder of Markdown memory and search it — no UI, reusable by any program.
 
-    ws = Workspace.open("~/memory")
-    print(ws.search("index regression", limit=5).answer())
+Typical use: `Workspace.open("~/memory").search("index regression", limit=5).answer()`.
 """
 
 from reme_core.config import Config, load_config

@@ -81,7 +81,7 @@ class Config:
         return "memory" if any((root / d).is_dir() for d in MEMORY_LAYERS) else "vault"
 
     def resolved_link_resolution(self, mode: str) -> str:
-        """Obsidian-style resolution is the default in vault mode only (ReMe keeps literal paths)."""
+        """Obsidian resolution is the default in vault mode only (ReMe keeps literal paths)."""
         if self.link_resolution:
             return self.link_resolution
         return "obsidian" if mode == "vault" else "literal"
@@ -103,11 +103,18 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         return value
     if isinstance(default, bool) and not isinstance(value, bool):
         raise ConfigError(f"{name}: expected true or false, got {value!r}")
-    if isinstance(default, float) and isinstance(value, (int, float)) and not isinstance(value, bool):
+    if (
+        isinstance(default, float)
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+    ):
         return float(value)
-    if isinstance(default, int) and not isinstance(default, bool):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ConfigError(f"{name}: expected a whole number, got {value!r}")
+    if (
+        isinstance(default, int)
+        and not isinstance(default, bool)
+        and (not isinstance(value, int) or isinstance(value, bool))
+    ):
+        raise ConfigError(f"{name}: expected a whole number, got {value!r}")
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"{name}: expected text, got {value!r}")
     if name.endswith(("_dirs", "_suffixes")):

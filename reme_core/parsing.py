@@ -123,7 +123,9 @@ def collect_links(relpath: str, text: str, markdown_links: bool) -> list[FileLin
             target = normalize_target(relpath, m.target, relative=True)
             if target:
                 links.append(
-                    FileLink(relpath, target, m.anchor, m.line, m.text, m.embed, raw_target=m.raw)
+                    FileLink(
+                        relpath, target, m.anchor, m.line, m.text, m.embed, raw_target=m.target
+                    )
                 )
     if links:
         links.sort(key=lambda link: link.line)

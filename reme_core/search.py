@@ -86,7 +86,9 @@ def format_score(hit: SearchHit) -> str:
 
 def format_hit(hit: SearchHit, links: dict[str, list[Neighbour]] | None) -> str:
     """One block of the text answer."""
-    lines = [f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{format_score(hit)}] =========="]
+    lines = [
+        f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{format_score(hit)}] =========="
+    ]
     lines.append(hit.text)
     for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
         neighbours = (links or {}).get(direction) or []
@@ -150,7 +152,9 @@ def file_mask(ws: Workspace, filters: SearchFilters) -> np.ndarray:
         wanted = {t.lower().lstrip("#") for t in filters.tags}
         mask &= np.array(
             [
-                bool(wanted & {t.lower() for t in index.nodes[p].tags}) if p in index.nodes else False
+                bool(wanted & {t.lower() for t in index.nodes[p].tags})
+                if p in index.nodes
+                else False
                 for p in index.slot_paths
             ],
             dtype=bool,
@@ -255,8 +259,8 @@ def run_search(
             if hit.path not in result.link_expansion:
                 result.link_expansion[hit.path] = expand(ws, hit.path, max_links_per_direction)
     result.counts = {
-        "vector": int(len(vec_docs)),
-        "keyword": int(len(kw_docs)),
+        "vector": len(vec_docs),
+        "keyword": len(kw_docs),
         "returned": len(hits),
         "hybrid": hybrid,
     }

@@ -295,7 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Browse and search a folder of Markdown memory.",
         epilog="commands: " + ", ".join(sorted(COMMANDS)) + " (reme-tui COMMAND --help)",
     )
-    parser.add_argument("-w", "--workspace", help="workspace folder (default: $REME_WORKSPACE or .)")
+    parser.add_argument(
+        "-w", "--workspace", help="workspace folder (default: $REME_WORKSPACE or .)"
+    )
     parser.add_argument("path", nargs="?", help="workspace folder to open")
     parser.add_argument("--demo", action="store_true", help="open a fresh copy of the demo")
     parser.add_argument("--reindex", action="store_true", help="rebuild the index, then exit")
@@ -305,7 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
 def build_command_parser(name: str) -> argparse.ArgumentParser:
     cmd = COMMANDS[name]
     parser = argparse.ArgumentParser(prog=f"reme-tui {name}", description=cmd.help)
-    parser.add_argument("-w", "--workspace", help="workspace folder (default: $REME_WORKSPACE or .)")
+    parser.add_argument(
+        "-w", "--workspace", help="workspace folder (default: $REME_WORKSPACE or .)"
+    )
     cmd.add_arguments(parser)
     return parser
 
@@ -372,3 +376,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 from reme_tui import cli_files  # noqa: E402  (move, delete, new: issue 7)
 
 cli_files.register(sys.modules[__name__])
+
+if __name__ == "__main__":
+    main()
