@@ -1,0 +1,424 @@
+"""Link-safe move, delete and create on real files, a real SQLite index, no mocks (issue 7)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from reme_core import FileRefused, PathRefused, RemeError, Workspace
+from reme_core.file_ops import InboundLink, LinkEdit, inbound_links
+
+SRC = "digest/wiki/bm25.md"
+DST = "digest/ranking/okapi-bm25.md"
+
+TARGET = """---
+name: BM25
+description: lexical ranking function
+---
+# BM25
+Okapi weighting with saturation. See also [[digest/wiki/bm25.md#L5]].
+"""
+
+# Every inbound form that must change, and every look-alike that must not.
+INBOUND = """---
+name: Baseline
+description: first run
+source: "[[digest/wiki/bm25.md]]"
+---
+# Baseline
+plain [[digest/wiki/bm25.md]] and anchored [[digest/wiki/bm25.md#L5-L6,L9]]
+aliased [[digest/wiki/bm25.md|the ranker]] and both [[digest/wiki/bm25.md#L5|the ranker]]
+embedded ![[digest/wiki/bm25.md#L1-L2]] spaced [[ digest/wiki/bm25.md | spaced ]]
+related:: [[digest/wiki/bm25.md]]
+- related:: [[digest/wiki/bm25.md#L6]]
+[related:: [[digest/wiki/bm25.md]]]
+
+| term | link |
+|------|------|
+| bm25 | [[digest/wiki/bm25.md#L6\\|cell]] |
+
+untouched: [[digest/wiki/bm25.md.bak]] [[xdigest/wiki/bm25.md]] [[digest/wiki/bm25]]
+untouched: `[[digest/wiki/bm25.md]]` \\[[digest/wiki/bm25.md]] [md](../digest/wiki/bm25.md)
+
+```
+[[digest/wiki/bm25.md]]
+```
+
+    [[digest/wiki/bm25.md]] indented code
+"""
+
+EXPECTED = (
+    INBOUND.replace('source: "[[digest/wiki/bm25.md]]"', f'source: "[[{DST}]]"')
+    .replace("plain [[digest/wiki/bm25.md]]", f"plain [[{DST}]]")
+    .replace("anchored [[digest/wiki/bm25.md#", f"anchored [[{DST}#")
+    .replace("aliased [[digest/wiki/bm25.md|", f"aliased [[{DST}|")
+    .replace("both [[digest/wiki/bm25.md#", f"both [[{DST}#")
+    .replace("embedded ![[digest/wiki/bm25.md#", f"embedded ![[{DST}#")
+    .replace("[[ digest/wiki/bm25.md | spaced ]]", f"[[ {DST} | spaced ]]")
+    .replace("related:: [[digest/wiki/bm25.md", f"related:: [[{DST}")
+    .replace("| [[digest/wiki/bm25.md#L6\\|cell]]", f"| [[{DST}#L6\\|cell]]")
+)
+
+OTHER = """---
+name: Other
+description: links twice
+---
+First [[digest/wiki/bm25.md]].
+
+Second ![[digest/wiki/bm25.md]] and unrelated [[digest/wiki/rrf.md]].
+"""
+
+FILES: dict[str, str | bytes] = {
+    SRC: TARGET,
+    "digest/wiki/rrf.md": "---\nname: RRF\ndescription: fusion\n---\n# RRF\nrank fusion\n",
+    "digest/wiki/bm25.md.bak": "old copy\n",
+    "daily/2026-06-05/baseline.md": INBOUND,
+    "daily/2026-06-06/other.md": OTHER,
+    # CRLF line endings and a BOM survive a rewrite byte for byte.
+    "daily/2026-06-07/crlf.md": "\ufeff# CRLF\r\nsee [[digest/wiki/bm25.md]]\r\nend\r\n".encode(),
+}
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file outside metadata/, as bytes."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.relative_to(root).parts[0] != "metadata"
+    }
+
+
+def link_key(link: object, rename: dict[str, str]) -> tuple:
+    src = link.source_path  # type: ignore[attr-defined]
+    return (
+        rename.get(src, src),
+        link.target_anchor,  # type: ignore[attr-defined]
+        link.line,  # type: ignore[attr-defined]
+        link.alias,  # type: ignore[attr-defined]
+        link.embed,  # type: ignore[attr-defined]
+    )
+
+
+@pytest.fixture
+def ws(make_tree: Callable[[dict[str, str | bytes]], Path]) -> Iterator[Workspace]:
+    workspace = Workspace.open(make_tree(FILES))
+    yield workspace
+    workspace.close()
+
+
+def test_move_rewrites_every_inbound_form_and_nothing_else(ws: Workspace) -> None:
+    report = ws.move(SRC, DST)
+
+    root = ws.root
+    assert not (root / SRC).exists()
+    assert (root / "daily/2026-06-05/baseline.md").read_text() == EXPECTED
+    assert (root / "daily/2026-06-06/other.md").read_text() == OTHER.replace(SRC, DST)
+    assert (root / "daily/2026-06-07/crlf.md").read_bytes() == (
+        f"\ufeff# CRLF\r\nsee [[{DST}]]\r\nend\r\n".encode()
+    )
+    # The self-link moved with the file and now names its new path.
+    assert (root / DST).read_text() == TARGET.replace(SRC, DST)
+    assert (root / "digest/wiki/bm25.md.bak").read_text() == "old copy\n"
+
+    assert report.files == [
+        "daily/2026-06-05/baseline.md",
+        "daily/2026-06-06/other.md",
+        "daily/2026-06-07/crlf.md",
+        DST,
+    ]
+    baseline = [e for e in report.edits if e.path == "daily/2026-06-05/baseline.md"]
+    assert [(e.line, e.old) for e in baseline] == [
+        (4, "[[digest/wiki/bm25.md]]"),
+        (7, "[[digest/wiki/bm25.md]]"),
+        (7, "[[digest/wiki/bm25.md#L5-L6,L9]]"),
+        (8, "[[digest/wiki/bm25.md|the ranker]]"),
+        (8, "[[digest/wiki/bm25.md#L5|the ranker]]"),
+        (9, "![[digest/wiki/bm25.md#L1-L2]]"),
+        (9, "[[ digest/wiki/bm25.md | spaced ]]"),
+        (10, "[[digest/wiki/bm25.md]]"),
+        (11, "[[digest/wiki/bm25.md#L6]]"),
+        (12, "[[digest/wiki/bm25.md]]"),
+        (16, "[[digest/wiki/bm25.md#L6\\|cell]]"),
+    ]
+    assert (
+        LinkEdit(
+            "daily/2026-06-05/baseline.md",
+            9,
+            "![[digest/wiki/bm25.md#L1-L2]]",
+            f"![[{DST}#L1-L2]]",
+        )
+        in report.edits
+    )
+    assert LinkEdit(DST, 6, "[[digest/wiki/bm25.md#L5]]", f"[[{DST}#L5]]") in report.edits
+    assert len(report.edits) == 11 + 2 + 1 + 1
+    assert report.untouched == []  # literal workspace: Markdown links are not edges
+    assert any(f"{DST}#L1-L2" in line for line in report.lines())
+
+
+def test_index_after_move_answers_like_a_fresh_reindex(ws: Workspace, tmp_path: Path) -> None:
+    before = ws.index.graph.inlinks(SRC)
+    ws.move(SRC, DST)
+
+    after = ws.index.graph.inlinks(DST)
+    assert [link_key(x, {SRC: DST}) for x in before] == [link_key(x, {}) for x in after]
+    assert ws.index.graph.inlinks(SRC) == []
+    assert ws.node(SRC) is None and ws.node(DST).name == "BM25"
+    assert [h.path for h in ws.search("saturation", limit=3).results] == [DST]
+
+    fresh_root = tmp_path / "fresh"
+    shutil.copytree(ws.root, fresh_root, ignore=shutil.ignore_patterns("metadata"))
+    fresh = Workspace.open(fresh_root)
+    try:
+        assert fresh.files() == ws.files()
+        for path in fresh.files():
+            assert fresh.index.graph.inlinks(path) == ws.index.graph.inlinks(path), path
+            assert fresh.index.graph.outlinks(path) == ws.index.graph.outlinks(path), path
+        assert fresh.index.graph.dangling() == ws.index.graph.dangling()
+    finally:
+        fresh.close()
+
+    reopened = Workspace.open(ws.root, sync=False)
+    try:
+        # The store of record took the move in the same batch as the memory index.
+        assert reopened.files() == ws.files()
+        assert reopened.index.graph.inlinks(DST) == after
+    finally:
+        reopened.close()
+
+
+def test_dry_run_changes_nothing_and_predicts_the_move(ws: Workspace) -> None:
+    before = snapshot(ws.root)
+    preview = ws.move(SRC, DST, dry_run=True)
+    assert snapshot(ws.root) == before
+    assert ws.node(SRC) is not None and ws.node(DST) is None
+    assert preview.dry_run and preview.lines()[0].startswith("would move")
+    real = ws.move(SRC, DST)
+    assert real.edits == preview.edits
+
+
+@pytest.mark.parametrize(
+    ("dst", "message"),
+    [
+        ("/tmp/elsewhere.md", "absolute"),
+        ("../outside.md", "escapes the workspace"),
+        ("digest/a[b].md", "'['"),
+        ("digest/a]b.md", "']'"),
+        ("digest/a#b.md", "'#'"),
+        ("digest/a|b.md", "'|'"),
+        ("digest/a\nb.md", "line break"),
+        ("digest/wiki/rrf.md", "already exists"),
+        ("digest/wiki", "already exists"),
+        ("metadata/bm25.md", "ignores this path"),
+        (".hidden/bm25.md", "ignores this path"),
+        ("digest/wiki/rrf.md/bm25.md", "digest/wiki/rrf.md is a file, not a folder"),
+        (SRC, "already exists"),
+    ],
+)
+def test_refused_destination_changes_nothing(ws: Workspace, dst: str, message: str) -> None:
+    before = snapshot(ws.root)
+    with pytest.raises(PathRefused, match=re.escape(message)):
+        ws.move(SRC, dst)
+    with pytest.raises(PathRefused, match=re.escape(message)):
+        ws.move(SRC, dst, dry_run=True)
+    assert snapshot(ws.root) == before
+    assert ws.node(SRC) is not None
+
+
+@pytest.mark.parametrize("src", ["digest/wiki", "digest/wiki/missing.md", "metadata/index.sqlite"])
+def test_source_that_is_not_a_note_file_is_refused(ws: Workspace, src: str) -> None:
+    before = snapshot(ws.root)
+    with pytest.raises(PathRefused):
+        ws.move(src, "digest/elsewhere.md")
+    assert snapshot(ws.root) == before
+
+
+def test_read_only_inbound_file_refuses_the_move(ws: Workspace) -> None:
+    """Replacing a file bypasses its mode bits, so a read-only file is checked explicitly."""
+    before = snapshot(ws.root)
+    locked = ws.root / "daily/2026-06-06/other.md"
+    locked.chmod(0o444)
+    with pytest.raises(FileRefused, match=r"other\.md: is read-only"):
+        ws.move(SRC, DST)
+    assert snapshot(ws.root) == before
+    assert not (ws.root / "digest/ranking").exists()
+    assert len(ws.index.graph.inlinks(SRC)) == 15
+
+
+def _chattr(flag: str, path: Path) -> None:
+    """Set or clear the immutable attribute: the one write barrier that also binds root."""
+    done = subprocess.run(["chattr", flag, str(path)], capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"chattr {flag} unsupported here: {done.stderr.decode().strip()}")
+
+
+def _no_temp_files(root: Path) -> bool:
+    return not [p for p in root.rglob("*.reme-tmp")]
+
+
+def test_failure_while_replacing_restores_every_file(ws: Workspace) -> None:
+    """An inbound file is immutable (`chattr +i`, which binds root too): replacing it fails
+    after the files before it were already rewritten, and those must be put back."""
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr not available")
+    before = snapshot(ws.root)
+    immutable = ws.root / "daily/2026-06-07/crlf.md"
+    _chattr("+i", immutable)
+    try:
+        with pytest.raises(RemeError, match="every file is as it was"):
+            ws.move(SRC, DST)
+    finally:
+        _chattr("-i", immutable)
+    assert snapshot(ws.root) == before
+    assert _no_temp_files(ws.root)
+    assert not (ws.root / "digest/ranking").exists()
+    assert len(ws.index.graph.inlinks(SRC)) == 15 and ws.node(DST) is None
+
+
+def test_failure_at_the_final_rename_restores_every_file(ws: Workspace) -> None:
+    """The source's folder is immutable: every link is rewritten, then the move itself fails."""
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr not available")
+    src_dir = ws.root / "digest/wiki"
+    # The self-link inside the moved file would need a temp file in that folder: drop it so
+    # the failure really comes at the rename.
+    (ws.root / SRC).write_text(TARGET.replace("[[digest/wiki/bm25.md#L5]]", "itself"))
+    ws.sync()
+    before = snapshot(ws.root)
+    _chattr("+i", src_dir)
+    try:
+        with pytest.raises(RemeError, match="every file is as it was"):
+            ws.move(SRC, DST)
+    finally:
+        _chattr("-i", src_dir)
+    assert snapshot(ws.root) == before
+    assert _no_temp_files(ws.root)
+    assert not (ws.root / "digest/ranking").exists()
+
+
+def test_move_without_rewriting_leaves_links_dangling(ws: Workspace) -> None:
+    before = snapshot(ws.root)
+    report = ws.move(SRC, DST, rewrite_links=False)
+    after = snapshot(ws.root)
+    assert after.pop(DST) == before.pop(SRC)
+    assert after == before
+    assert report.edits == [] and len(report.untouched) == 15
+    assert ws.index.graph.is_dangling(SRC)
+    assert len([x for x in ws.index.graph.dangling() if x.target_path == SRC]) == 15
+
+
+def test_obsidian_vault_keeps_name_links_that_still_resolve(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    root = make_tree(
+        {
+            "notes/BM25.md": "# BM25\nranking\n",
+            "notes/index.md": (
+                "by name [[BM25]], by path [[notes/BM25.md|x]], no ext [[notes/BM25#Top]]\n"
+                "markdown [m](BM25.md) stays\n"
+            ),
+        }
+    )
+    ws = Workspace.open(root)
+    try:
+        assert ws.link_resolution == "obsidian"
+        report = ws.move("notes/BM25.md", "archive/BM25.md")
+        text = (root / "notes/index.md").read_text()
+        # Same file name elsewhere: the name link still finds it and is left alone.
+        assert text.startswith(
+            "by name [[BM25]], by path [[archive/BM25.md|x]], no ext [[archive/BM25.md#Top]]\n"
+        )
+        assert "[m](BM25.md)" in text
+        assert [(u.path, u.line, u.raw) for u in report.untouched] == [
+            ("notes/index.md", 2, "[m](BM25.md)")
+        ]
+        assert [(x.line, x.alias) for x in ws.index.graph.inlinks("archive/BM25.md")][:3] == [
+            (1, ""),
+            (1, "x"),
+            (1, ""),
+        ]
+
+        ws.move("archive/BM25.md", "archive/okapi.md")
+        text = (root / "notes/index.md").read_text()
+        assert text.startswith("by name [[archive/okapi.md]], by path [[archive/okapi.md|x]]")
+    finally:
+        ws.close()
+
+
+def test_delete_reports_the_exact_remaining_inbound_links(ws: Workspace) -> None:
+    preview = inbound_links(ws, SRC)
+    report = ws.delete(SRC)
+    assert not (ws.root / SRC).exists()
+    assert report.path == SRC
+    assert report.inbound == [link for link in preview if link.path != SRC]
+    assert report.inbound == [
+        InboundLink("daily/2026-06-05/baseline.md", 4, "[[digest/wiki/bm25.md]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 7, "[[digest/wiki/bm25.md]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 7, "[[digest/wiki/bm25.md#L5-L6,L9]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 8, "[[digest/wiki/bm25.md|the ranker]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 8, "[[digest/wiki/bm25.md#L5|the ranker]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 9, "![[digest/wiki/bm25.md#L1-L2]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 9, "[[ digest/wiki/bm25.md | spaced ]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 10, "[[digest/wiki/bm25.md]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 11, "[[digest/wiki/bm25.md#L6]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 12, "[[digest/wiki/bm25.md]]"),
+        InboundLink("daily/2026-06-05/baseline.md", 16, "[[digest/wiki/bm25.md#L6\\|cell]]"),
+        InboundLink("daily/2026-06-06/other.md", 5, "[[digest/wiki/bm25.md]]"),
+        InboundLink("daily/2026-06-06/other.md", 7, "![[digest/wiki/bm25.md]]"),
+        InboundLink("daily/2026-06-07/crlf.md", 2, "[[digest/wiki/bm25.md]]"),
+    ]
+    assert ws.node(SRC) is None
+    assert ws.index.graph.is_dangling(SRC)
+    assert all(h.path != SRC for h in ws.search("saturation").results)
+    assert report.lines()[1] == "14 inbound links now dangling:"
+
+
+def test_delete_refuses_folders_and_missing_files(ws: Workspace) -> None:
+    before = snapshot(ws.root)
+    for path in ("digest/wiki", "digest/nope.md", "../x.md"):
+        with pytest.raises(PathRefused):
+            ws.delete(path)
+    assert snapshot(ws.root) == before
+
+
+def test_create_writes_parseable_frontmatter_and_is_searchable(ws: Workspace) -> None:
+    path = ws.create(
+        "digest/wiki/new/hnsw.md",
+        "HNSW — 分层图",
+        "graph index: fast approximate search",
+        {"tags": ["ann", "index"], "name": "ignored", "source": "[[digest/wiki/bm25.md]]"},
+        "# HNSW\nNavigable small world graphs for zanzibar retrieval",
+    )
+    assert path == ws.root / "digest/wiki/new/hnsw.md"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("---\nname: HNSW — 分层图\n")  # allow_unicode, key order kept
+    header, body = text[4:].split("---\n", 1)
+    assert yaml.safe_load(header) == {
+        "name": "HNSW — 分层图",
+        "description": "graph index: fast approximate search",
+        "tags": ["ann", "index"],
+        "source": "[[digest/wiki/bm25.md]]",
+    }
+    assert body == "# HNSW\nNavigable small world graphs for zanzibar retrieval\n"
+    node = ws.node("digest/wiki/new/hnsw.md")
+    assert node.name == "HNSW — 分层图" and node.tags == ["ann", "index"]
+    assert [h.path for h in ws.search("zanzibar").results] == ["digest/wiki/new/hnsw.md"]
+    assert "digest/wiki/new/hnsw.md" in {x.source_path for x in ws.index.graph.inlinks(SRC)}
+
+
+def test_create_refuses_existing_and_bad_paths(ws: Workspace) -> None:
+    before = snapshot(ws.root)
+    for path, message in (
+        (SRC, "already exists"),
+        ("digest/notes.txt", "end the path with .md"),
+        ("digest/a#b.md", "'#'"),
+        ("/abs.md", "absolute"),
+    ):
+        with pytest.raises(PathRefused, match=message):
+            ws.create(path, "n", "d")
+    assert snapshot(ws.root) == before
