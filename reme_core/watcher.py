@@ -67,6 +67,9 @@ def settle(ws: Workspace, changes: Changes) -> Changes:
     def present(rel: str) -> None:
         out[rel] = "modified" if rel in indexed else "added"
 
+    def kept(rel: str) -> bool:  # taken by a rebuild from outside the watched folders
+        return rel in indexed and ws.rebuild_scope.covers(rel)
+
     def absent(rel: str) -> None:
         if rel in indexed:
             out[rel] = "deleted"
@@ -83,7 +86,7 @@ def settle(ws: Workspace, changes: Changes) -> Changes:
             for path in _below(indexed, rel):
                 if path not in below:
                     absent(path)
-        elif inside and os.path.isfile(full) and scope.covers(rel):
+        elif inside and os.path.isfile(full) and (scope.covers(rel) or kept(rel)):
             present(rel)
         else:
             absent(rel)

@@ -36,6 +36,19 @@ _COMMIT_ATTEMPTS = 5
 ProgressFn = Callable[[int, int], None]
 
 
+# A file read within RACY_SECONDS of its mtime could still change within the same timestamp
+# tick without changing its size (git's "racily clean" problem). Such files are stored with
+# RACY_MTIME, so the next start-up diff confirms them by content hash instead of trusting them.
+RACY_SECONDS = 2.0
+RACY_MTIME = -1.0
+
+
+def _mark_racy(batch: ParsedBatch, now: float) -> None:
+    for pf in batch.files:
+        if now - pf.node.st_mtime < RACY_SECONDS:
+            pf.node.st_mtime = RACY_MTIME
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -409,8 +422,9 @@ class Workspace:
             return None
         if (before.st_mtime_ns, before.st_size) != (after.st_mtime_ns, after.st_size):
             return None
-        same = hashlib.blake2b(data, digest_size=16).hexdigest() == digest
-        return after.st_mtime if same else None
+        if hashlib.blake2b(data, digest_size=16).hexdigest() != digest:
+            return None
+        return RACY_MTIME if time.time() - after.st_mtime < RACY_SECONDS else after.st_mtime
 
     def _origin_of(self, path: str, origin: str) -> str:
         return "watch" if self.watch_scope.covers(path) else "reindex" if origin else origin
@@ -427,7 +441,10 @@ class Workspace:
             if progress:
                 progress(done, total)
 
-        batches = list(parse_many(self.root, paths, self.settings, self.config.workers, tick))
+        batches = []
+        for batch in parse_many(self.root, paths, self.settings, self.config.workers, tick):
+            _mark_racy(batch, time.time())
+            batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]
 
     def _writes(self, batches: Sequence[ParsedBatch], origin: str) -> list[FileWrite]:
