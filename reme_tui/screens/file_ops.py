@@ -1,0 +1,232 @@
+"""Modal screens for link-safe file operations: move/rename, delete, new note (issue 7).
+
+Each screen does its work through `reme_core.file_ops` in a thread (the UI never blocks on
+disk) and dismisses with the result — a `MoveReport`, a `DeleteReport`, the new note's
+workspace-relative path — or None when cancelled. The app refreshes its panes from the
+workspace listener and opens the result.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Static
+
+from reme_core import RemeError, Workspace
+from reme_core.file_ops import DeleteReport, inbound_links
+
+_CSS = """
+FileOpScreen { align: center middle; }
+FileOpScreen > Vertical {
+    width: 90%; max-width: 120; height: auto; max-height: 90%;
+    border: thick $accent; background: $surface; padding: 1 2;
+}
+FileOpScreen .title { text-style: bold; margin-bottom: 1; }
+FileOpScreen .preview { height: auto; max-height: 20; overflow-y: auto; margin: 1 0; }
+FileOpScreen .error { color: $error; }
+FileOpScreen Horizontal { height: auto; align-horizontal: right; }
+FileOpScreen Button { margin-left: 2; }
+"""
+
+
+class FileOpScreen(ModalScreen):
+    """Shared look and the Escape binding of the three screens."""
+
+    DEFAULT_CSS = _CSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, ws: Workspace) -> None:
+        super().__init__()
+        self.ws = ws
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def show(self, text: str, error: bool = False) -> None:
+        """Put plain text (link text holds brackets, so never markup) in the preview."""
+        preview = self.query_one(".preview", Static)
+        preview.set_class(error, "error")
+        preview.update(Text(text))
+
+
+class MoveScreen(FileOpScreen):
+    """Rename/move the open note; the preview lists the links the move would rewrite."""
+
+    def __init__(self, ws: Workspace, src: str) -> None:
+        super().__init__(ws)
+        self.src = src
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(f"Move or rename {self.src}"), classes="title")
+            yield Input(
+                value=self.src,
+                placeholder="new workspace-relative path",
+                select_on_focus=False,
+                id="dst",
+            )
+            yield Checkbox("Rewrite links that point at it", value=True, id="rewrite")
+            yield Static("", classes="preview", id="move-preview")
+            with Horizontal():
+                yield Button("Cancel", id="cancel")
+                yield Button("Move", variant="primary", id="move")
+
+    def on_mount(self) -> None:
+        self.query_one("#dst", Input).focus()
+        self.refresh_preview()
+
+    @on(Input.Changed, "#dst")
+    @on(Checkbox.Changed, "#rewrite")
+    def refresh_preview(self) -> None:
+        dst = self.query_one("#dst", Input).value.strip()
+        if not dst or dst == self.src:
+            self.show("Type the new path.")
+            return
+        self._dry_run(dst, self.query_one("#rewrite", Checkbox).value)
+
+    @work(thread=True, exclusive=True, group="move-preview", exit_on_error=False)
+    def _dry_run(self, dst: str, rewrite: bool) -> None:
+        try:
+            report = self.ws.move(self.src, dst, rewrite_links=rewrite, dry_run=True)
+        except RemeError as exc:
+            self.app.call_from_thread(self.show, str(exc), True)
+            return
+        self.app.call_from_thread(self.show, "\n".join(report.lines()))
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#dst")
+    @on(Button.Pressed, "#move")
+    def _confirm(self) -> None:
+        self._move(self.query_one("#dst", Input).value.strip(), self.query_one(Checkbox).value)
+
+    @work(thread=True, exclusive=True, group="move", exit_on_error=False)
+    def _move(self, dst: str, rewrite: bool) -> None:
+        try:
+            report = self.ws.move(self.src, dst, rewrite_links=rewrite)
+        except RemeError as exc:
+            self.app.call_from_thread(self.show, str(exc), True)
+            return
+        self.app.call_from_thread(self.dismiss, report)
+
+
+class DeleteScreen(FileOpScreen):
+    """Delete the open note after showing what still links to it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,n", "cancel", "Cancel"),
+        Binding("y", "delete", "Delete"),
+    ]
+
+    def __init__(self, ws: Workspace, path: str) -> None:
+        super().__init__(ws)
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(f"Delete {self.path}?"), classes="title")
+            yield Static("Looking for links to it…", classes="preview", id="delete-preview")
+            with Horizontal():
+                yield Button("Cancel (n)", id="cancel")
+                yield Button("Delete (y)", variant="error", id="delete")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+        self._inbound()
+
+    @work(thread=True, exclusive=True, group="delete-preview", exit_on_error=False)
+    def _inbound(self) -> None:
+        try:
+            links = [x for x in inbound_links(self.ws, self.path) if x.path != self.path]
+        except RemeError as exc:
+            self.app.call_from_thread(self.show, str(exc), True)
+            return
+        if not links:
+            text = "No other note links to it."
+        else:
+            lines = [f"{len(links)} inbound link(s) will be left dangling:"]
+            lines += [f"  {x.path}:{x.line}  {x.raw}" for x in links]
+            text = "\n".join(lines)
+        self.app.call_from_thread(self.show, text)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#delete")
+    def action_delete(self) -> None:
+        self._delete()
+
+    @work(thread=True, exclusive=True, group="delete", exit_on_error=False)
+    def _delete(self) -> None:
+        try:
+            report: DeleteReport = self.ws.delete(self.path)
+        except RemeError as exc:
+            self.app.call_from_thread(self.show, str(exc), True)
+            return
+        self.app.call_from_thread(self.dismiss, report)
+
+
+class NewNoteScreen(FileOpScreen):
+    """Create a note (in the given folder by default) with name and description."""
+
+    def __init__(self, ws: Workspace, folder: str = "") -> None:
+        super().__init__(ws)
+        self.folder = folder
+
+    def compose(self) -> ComposeResult:
+        start = f"{self.folder.strip('/')}/" if self.folder.strip("/") else ""
+        with Vertical():
+            yield Label("New note", classes="title")
+            yield Input(
+                value=start,
+                placeholder="path, e.g. digest/wiki/topic.md",
+                select_on_focus=False,
+                id="path",
+            )
+            yield Input(placeholder="name", id="name")
+            yield Input(placeholder="description: one line on what it holds", id="description")
+            yield Static("", classes="preview", id="new-preview")
+            with Horizontal():
+                yield Button("Cancel", id="cancel")
+                yield Button("Create", variant="primary", id="create")
+
+    def on_mount(self) -> None:
+        self.query_one("#path", Input).focus()
+
+    @on(Input.Submitted, "#path")
+    @on(Input.Submitted, "#name")
+    def _next_field(self) -> None:
+        self.focus_next()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#description")
+    @on(Button.Pressed, "#create")
+    def _confirm(self) -> None:
+        path, name, description = (
+            self.query_one(f"#{i}", Input).value.strip() for i in ("path", "name", "description")
+        )
+        if not name:
+            name = posixpath.splitext(posixpath.basename(path))[0]
+        self._create(path, name, description)
+
+    @work(thread=True, exclusive=True, group="create", exit_on_error=False)
+    def _create(self, path: str, name: str, description: str) -> None:
+        try:
+            created = self.ws.create(path, name, description, body=f"# {name}\n")
+        except RemeError as exc:
+            self.app.call_from_thread(self.show, str(exc), True)
+            return
+        self.app.call_from_thread(self.dismiss, created.relative_to(self.ws.root).as_posix())
