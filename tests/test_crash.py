@@ -43,9 +43,7 @@ for line in sys.stdin:
 """
 
 QUERIES = ["alpha", "memory search", "beta gamma delta", "记忆 检索", "edit", "section notes"]
-WORDS = (
-    "alpha beta gamma delta memory search index section notes chunk 记忆 检索 向量"
-).split()
+WORDS = [
     "alpha",
     "beta",
     "gamma",
