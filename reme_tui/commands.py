@@ -1,0 +1,43 @@
+"""Command palette actions of the browser (the theme switch comes from Textual's own provider)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+# (title, help, app action name)
+COMMANDS: list[tuple[str, str, str]] = [
+    ("Optimize index", "Compact tombstones and vocabulary; shows before → after", "optimize"),
+    ("Rebuild index", "Drop derived state and re-read every file (with progress)", "rebuild"),
+    ("Toggle vectors", "Turn vector recall on or off (when available)", "toggle_vectors"),
+    ("Open note…", "Quick switcher: fuzzy by path, name or description", "switcher"),
+    ("Toggle rendered Markdown", "Source lines with numbers ↔ rendered Markdown", "markdown"),
+    ("Toggle traverse view", "Direct links ↔ everything within two links", "traverse"),
+    ("Edit note in $EDITOR", "Open the current note at the current line", "edit"),
+    ("Sync with disk now", "Apply file changes the watcher has not seen yet", "sync"),
+]
+
+
+class RemeCommands(Provider):
+    """Index maintenance and view toggles."""
+
+    def _runner(self, action: str) -> Callable[[], object]:
+        return getattr(self.app, f"action_{action}")
+
+    async def discover(self) -> Hits:
+        for title, help_text, action in COMMANDS:
+            yield DiscoveryHit(title, self._runner(action), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, action in COMMANDS:
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(title),
+                    self._runner(action),
+                    text=title,
+                    help=help_text,
+                )

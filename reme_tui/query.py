@@ -1,0 +1,92 @@
+"""The search box's query syntax, mapped onto `Workspace.search` keyword arguments.
+
+`"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x`,
+`after:2026-06-01` and `before:2026-06-20` (both inclusive); everything else is words.
+A filter with an empty value (`path:` while still typing) is ignored rather than refused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_TOKEN_RE = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
+_FILTERS = ("path", "tag", "after", "before")
+
+
+@dataclass(slots=True)
+class ParsedQuery:
+    """The pieces of one query line."""
+
+    words: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    exclude_terms: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    exclude_paths: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    start_date: str | None = None
+    end_date: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The free words, as the ranking query."""
+        return " ".join(self.words)
+
+    @property
+    def highlight_terms(self) -> list[str]:
+        """What the result list should mark besides the index's matched terms."""
+        return [*self.words, *self.phrases]
+
+    def is_empty(self) -> bool:
+        """True when there is nothing to rank by (filters alone do not make a search)."""
+        return not (self.words or self.phrases)
+
+    def search_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for `Workspace.search` (besides the query text)."""
+        return {
+            "phrases": tuple(self.phrases),
+            "exclude_terms": tuple(self.exclude_terms),
+            "path": list(self.paths) or None,
+            "exclude_paths": tuple(self.exclude_paths),
+            "tags": tuple(self.tags),
+            "start_date": self.start_date,
+            "end_date": self.end_date,
+        }
+
+
+def parse_query(line: str) -> ParsedQuery:
+    """Split a query line into words, phrases, exclusions and filters."""
+    parsed = ParsedQuery()
+    for match in _TOKEN_RE.finditer(line):
+        negated, key, quoted, bare = match.groups()
+        is_phrase = quoted is not None
+        value = quoted if is_phrase else bare or ""
+        key_l = (key or "").lower()
+        if key and key_l not in _FILTERS:
+            # `word:thing` that is not a filter is ordinary text (e.g. `related:` or a URL).
+            value, key_l = f"{key}:{value}", ""
+        if key_l:
+            _apply_filter(parsed, key_l, value.strip(), bool(negated))
+        elif not value.strip():
+            continue
+        elif negated:
+            parsed.exclude_terms.append(value.strip())
+        elif is_phrase:
+            parsed.phrases.append(value.strip())
+        else:
+            parsed.words.append(value)
+    return parsed
+
+
+def _apply_filter(parsed: ParsedQuery, key: str, value: str, negated: bool) -> None:
+    if not value:
+        return
+    if key == "path":
+        (parsed.exclude_paths if negated else parsed.paths).append(value.lstrip("/"))
+    elif key == "tag" and not negated:
+        parsed.tags.append(value.lstrip("#"))
+    elif key == "after":
+        parsed.start_date = value
+    elif key == "before":
+        parsed.end_date = value

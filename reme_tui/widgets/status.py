@@ -1,0 +1,64 @@
+"""The header line: which workspace, how big its index is, and what runs in the background."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+@dataclass(frozen=True, slots=True)
+class IndexState:
+    """Everything the header shows; the app replaces it as things change."""
+
+    workspace: str = ""
+    mode: str = ""
+    files: int | None = None
+    chunks: int | None = None
+    tombstones: int | None = None
+    watcher: bool = False
+    vectors: bool = False
+    activity: str = "opening…"
+
+
+class StatusBar(Static):
+    """One line at the top of the screen; `update_state(**changes)` redraws it."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.state = IndexState()
+
+    def on_mount(self) -> None:
+        self._redraw()
+
+    def update_state(self, **changes: Any) -> None:
+        """Change some fields of the state and redraw."""
+        self.state = replace(self.state, **changes)
+        self._redraw()
+
+    def update_stats(self, stats: dict[str, Any]) -> None:
+        """Take the counts from `Workspace.stats()`."""
+        self.update_state(
+            files=stats.get("files"),
+            chunks=stats.get("live_documents", stats.get("chunks")),
+            tombstones=stats.get("tombstones"),
+        )
+
+    def _redraw(self) -> None:
+        s = self.state
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(" reme ", style="bold reverse")
+        text.append(f" {s.workspace or '…'}", style="bold")
+        if s.mode:
+            text.append(f" ({s.mode})", style="dim")
+        if s.files is not None:
+            text.append(f"  │  {s.files} files · {s.chunks} chunks · {s.tombstones} tombstones")
+        text.append("  │  watcher ")
+        text.append("on" if s.watcher else "off", style="bold green" if s.watcher else "dim")
+        text.append("  │  vectors ")
+        text.append("on" if s.vectors else "off", style="bold green" if s.vectors else "dim")
+        if s.activity:
+            text.append(f"  │  {s.activity}", style="italic")
+        self.update(text)
