@@ -1,0 +1,141 @@
+"""Timing, percentiles and peak memory of child processes, with no dependency beyond the stdlib.
+
+Peak RSS of a subprocess comes from ``os.wait4`` (the kernel's own high-water mark for the
+process and the descendants it reaped, i.e. the largest single one), and a sampler sums
+``VmRSS`` over the whole process tree every few milliseconds, because a process pool's
+workers live at the same time as the parent.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0–100) by linear interpolation; 0.0 for no values."""
+    if not values:
+        return 0.0
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def median(values: Sequence[float]) -> float:
+    """Median, 0.0 for no values."""
+    return statistics.median(values) if values else 0.0
+
+
+def time_calls(fn: Callable[[], Any], repeat: int) -> list[float]:
+    """Wall seconds of `repeat` calls of `fn`."""
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def _children_of() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        tree.setdefault(ppid, []).append(int(entry.name))
+    return tree
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_rss_kb(root: int) -> int:
+    """Resident memory of a process and all its descendants, in KiB."""
+    tree = _children_of()
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += _rss_kb(pid)
+        todo.extend(tree.get(pid, ()))
+    return total
+
+
+@dataclass(slots=True)
+class ProcResult:
+    """What one measured subprocess did."""
+
+    seconds: float
+    returncode: int
+    stdout: str
+    stderr: str
+    maxrss_mb: float  # kernel high-water mark of the largest single process
+    tree_peak_mb: float  # sampled peak of the whole tree's summed RSS
+    samples: list[int] = field(default_factory=list)
+
+
+def run_measured(
+    argv: Sequence[str], env: dict[str, str] | None = None, sample_every: float = 0.02
+) -> ProcResult:
+    """Run a command to completion, timing it and tracking its memory."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True
+    )
+    peak = 0
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not stop.wait(sample_every):
+            peak = max(peak, tree_rss_kb(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out_chunks: list[str] = []
+    err_chunks: list[str] = []
+    readers = [
+        threading.Thread(target=lambda s=s, b=b: b.append(s.read()), daemon=True)
+        for s, b in ((proc.stdout, out_chunks), (proc.stderr, err_chunks))
+    ]
+    for r in readers:
+        r.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    stop.set()
+    sampler.join()
+    for r in readers:
+        r.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return ProcResult(
+        seconds=seconds,
+        returncode=proc.returncode,
+        stdout="".join(out_chunks),
+        stderr="".join(err_chunks),
+        maxrss_mb=usage.ru_maxrss / 1024,
+        tree_peak_mb=peak / 1024,
+    )
+
+
+def dir_size(path: Path) -> int:
+    """Bytes of the regular files under a folder (the database and its WAL)."""
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())

@@ -1,0 +1,159 @@
+"""RESULTS.md: machine, versions, every scenario's numbers, the ratios, and the issue's targets.
+
+The targets are stated for 50k files on 2 cores. A run at another size projects the reindex
+wall time linearly (files/s is what it measures); every other target is quoted as measured.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.metadata
+import os
+import platform
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.scenarios import Result
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One target of the issue: where its number comes from and the limit."""
+
+    label: str
+    scenario: str
+    metric: str
+    limit: float
+    unit: str
+
+
+TARGETS = (
+    Target(
+        "cold --reindex (50k files; projected from files/s)", "reindex", "projected_50k_s", 25, "s"
+    ),
+    Target("process start -> first search (CLI)", "startup", "cli_search_s", 1.0, "s"),
+    Target("BM25 query p50 (ws.search, no link expansion)", "query", "general_p50_ms", 0.3, "ms"),
+    Target("BM25 query p50 (BM25Index.search)", "query", "raw_general_p50_ms", 0.3, "ms"),
+    Target("very common word p95 (ws.search)", "query", "common_p95_ms", 3.0, "ms"),
+    Target("very common word p95 (BM25Index.search)", "query", "raw_common_p95_ms", 3.0, "ms"),
+    Target("one-file edit searchable and durable (median)", "edit", "edit_apply_p50_ms", 10, "ms"),
+    Target(
+        "peak RSS of --reindex, parent + pool workers", "reindex", "tree_peak_rss_mb", 600, "MB"
+    ),
+    Target(
+        "TUI keystroke -> painted, after the debounce", "tui", "after_debounce_p50_ms", 50, "ms"
+    ),
+)
+
+
+def _version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "-"
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
+def _fmt(value: float) -> str:
+    if value == int(value) and abs(value) >= 10:
+        return f"{int(value):,}"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    if abs(value) >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3f}"
+
+
+def targets_table(results: dict[str, Result]) -> list[str]:
+    """The issue's targets with measured values and pass / miss."""
+    rows = ["| target | limit | measured | verdict |", "| --- | --- | --- | --- |"]
+    for t in TARGETS:
+        r = results.get(t.scenario)
+        if r is None or t.metric not in r.metrics:
+            why = r.status if r is not None else "not run"
+            rows.append(f"| {t.label} | ≤ {_fmt(t.limit)} {t.unit} | – | {why} |")
+            continue
+        v = r.metrics[t.metric]
+        verdict = "**pass**" if v <= t.limit else "**miss**"
+        rows.append(f"| {t.label} | ≤ {_fmt(t.limit)} {t.unit} | {_fmt(v)} {t.unit} | {verdict} |")
+    return rows
+
+
+def ratios(results: dict[str, Result]) -> list[str]:
+    """The machine-independent numbers we quote."""
+    out = []
+    b = results.get("bm25s")
+    if b is not None and b.status == "ok":
+        m = b.metrics
+        out.append(f"- build, ours / bm25s: **{m['build_ratio']:.2f}**")
+        out.append(f"- query (median), ours / bm25s: **{m['query_ratio_general']:.2f}**")
+        out.append(f"- common-word query (median), ours / bm25s: **{m['query_ratio_common']:.2f}**")
+    f = results.get("floor")
+    if f is not None and "reindex_over_floor" in f.metrics:
+        out.append(
+            "- cold reindex (CLI, all cores) / single-process read+chunk+tokenise floor: "
+            f"**{f.metrics['reindex_over_floor']:.2f}**"
+        )
+    return out
+
+
+def render(
+    results: list[Result], n_files: int, seed: int, runs: int, command: str, extra: str = ""
+) -> str:
+    """The whole RESULTS.md."""
+    by_name = {r.scenario: r for r in results}
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Regenerate with `{command}` (takes minutes; the machine is shared, so quote ratios).",
+        "",
+        "## Machine",
+        "",
+        f"- date: {dt.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",
+        f"- cpu: {_cpu()}, {os.cpu_count()} cores; {platform.system()} {platform.release()}",
+        f"- python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, "
+        + ", ".join(
+            f"{p} {_version(p)}" for p in ("reme-tui", "numpy", "jieba", "bm25s", "textual")
+        ),
+        f"- corpus: {n_files:,} files, seed {seed}, {runs} run(s) per scenario (medians)",
+        "",
+        "## Targets",
+        "",
+        *targets_table(by_name),
+        "",
+        "## Ratios",
+        "",
+        *(ratios(by_name) or ["- (bm25s or floor not run)"]),
+        "",
+        "## Scenarios",
+    ]
+    for r in results:
+        lines += ["", f"### {r.scenario} ({r.status})", ""]
+        if r.metrics:
+            lines += ["| metric | value |", "| --- | --- |"]
+            lines += [f"| {k} | {_fmt(v)} |" for k, v in r.metrics.items()]
+        lines += [f"- {n}" for n in r.notes]
+    if extra:
+        lines += ["", extra.strip()]
+    return "\n".join(lines) + "\n"
+
+
+def console(results: list[Result], log: Callable[[str], None] = print) -> None:
+    """A compact summary on the terminal."""
+    for r in results:
+        log(f"{r.scenario} [{r.status}]")
+        for k, v in r.metrics.items():
+            log(f"  {k:28s} {_fmt(v)}")
+        for n in r.notes:
+            log(f"  note: {n}")

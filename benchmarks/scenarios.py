@@ -1,0 +1,450 @@
+"""The benchmark scenarios. Each returns a `Result` of named numbers; medians over runs, p95
+for latencies. Scenarios that mutate files work on a copy of the cached corpus.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.corpus import corpus_paths, ensure_corpus, query_sets
+from benchmarks.measure import dir_size, median, percentile, run_measured, time_calls
+
+
+@dataclass(slots=True)
+class Context:
+    """What every scenario needs: the corpus, how hard to try, and earlier results."""
+
+    n_files: int
+    seed: int = 7
+    runs: int = 3
+    quick: bool = False
+    scratch: Path = Path("/tmp/reme-bench")
+    results: dict[str, Result] = field(default_factory=dict)
+    _root: Path | None = None
+
+    @property
+    def root(self) -> Path:
+        """The cached corpus, generated on first use."""
+        if self._root is None:
+            self._root = ensure_corpus(self.n_files, self.seed)
+        return self._root
+
+    def indexed_root(self) -> Path:
+        """The corpus with a persisted index (built in-process when missing)."""
+        from reme_core import Workspace
+
+        root = self.root
+        if not (root / "metadata" / "index.sqlite").exists():
+            Workspace.open(root).close()
+        return root
+
+    def copy(self, name: str) -> Path:
+        """A fresh, indexed copy of the corpus that a scenario may modify."""
+        src = self.indexed_root()
+        dst = self.scratch / f"{self.n_files}-{self.seed}-{name}"
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst)
+        return dst
+
+
+@dataclass(slots=True)
+class Result:
+    """One scenario's numbers (name -> value) and notes; `status` is ok, skipped or pending."""
+
+    scenario: str
+    metrics: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    status: str = "ok"
+
+
+def cli() -> list[str]:
+    """The real `reme-tui` entry point (or the module when the script is not on PATH)."""
+    exe = shutil.which("reme-tui")
+    return [exe] if exe else [sys.executable, "-m", "reme_tui"]
+
+
+def _lat(prefix: str, seconds: list[float], out: dict[str, float]) -> None:
+    ms = [s * 1000 for s in seconds]
+    out[f"{prefix}_p50_ms"] = percentile(ms, 50)
+    out[f"{prefix}_p95_ms"] = percentile(ms, 95)
+
+
+# -- indexing -------------------------------------------------------------------------------
+def reindex(ctx: Context) -> Result:
+    """Cold `reme-tui --reindex PATH` (no metadata/): wall, files/s, peak RSS, database size."""
+    root = ctx.root
+    res = Result("reindex")
+    walls, rss, tree = [], [], []
+    for _ in range(ctx.runs):
+        shutil.rmtree(root / "metadata", ignore_errors=True)
+        proc = run_measured([*cli(), "--reindex", str(root)])
+        if proc.returncode != 0:
+            raise RuntimeError(f"reindex failed: {proc.stderr[-2000:]}")
+        walls.append(proc.seconds)
+        rss.append(proc.maxrss_mb)
+        tree.append(proc.tree_peak_mb)
+        summary = proc.stdout.strip().splitlines()[-1].split()
+    stats = dict(zip(summary[::2], summary[1::2]))
+    wall = median(walls)
+    res.metrics.update(
+        wall_s=wall,
+        files_per_s=ctx.n_files / wall,
+        projected_50k_s=wall * 50_000 / ctx.n_files,
+        peak_rss_mb=max(rss),
+        tree_peak_rss_mb=max(tree),
+        db_mb=dir_size(root / "metadata") / 2**20,
+        chunks=float(stats.get("chunks", 0)),
+        links=float(stats.get("links", 0)),
+    )
+    res.notes.append(
+        "peak_rss_mb: kernel high-water mark of the largest process (wait4); "
+        "tree_peak_rss_mb: sampled sum over the parent and its pool workers"
+    )
+    return res
+
+
+def floor(ctx: Context) -> Result:
+    """Single-process read + chunk + tokenise (`parse_file` + `Tokenizer.tokenize`) per file."""
+    from reme_core.parsing import ParseSettings, parse_file, tokenizer_for
+
+    root = ctx.root
+    paths = corpus_paths(root)
+    sample = paths[:: max(1, len(paths) // (500 if ctx.quick else 3000))]
+    settings = ParseSettings()
+    tok = tokenizer_for(True)
+    tok.warm_up()
+
+    def run() -> None:
+        for p in sample:
+            for chunk in parse_file(root, p, settings).chunks:
+                tok.tokenize(chunk.text)
+
+    per_file = median(time_calls(run, max(1, min(ctx.runs, 2)))) / len(sample)
+    res = Result("floor")
+    res.metrics.update(
+        per_file_ms=per_file * 1000, floor_s=per_file * len(paths), sample_files=len(sample)
+    )
+    if "reindex" in ctx.results:
+        wall = ctx.results["reindex"].metrics["wall_s"]
+        res.metrics["reindex_over_floor"] = wall / res.metrics["floor_s"]
+    res.notes.append(f"floor measured on {len(sample)} files and scaled to {len(paths)}")
+    return res
+
+
+# -- start-up ---------------------------------------------------------------------------------
+def startup(ctx: Context) -> Result:
+    """Process start -> first search answered, with a persisted index."""
+    from reme_core import Workspace
+
+    root = ctx.indexed_root()
+    Workspace.open(root).close()  # settle the start-up diff so every run measures the same
+    word = "memory"
+    res = Result("startup")
+    n = max(3, ctx.runs * 2)
+    runs = [run_measured([*cli(), "search", word, "-w", str(root)]) for _ in range(n)]
+    if any(r.returncode for r in runs):
+        raise RuntimeError(f"search failed: {runs[0].stderr[-2000:]}")
+    py = [run_measured([sys.executable, "-c", "import reme_core"]).seconds for _ in range(n)]
+    res.metrics["cli_search_s"] = median([r.seconds for r in runs])
+    res.metrics["cli_search_p95_s"] = percentile([r.seconds for r in runs], 95)
+    res.metrics["cli_search_rss_mb"] = max(r.maxrss_mb for r in runs)
+    res.metrics["import_reme_core_s"] = median(py)
+    opens, firsts = [], []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        ws = Workspace.open(root)
+        t1 = time.perf_counter()
+        ws.search(word)
+        firsts.append(time.perf_counter() - t1)
+        opens.append(t1 - t0)
+        ws.close()
+    res.metrics["open_s"] = median(opens)
+    res.metrics["first_search_ms"] = median(firsts) * 1000
+    res.metrics["open_plus_first_search_s"] = res.metrics["open_s"] + median(firsts)
+    return res
+
+
+# -- queries ----------------------------------------------------------------------------------
+def _query_ids(ws: Any, queries: list[str]) -> list[list[int]]:
+    vocab, tok = ws.index.vocab, ws.tokenizer
+    return [
+        [i for i in (vocab.id_of(t) for t in tok.query_terms(q)) if i is not None] for q in queries
+    ]
+
+
+def query(ctx: Context) -> Result:
+    """BM25 latency: general 1–4 word queries, queries with a top-100 word, and a filtered set."""
+    from reme_core import Workspace
+
+    ws = Workspace.open(ctx.indexed_root())
+    ws.tokenizer.warm_up()
+    general, common = query_sets(ctx.seed, 60 if ctx.quick else 200)
+    res = Result("query")
+    for name, qs in (("general", general), ("common", common)):
+        for q in qs[:20]:
+            ws.search(q, expand_links=False)
+        _lat(name, [_timed(lambda q=q: ws.search(q, expand_links=False)) for q in qs], res.metrics)
+        ids = _query_ids(ws, qs)
+        raw = [_timed(lambda i=i, s=ws.index.bm25.search: s(i, 25)) for i in ids]
+        _lat(f"raw_{name}", raw, res.metrics)
+    _lat(
+        "filtered",
+        [_timed(lambda q=q: ws.search(q, path="daily/", expand_links=False)) for q in general],
+        res.metrics,
+    )
+    _lat("expanded", [_timed(lambda q=q: ws.search(q)) for q in general], res.metrics)
+    res.metrics["queries_per_set"] = len(general)
+    res.notes.append(
+        "ws.search(q, expand_links=False) end to end; raw_* is BM25Index.search(ids, 25); "
+        "filtered adds path='daily/'; expanded is the default search with link expansion"
+    )
+    ws.close()
+    return res
+
+
+def _timed(fn: Callable[[], Any]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def bm25s_compare(ctx: Context) -> Result:
+    """Same token lists, our BM25Index vs bm25s (index; get_scores + top-k): ratios ours/bm25s."""
+    res = Result("bm25s")
+    if importlib.util.find_spec("bm25s") is None:
+        res.status = "skipped"
+        res.notes.append("bm25s is not installed (pip install -e '.[bench]')")
+        return res
+    import bm25s
+
+    from reme_core import Workspace
+    from reme_core.bm25 import BM25Index
+
+    ws = Workspace.open(ctx.indexed_root())
+    arrays = ws.store.load_chunk_arrays()
+    n_terms = len(ws.index.vocab)
+    lists = [
+        np.repeat(arrays.term_ids[a:b], arrays.tfs[a:b]).tolist()
+        for a, b in zip(arrays.doc_ptr[:-1], arrays.doc_ptr[1:])
+    ]
+    vocab = {str(i): i for i in range(n_terms)}
+    runs = max(1, ctx.runs)
+    ours_build = median(
+        time_calls(
+            lambda: BM25Index.from_arrays(arrays.doc_ptr, arrays.term_ids, arrays.tfs, n_terms),
+            runs,
+        )
+    )
+    holder: dict[str, Any] = {}
+
+    def build_theirs() -> None:
+        r = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
+        r.index(bm25s.tokenization.Tokenized(ids=lists, vocab=vocab), show_progress=False)
+        holder["r"] = r
+
+    theirs_build = median(time_calls(build_theirs, runs))
+    ours = BM25Index.from_arrays(arrays.doc_ptr, arrays.term_ids, arrays.tfs, n_terms)
+    theirs = holder["r"]
+    general, common = query_sets(ctx.seed, 60 if ctx.quick else 200)
+    k = 10
+    for name, qs in (("general", general), ("common", common)):
+        ids = [i for i in _query_ids(ws, qs) if i]
+
+        def top_theirs(i: list[int]) -> None:
+            scores = theirs.get_scores(i)
+            top = np.argpartition(-scores, k)[:k]
+            top[np.argsort(-scores[top])]
+
+        for i in ids[:10]:
+            ours.search(i, k)
+            top_theirs(i)
+        t_ours = [_timed(lambda i=i: ours.search(i, k)) for i in ids]
+        t_theirs = [_timed(lambda i=i: top_theirs(i)) for i in ids]
+        _lat(f"ours_{name}", t_ours, res.metrics)
+        _lat(f"bm25s_{name}", t_theirs, res.metrics)
+        res.metrics[f"query_ratio_{name}"] = median(t_ours) / median(t_theirs)
+    res.metrics.update(
+        ours_build_s=ours_build, bm25s_build_s=theirs_build, build_ratio=ours_build / theirs_build
+    )
+    res.metrics["docs"] = len(lists)
+    res.notes.append(
+        f"bm25s {bm25s.__version__} method=lucene (same idf; tf part without the (k1+1) factor, "
+        "same ranking); ours builds from the counted CSR the store holds, bm25s from token id "
+        "lists; queries are the same term ids, top-10"
+    )
+    ws.close()
+    return res
+
+
+# -- keeping fresh ----------------------------------------------------------------------------
+def edit(ctx: Context) -> Result:
+    """One-file edit -> searchable and committed (`Workspace.apply`, the watcher's path minus
+    the quiet window), a 100-file burst, then delete 100 files + optimize."""
+    from reme_core import Workspace
+    from reme_core.workspace import Changes
+
+    root = ctx.copy("edit")
+    ws = Workspace.open(root)
+    paths = corpus_paths(root)
+    rng = np.random.default_rng(ctx.seed)
+    picks = [
+        paths[int(i)] for i in rng.choice(len(paths), size=min(len(paths), 240), replace=False)
+    ]
+    n_single = 20
+    res = Result("edit")
+    applied, visible = [], []
+    for n, rel in enumerate(picks[:n_single]):
+        marker = f"benchedit{n}x"
+        with open(root / rel, "a", encoding="utf-8") as fh:
+            fh.write(f"\nA fresh line with {marker} in it.\n")
+        t0 = time.perf_counter()
+        ws.apply(Changes(modified=[rel]))
+        t1 = time.perf_counter()
+        hits = ws.search(marker, expand_links=False).results
+        t2 = time.perf_counter()
+        if not hits or hits[0].path != rel:
+            raise RuntimeError(f"edit of {rel} is not searchable")
+        applied.append(t1 - t0)
+        visible.append(t2 - t0)
+    _lat("edit_apply", applied, res.metrics)
+    _lat("edit_visible", visible, res.metrics)
+    burst = picks[n_single : n_single + 100]
+    for rel in burst:
+        with open(root / rel, "a", encoding="utf-8") as fh:
+            fh.write("\nBurst line benchburst.\n")
+    res.metrics["burst_100_s"] = _timed(lambda: ws.apply(Changes(modified=burst)))
+    gone = picks[n_single + 100 : n_single + 200]
+    for rel in gone:
+        (root / rel).unlink()
+    res.metrics["delete_100_s"] = _timed(lambda: ws.apply(Changes(deleted=gone)))
+    res.metrics["optimize_s"] = _timed(ws.optimize)
+    ws.close()
+    shutil.rmtree(root, ignore_errors=True)
+    return res
+
+
+# -- TUI and vectors --------------------------------------------------------------------------
+def tui(ctx: Context) -> Result:
+    """Keystroke -> results painted in the Textual app, driven by Pilot."""
+    res = Result("tui")
+    spec = importlib.util.find_spec("reme_tui.app")
+    app_cls = None
+    if spec is not None:
+        module = importlib.import_module("reme_tui.app")
+        app_cls = getattr(module, "RemeApp", None)
+    if app_cls is None:
+        res.status = "pending"
+        res.notes.append("reme_tui.app.RemeApp does not exist yet")
+        return res
+    import asyncio
+
+    res.metrics.update(asyncio.run(_tui_run(app_cls, ctx)))
+    return res
+
+
+async def _tui_run(app_cls: Any, ctx: Context) -> dict[str, float]:
+    """Type words into the query box; time from the last keystroke to their results painted.
+
+    The search pane's `show_results` is wrapped to note when a finished search for the typed
+    line is painted; the debounce delay is part of what a user waits, so it is included and
+    also reported on its own.
+    """
+    from reme_tui.widgets import search_pane
+
+    app = app_cls(ctx.indexed_root(), watch=False)
+    painted: dict[str, float] = {}
+    words = [q.split()[0] for q in query_sets(ctx.seed, 40)[0]][: 10 if ctx.quick else 40]
+    out: list[float] = []
+    async with app.run_test(size=(160, 48)) as pilot:
+        deadline = time.perf_counter() + 120
+        while app.ws is None and time.perf_counter() < deadline:
+            await pilot.pause(0.05)
+        pane = app.search_pane
+        show = pane.show_results
+
+        def spy(line: str, found: Any) -> None:
+            show(line, found)
+            painted.setdefault(line, time.perf_counter())
+
+        pane.show_results = spy  # type: ignore[method-assign]
+        box = pane.query_one("#query")
+        for w in words:
+            box.value = ""
+            await pilot.pause(0.3)
+            painted.clear()
+            await pilot.press(*w)
+            t0 = time.perf_counter()
+            while w not in painted and time.perf_counter() - t0 < 10:
+                await pilot.pause(0.001)
+            await pilot.pause()
+            out.append(time.perf_counter() - t0)
+    ms = [s * 1000 for s in out]
+    debounce = search_pane.DEBOUNCE_SECONDS * 1000
+    return {
+        "keystroke_p50_ms": percentile(ms, 50),
+        "keystroke_p95_ms": percentile(ms, 95),
+        "debounce_ms": debounce,
+        "after_debounce_p50_ms": percentile(ms, 50) - debounce,
+        "after_debounce_p95_ms": percentile(ms, 95) - debounce,
+    }
+
+
+def vectors(ctx: Context) -> Result:
+    """Vector and hybrid search latency, when the workspace has a vector branch."""
+    from reme_core import Workspace
+
+    res = Result("vectors")
+    ws = Workspace.open(ctx.indexed_root())
+    vs = getattr(ws, "vector_search", None)
+    if vs is None:
+        res.status = "skipped"
+        res.notes.append("no vector branch: Workspace.vector_search is None (vectors off)")
+        ws.close()
+        return res
+    general, _ = query_sets(ctx.seed, 60 if ctx.quick else 200)
+    _lat("vector", [_timed(lambda q=q: vs(q, 25, None)) for q in general], res.metrics)
+    _lat(
+        "hybrid",
+        [_timed(lambda q=q: ws.search(q, expand_links=False)) for q in general],
+        res.metrics,
+    )
+    ws.close()
+    return res
+
+
+SCENARIOS: dict[str, Callable[[Context], Result]] = {
+    "reindex": reindex,
+    "floor": floor,
+    "startup": startup,
+    "query": query,
+    "bm25s": bm25s_compare,
+    "edit": edit,
+    "tui": tui,
+    "vectors": vectors,
+}
+
+
+def run(names: list[str], ctx: Context, log: Callable[[str], None] = print) -> list[Result]:
+    """Run scenarios in order, sharing the context (the floor reads the reindex's wall time)."""
+    out = []
+    for name in names:
+        t0 = time.perf_counter()
+        log(f"[bench] {name} ({ctx.n_files} files) ...")
+        try:
+            result = SCENARIOS[name](ctx)
+        except Exception as exc:  # one broken scenario must not hide the others' numbers
+            result = Result(name, status="failed", notes=[f"{type(exc).__name__}: {exc}"])
+        ctx.results[name] = result
+        out.append(result)
+        log(f"[bench] {name} done in {time.perf_counter() - t0:.1f}s: {result.status}")
+    return out
