@@ -48,11 +48,11 @@ class RemeApp(App[None]):
     COMMANDS: ClassVar = App.COMMANDS | {RemeCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_search", "Search"),
-        Binding("ctrl+o,o", "switcher", "Open note"),
-        Binding("f6", "next_pane", "Next pane", priority=True),
+        Binding("o,ctrl+o", "switcher", "Open"),
+        Binding("f6", "next_pane", "Pane", priority=True),
         Binding("shift+f6", "previous_pane", "Prev pane", show=False, priority=True),
-        Binding("alt+left,b,left_square_bracket", "back", "Back"),
-        Binding("alt+right,f,right_square_bracket", "forward", "Forward"),
+        Binding("b,alt+left,left_square_bracket", "back", "Back"),
+        Binding("f,alt+right,right_square_bracket", "forward", "Fwd"),
         Binding("e", "edit", "Edit"),
         Binding("m", "markdown", "Markdown"),
         Binding("t", "traverse", "Traverse"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -82,17 +83,18 @@ def gather(ws: Workspace, path: str) -> NeighbourData:
     return data
 
 
-def _entry(arrow: str, path: str, name: str, description: str, note: str = "") -> Text:
-    text = Text(no_wrap=False, overflow="fold")
-    text.append(f"{arrow} ", style="bold")
-    text.append(name or path, style="bold")
+def _entry(arrow: str, path: str, name: str, description: str, note: str = "") -> Group:
+    """A neighbour: name (or path) with a marker, the path, then the description."""
+    title = Text(f"{arrow} ", style="bold")
+    title.append(name or path, style="bold")
     if note:
-        text.append(f"  {note}", style="italic red")
+        title.append(f"  {note}", style="italic red")
+    parts: list[Text] = [title]
     if name:
-        text.append(f"\n  {path}", style="dim")
+        parts.append(Text(f"  {path}", style="dim", no_wrap=True, overflow="ellipsis"))
     if description:
-        text.append(f"\n  {description}", style="italic")
-    return text
+        parts.append(Text(f"  {description}", style="italic"))
+    return Group(*parts)
 
 
 class NeighboursPane(Vertical):
@@ -144,7 +146,7 @@ class NeighboursPane(Vertical):
                 index += 1
             option_list.highlighted = index
 
-    def _add(self, options: list[Option], prompt: Text, target: tuple | None) -> None:
+    def _add(self, options: list[Option], prompt: Text | Group, target: tuple | None) -> None:
         options.append(Option(prompt, id=f"n{len(options)}", disabled=target is None))
         self._targets.append(target or ("", None, None))
 

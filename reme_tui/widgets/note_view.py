@@ -7,6 +7,7 @@ ranges, wikilinks and the link cursor are styles applied while rendering a row.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -52,6 +53,37 @@ def find_anchor_line(lines: list[str], anchor: str) -> int | None:
     return None
 
 
+def wrap_cuts(line: str, width: int) -> list[int]:
+    """Character offsets where the rows of a soft-wrapped line start (always begins with 0).
+
+    Breaks after a space when one is in reach, else mid-word; wide (CJK) characters count
+    two cells and are never split.
+    """
+    cuts = [0]
+    if width < 4 or cell_len(line) <= width:
+        return cuts
+    if line.isascii():
+        pos = 0
+        while len(line) - pos > width:
+            space = line.rfind(" ", pos + 1, pos + width)
+            pos = space + 1 if space > pos else pos + width
+            cuts.append(pos)
+        return cuts
+    cells, space = 0, -1
+    start = 0
+    for index, char in enumerate(line):
+        w = cell_len(char)
+        if cells + w > width:
+            start = space + 1 if space >= start else index
+            cuts.append(start)
+            cells = cell_len(line[start:index])
+            space = -1
+        if char == " ":
+            space = index
+        cells += w
+    return cuts
+
+
 @dataclass(slots=True)
 class LinkState:
     """A wikilink in the note and what following it would do."""
@@ -65,8 +97,8 @@ class NoteView(ScrollView, can_focus=True):
     """The reader's text: gutter, highlighted ranges, link cursor; Tab/Enter navigate links."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "next_link", "Next link"),
-        Binding("shift+tab", "previous_link", "Prev link"),
+        Binding("tab", "next_link", "Link"),
+        Binding("shift+tab", "previous_link", "Prev link", show=False),
         Binding("enter", "follow", "Follow"),
         Binding("home,g", "scroll_home", "Top", show=False),
         Binding("end,G", "scroll_end", "Bottom", show=False),
@@ -89,6 +121,9 @@ class NoteView(ScrollView, can_focus=True):
         self._cache: dict[int, Strip] = {}
         self._gutter = 2
         self._pending_line: int | None = None
+        self._wrap_width = 0
+        self._cuts: list[list[int]] = []
+        self._row_of_line: list[int] = []
 
     # -- content ----------------------------------------------------------------------------
     def set_note(self, path: str, text: str, resolve: dict[str, tuple[str, str]]) -> None:
@@ -106,15 +141,48 @@ class NoteView(ScrollView, can_focus=True):
         self.ranges = []
         self.link_cursor = None
         self._gutter = len(str(max(1, len(self.lines)))) + 2
-        width = max((cell_len(ln) for ln in self.lines), default=0) + self._gutter + 1
-        self.virtual_size = Size(width, len(self.lines))
+        self._rewrap()
+
+    def _rewrap(self) -> None:
+        """Recompute the soft-wrapped rows for the current width (on load and on resize)."""
+        width = max(8, self.scrollable_content_region.width - self._gutter)
+        self._wrap_width = width
+        self._cuts = [wrap_cuts(line, width) for line in self.lines]
+        self._row_of_line = []
+        rows = 0
+        for cuts in self._cuts:
+            self._row_of_line.append(rows)
+            rows += len(cuts)
+        self.virtual_size = Size(width + self._gutter, rows)
         self._invalidate()
+
+    def on_resize(self) -> None:
+        """Re-wrap when the width changes, keeping the top line in place."""
+        width = max(8, self.scrollable_content_region.width - self._gutter)
+        if self.lines and width != self._wrap_width:
+            top = self.line_at_row(int(self.scroll_y))
+            self._rewrap()
+            self.scroll_to(y=self._row_of_line[top - 1], animate=False)
+
+    def line_at_row(self, row: int) -> int:
+        """The 1-based line shown on a (virtual) row."""
+        if not self._row_of_line:
+            return 1
+        return max(1, bisect_right(self._row_of_line, row))
+
+    def row_of(self, line: int, column: int = 0) -> int:
+        """The virtual row showing a 1-based line (and a character column within it)."""
+        if not self._row_of_line:
+            return 0
+        index = min(max(line, 1), len(self.lines)) - 1
+        cuts = self._cuts[index]
+        return self._row_of_line[index] + bisect_right(cuts, column) - 1
 
     def clear(self) -> None:
         """Show nothing (no note open, or the note is gone)."""
         self.set_note("", "", {})
         self.lines = []
-        self.virtual_size = Size(0, 0)
+        self._rewrap()
 
     def show_ranges(self, ranges: list[tuple[int, int]]) -> None:
         """Highlight line ranges and bring the first one into the middle of the view."""
@@ -126,23 +194,25 @@ class NoteView(ScrollView, can_focus=True):
     def go_to_line(self, line: int, span: int = 1) -> None:
         """Scroll so that `line` (1-based) sits near the top third of the view."""
         self._pending_line = line
-        top = max(0, line - 1 - max(0, (self.size.height - span) // 3))
-        self.scroll_to(y=top, animate=False, immediate=True)
+        self.scroll_to(y=self._top_for(line, span), animate=False, immediate=True)
         self.call_after_refresh(self._settle, line, span)
+
+    def _top_for(self, line: int, span: int) -> int:
+        rows = self.row_of(line + span) - self.row_of(line) if line + span <= len(self.lines) else 1
+        return max(0, self.row_of(line) - max(0, (self.size.height - rows) // 3))
 
     def _settle(self, line: int, span: int) -> None:
         if self._pending_line == line:
-            top = max(0, line - 1 - max(0, (self.size.height - span) // 3))
-            self.scroll_to(y=top, animate=False)
+            self.scroll_to(y=self._top_for(line, span), animate=False)
             self._pending_line = None
 
     @property
     def current_line(self) -> int:
         """Where the editor should open: the link cursor, a visible range, or the top row."""
-        top = int(self.scroll_y) + 1
+        top = self.line_at_row(int(self.scroll_y))
         if self.link_cursor is not None:
             return self.links[self.link_cursor].match.line
-        bottom = top + max(0, self.size.height - 1)
+        bottom = self.line_at_row(int(self.scroll_y) + max(0, self.size.height - 1))
         for start, _ in self.ranges:
             if top <= start <= bottom:
                 return start
@@ -167,16 +237,17 @@ class NoteView(ScrollView, can_focus=True):
             self.notify("This note has no wikilinks.", timeout=2)
             return
         if self.link_cursor is None:
-            top = int(self.scroll_y) + 1
+            top = self.line_at_row(int(self.scroll_y))
             after = [i for i, ln in enumerate(self.links) if ln.match.line >= top]
             index = (after[0] if after else 0) if step > 0 else (after[0] - 1 if after else -1)
         else:
             index = self.link_cursor + step
         self.link_cursor = index % len(self.links)
         self._invalidate()
-        line = self.links[self.link_cursor].match.line
-        if not (self.scroll_y < line <= self.scroll_y + self.size.height):
-            self.go_to_line(line)
+        match = self.links[self.link_cursor].match
+        row = self.row_of(match.line, match.start)
+        if not (self.scroll_y <= row < self.scroll_y + self.size.height):
+            self.go_to_line(match.line)
 
     def action_follow(self) -> None:
         """Follow the link under the cursor (Tab selects one first)."""
@@ -188,12 +259,16 @@ class NoteView(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         """Clicking a link selects and follows it."""
-        row = int(self.scroll_y) + event.y + 1
-        cell = int(self.scroll_x) + event.x - self._gutter
+        row = int(self.scroll_y) + event.y
+        number = self.line_at_row(row)
+        if not self.lines or event.x < self._gutter:
+            return
+        line = self.lines[number - 1]
+        start = self._cuts[number - 1][row - self._row_of_line[number - 1]]
+        cell = cell_len(line[:start]) + event.x - self._gutter
         for index, link in enumerate(self.links):
             m = link.match
-            line = self.lines[m.line - 1] if m.line <= len(self.lines) else ""
-            if m.line == row and cell_len(line[: m.start]) <= cell < cell_len(line[: m.end]):
+            if m.line == number and cell_len(line[: m.start]) <= cell < cell_len(line[: m.end]):
                 self.link_cursor = index
                 self._invalidate()
                 self.action_follow()
@@ -210,43 +285,48 @@ class NoteView(ScrollView, can_focus=True):
         self._cache.clear()
 
     def render_line(self, y: int) -> Strip:
-        """Render one visible row: the gutter, then the line scrolled horizontally."""
-        scroll_x, scroll_y = self.scroll_offset
-        index = scroll_y + y
+        """Render one visible row: the gutter (number on a line's first row), then its text."""
+        row = int(self.scroll_y) + y
         width = self.size.width
         base = self.rich_style
-        if index >= len(self.lines):
+        if not self.lines or row >= self.virtual_size.height:
             return Strip.blank(width, base)
-        in_range = self._in_range(index + 1)
+        number = self.line_at_row(row)
+        part = row - self._row_of_line[number - 1]
+        in_range = self._in_range(number)
         fill = base + self.get_component_rich_style("note--range") if in_range else base
-        gutter = self._gutter_strip(index + 1, in_range)
-        body = self._cache.get(index)
+        gutter = self._gutter_strip(number if part == 0 else None, in_range)
+        body = self._cache.get(row)
         if body is None:
-            body = self._cache[index] = self._render_body(index, fill)
-        body = body.crop_extend(scroll_x, scroll_x + max(0, width - self._gutter), fill)
+            body = self._cache[row] = self._render_row(number, part, fill)
+        body = body.crop_extend(0, max(0, width - self._gutter), fill)
         return Strip.join([gutter, body])
 
     def _in_range(self, line: int) -> bool:
         return any(start <= line <= end for start, end in self.ranges)
 
-    def _gutter_strip(self, line: int, in_range: bool) -> Strip:
+    def _gutter_strip(self, line: int | None, in_range: bool) -> Strip:
         style = self.rich_style + self.get_component_rich_style("note--gutter")
         if in_range:
             style += Style(bold=True) + self.get_component_rich_style("note--range")
         marker = "▌" if in_range else " "
-        label = f"{line:>{self._gutter - 2}}{marker} "
+        label = f"{'' if line is None else line:>{self._gutter - 2}}{marker} "
         return Strip([Segment(label, style)], self._gutter)
 
-    def _render_body(self, index: int, fill: Style) -> Strip:
-        text = Text(self.lines[index], style=fill, no_wrap=True, end="")
-        for number, link in enumerate(self.links):
+    def _render_row(self, number: int, part: int, fill: Style) -> Strip:
+        cuts = self._cuts[number - 1]
+        line = self.lines[number - 1]
+        start = cuts[part]
+        end = cuts[part + 1] if part + 1 < len(cuts) else len(line)
+        text = Text(line, style=fill, no_wrap=True, end="")
+        for index, link in enumerate(self.links):
             m = link.match
-            if m.line != index + 1:
+            if m.line != number or m.end <= start or m.start >= end:
                 continue
             name = "note--dangling" if link.kind == "dangling" else "note--link"
             style = self.get_component_rich_style(name)
-            if number == self.link_cursor:
+            if index == self.link_cursor:
                 style += self.get_component_rich_style("note--link-cursor")
             text.stylize(style, m.start, m.end)
-        segments = list(text.render(self.app.console))
-        return Strip(segments, text.cell_len)
+        piece = text[start:end]
+        return Strip(list(piece.render(self.app.console)), piece.cell_len)

@@ -48,7 +48,7 @@ def snippet(hit: SearchHit, terms: list[str], lines: int = SNIPPET_LINES) -> lis
 
 def hit_prompt(hit: SearchHit, terms: list[str]) -> Group:
     """A result block: `path:start-end [score]`, then a few highlighted lines."""
-    header = Text(no_wrap=True, overflow="ellipsis")
+    header = Text(overflow="fold")
     header.append(f"{hit.path}:{hit.start_line}-{hit.end_line}", style="bold")
     header.append(f" [{format_score(hit)}]", style="dim")
     body = Text("\n".join(snippet(hit, terms)), overflow="ellipsis", no_wrap=True)
@@ -95,6 +95,7 @@ class SearchPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.hits: list[SearchHit] = []
+        self.show_timing = True
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -158,14 +159,18 @@ class SearchPane(Vertical):
             else None
         )
         self.hits = hits
-        results.set_options(Option(p, id=f"hit{i}") for i, p in enumerate(prompts))
+        options: list[Option | None] = []
+        for i, prompt in enumerate(prompts):
+            options += [None, Option(prompt, id=f"hit{i}")] if i else [Option(prompt, id=f"hit{i}")]
+        results.set_options(options)
         if hits:
             more = (
                 " (showing the first 50: refine the query for more)"
                 if len(hits) >= MAX_HITS
                 else ""
             )
-            self.set_status(f"{len(hits)} hits in {seconds * 1000:.0f} ms{more}")
+            timing = f" in {seconds * 1000:.0f} ms" if self.show_timing else ""
+            self.set_status(f"{len(hits)} hits{timing}{more}")
             keep = next(
                 (i for i, h in enumerate(hits) if previous and h.chunk_id == previous.chunk_id), 0
             )
@@ -177,5 +182,5 @@ class SearchPane(Vertical):
     @on(OptionList.OptionSelected, "#results")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        hit = self.hits[event.option_index]
+        hit = self.hits[int((event.option.id or "hit0")[3:])]
         self.post_message(OpenNote(hit.path, hit.start_line, hit.end_line))
