@@ -14,14 +14,17 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 _FOLD_MIN = 1 << 18  # delta postings kept outside the CSR before a fold is considered
+_Stats = list[tuple[np.ndarray, np.ndarray, float]]  # (docs, tfs, idf) per query term
 
 
-def _sort_by_term(terms: np.ndarray, *cols: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Stable sort of postings by term: sorting int64 (term, position) keys is SIMD-fast."""
+def _term_keys(terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Stable sort by term: (sorted (term << 32 | position) keys, positions).
+
+    Sorting plain int64 keys is SIMD-fast in numpy, several times faster than a stable argsort.
+    """
     key = (terms.astype(np.int64) << 32) | np.arange(len(terms), dtype=np.int64)
     key.sort()
-    idx = key & 0xFFFFFFFF
-    return ((key >> 32).astype(np.int32), *(c[idx] for c in cols))
+    return key, key & 0xFFFFFFFF
 
 
 class BM25Index:
@@ -54,9 +57,12 @@ class BM25Index:
     ) -> BM25Index:
         """Build from a doc-major CSR (unique terms per doc), e.g. the stored token id blobs."""
         index = cls(k1, b)
-        index._n_terms = int(n_terms)
-        index.add_many(doc_ptr, term_ids, tfs)
-        index._fold()
+        doc_ptr, term_ids, tfs = index._add_docs(doc_ptr, term_ids, tfs)
+        index._n_terms = max(index._n_terms, int(n_terms))
+        key, pos = _term_keys(term_ids)
+        index._ptr = np.searchsorted(key, np.arange(index._n_terms + 1, dtype=np.int64) << 32)
+        docs = np.repeat(np.arange(len(doc_ptr) - 1, dtype=np.int32), np.diff(doc_ptr))
+        index._docs, index._tfs = docs[pos], tfs[pos]
         return index
 
     def add(self, term_ids: np.ndarray, tfs: np.ndarray) -> int:
@@ -65,6 +71,21 @@ class BM25Index:
 
     def add_many(self, doc_ptr: np.ndarray, term_ids: np.ndarray, tfs: np.ndarray) -> np.ndarray:
         """Add documents given as a CSR; return their new ids (consecutive)."""
+        first = self._n_total
+        doc_ptr, term_ids, tfs = self._add_docs(doc_ptr, term_ids, tfs)
+        m = len(doc_ptr) - 1
+        if len(term_ids):
+            docs = np.repeat(np.arange(first, first + m, dtype=np.int32), np.diff(doc_ptr))
+            self._pending.append((term_ids, docs, tfs))
+            self._n_pending += len(term_ids)
+            if self._n_pending > _FOLD_MIN:
+                self._flush()
+        return np.arange(first, first + m, dtype=np.int64)
+
+    def _add_docs(
+        self, doc_ptr: np.ndarray, term_ids: np.ndarray, tfs: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Validate a CSR batch and record its documents' lengths; return it as numpy arrays."""
         doc_ptr = np.asarray(doc_ptr, dtype=np.int64)
         term_ids = np.asarray(term_ids, dtype=np.int32)
         tfs = np.asarray(tfs, dtype=np.int32)
@@ -73,9 +94,10 @@ class BM25Index:
         if len(term_ids) and term_ids.min() < 0:
             raise ValueError("term ids must be non-negative")
         first, m = self._n_total, len(doc_ptr) - 1
-        cum = np.zeros(len(tfs) + 1, dtype=np.int64)
-        np.cumsum(tfs, out=cum[1:])
-        dl = cum[doc_ptr[1:]] - cum[doc_ptr[:-1]]
+        dl = np.zeros(m, dtype=np.int64)
+        filled = doc_ptr[1:] > doc_ptr[:-1]  # reduceat needs the starts of non-empty docs only
+        if filled.any():
+            dl[filled] = np.add.reduceat(tfs, doc_ptr[:-1][filled], dtype=np.int64)
         if first + m > len(self._dl):
             cap = max(first + m, 2 * len(self._dl), 1024)
             self._dl = np.concatenate([self._dl, np.zeros(cap - len(self._dl), np.int64)])
@@ -84,16 +106,11 @@ class BM25Index:
         self._live[first : first + m] = True
         self._n_total += m
         self._n_live += m
-        self._live_dl += int(cum[-1])
+        self._live_dl += int(dl.sum())
         self._norm = None
         if len(term_ids):
             self._n_terms = max(self._n_terms, int(term_ids.max()) + 1)
-            docs = np.repeat(np.arange(first, first + m, dtype=np.int32), np.diff(doc_ptr))
-            self._pending.append((term_ids, docs, tfs))
-            self._n_pending += len(term_ids)
-            if self._n_pending > _FOLD_MIN:
-                self._flush()
-        return np.arange(first, first + m, dtype=np.int64)
+        return doc_ptr, term_ids, tfs
 
     def remove(self, doc: int) -> None:
         """Tombstone a document (removing it twice is a no-op)."""
@@ -113,7 +130,9 @@ class BM25Index:
     def _flush(self) -> None:
         """Merge pending adds into the term-sorted delta; fold the delta once it is large."""
         if self._pending:
-            new = _sort_by_term(*(np.concatenate(col) for col in zip(*self._pending, strict=True)))
+            terms, docs, tfs = (np.concatenate(col) for col in zip(*self._pending, strict=True))
+            key, pos = _term_keys(terms)
+            new = ((key >> 32).astype(np.int32), docs[pos], tfs[pos])
             self._pending, self._n_pending = [], 0
             if len(self._delta[0]):
                 pos = np.searchsorted(self._delta[0], new[0], side="right")
@@ -236,33 +255,75 @@ class BM25Index:
             ]
         return out
 
-    def _weights(
-        self, terms: list[int], mask: np.ndarray | None
-    ) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per query term: the live (and masked-in) docs holding it and their BM25 terms."""
-        if self._norm is None:
-            dl = self._dl[: self._n_total]
-            avgdl = self.avgdl or 1.0  # all live docs empty: no postings, any value will do
-            self._norm = self.k1 * (1.0 - self.b) + (self.k1 * self.b / avgdl) * dl
-        norm, live, n = self._norm, self._live, self._n_live
-        tombstones = self._n_live != self._n_total
+    def _term_stats(self, terms: list[int]) -> _Stats:
+        """(docs ascending, tfs, idf) per query term with live postings.
+
+        Tombstoned docs stay in the lists (df excludes them); the caller drops them from the
+        few candidates at the end, which is cheaper than filtering every posting list.
+        """
+        live, n = self._live, self._n_live
+        tombstones = n != self._n_total
         out = []
         for docs, tfs in self._postings(terms):
-            if tombstones:
-                keep = live[docs]
-                docs, tfs = docs[keep], tfs[keep]
-            df = len(docs)
-            if not df:
-                continue
-            idf = np.log1p((n - df + 0.5) / (df + 0.5))
-            if mask is not None:
-                keep = mask[docs]
-                docs, tfs = docs[keep], tfs[keep]
-                if not len(docs):
-                    continue
-            tf = tfs.astype(np.float64)
-            out.append((docs, (idf * (self.k1 + 1.0)) * tf / (tf + norm[docs])))
+            df = np.count_nonzero(live[docs]) if tombstones else len(docs)
+            if df:
+                out.append((docs, tfs, float(np.log1p((n - df + 0.5) / (df + 0.5)))))
         return out
+
+    def _norms(self) -> np.ndarray:
+        """k1 * (1 - b + b * dl / avgdl) per doc, cached until the live set changes."""
+        if self._norm is None:
+            avgdl = self.avgdl or 1.0  # all live docs empty: no postings, any value will do
+            dl = self._dl[: self._n_total]
+            self._norm = self.k1 * (1.0 - self.b) + (self.k1 * self.b / avgdl) * dl
+        return self._norm
+
+    def _summands(self, docs: np.ndarray, tfs: np.ndarray, idf: float) -> np.ndarray:
+        """idf * tf * (k1 + 1) / (tf + norm[doc]) for each posting, in place where possible."""
+        w = self._norms()[docs]
+        w += tfs
+        np.divide(tfs, w, out=w)
+        w *= idf * (self.k1 + 1.0)
+        return w
+
+    def _accumulate(self, stats: _Stats) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct docs of the given posting lists with their summed scores."""
+        if len(stats) == 1:
+            docs, tfs, idf = stats[0]
+            return docs, self._summands(docs, tfs, idf)
+        if sum(len(d) for d, _, _ in stats) * 16 < self._n_total:
+            # Few postings: a sort-reduce over them beats a pass over every document.
+            parts = [(d, self._summands(d, f, idf)) for d, f, idf in stats]
+            docs = np.concatenate([d for d, _ in parts])
+            order = np.argsort(docs, kind="stable")
+            docs = docs[order]
+            starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1])))
+            weights = np.concatenate([w for _, w in parts])[order]
+            return docs[starts], np.add.reduceat(weights, starts)
+        acc = np.zeros(self._n_total, dtype=np.float64)
+        for d, f, idf in stats:
+            if len(d) * 4 < self._n_total:
+                acc[d] += self._summands(d, f, idf)  # doc ids are unique within one list
+            else:  # most docs: contiguous passes beat gathering norms and scattering sums
+                tf = np.zeros(self._n_total, dtype=np.float64)
+                tf[d] = f
+                w = tf + self._norms()
+                np.divide(tf, w, out=w)
+                w *= idf * (self.k1 + 1.0)
+                acc += w
+        docs = np.flatnonzero(acc)
+        return docs, acc[docs]
+
+    def _visible(
+        self, docs: np.ndarray, scores: np.ndarray, mask: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Keep positive scores of live docs that the mask lets through."""
+        keep = scores > 0
+        if self._n_live != self._n_total:
+            keep &= self._live[docs]
+        if mask is not None:
+            keep &= mask[docs]
+        return (docs, scores) if keep.all() else (docs[keep], scores[keep])
 
     def search(
         self, query_term_ids: Sequence[int], k: int, mask: np.ndarray | None = None
@@ -273,40 +334,33 @@ class BM25Index:
         but still count in N and df, so a filter does not change the scores of the rest.
         """
         terms = self._query(query_term_ids)
-        if not terms or k <= 0 or not self._n_live:
+        stats = self._term_stats(terms) if terms and k > 0 and self._n_live else []
+        if not stats:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-        parts = self._weights(terms, mask)
-        if not parts:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-        if len(parts) == 1:
-            docs, scores = parts[0]
-        else:
-            docs = np.concatenate([d for d, _ in parts])
-            weights = np.concatenate([w for _, w in parts])
-            if len(docs) * 16 < self._n_total:  # few postings: sort-reduce beats a dense pass
-                order = np.argsort(docs, kind="stable")
-                docs = docs[order]
-                starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1])))
-                scores, docs = np.add.reduceat(weights[order], starts), docs[starts]
-            else:
-                acc = np.bincount(docs, weights=weights, minlength=self._n_total)
-                docs = np.flatnonzero(acc)
-                scores = acc[docs]
-        positive = scores > 0
-        if not positive.all():
-            docs, scores = docs[positive], scores[positive]
-        if len(scores) > k:
-            cut = scores[np.argpartition(-scores, k - 1)[:k]].min()
-            keep = scores >= cut  # keep ties at the cut so doc id breaks them, not partition
-            docs, scores = docs[keep], scores[keep]
-        order = np.lexsort((docs, -scores))[:k]
-        return docs[order].astype(np.int64), scores[order]
+        long = [len(d) * 8 >= self._n_total for d, _, _ in stats]
+        if any(long) and not all(long):
+            # MaxScore-style shortcut: score the docs of the selective terms exactly (looking
+            # their tfs up in the long lists), and skip the long lists' other docs when even
+            # the sum of the long terms' upper bounds cannot reach the k-th score found.
+            heavy = [s for s, is_long in zip(stats, long, strict=True) if is_long]
+            light = [s for s, is_long in zip(stats, long, strict=True) if not is_long]
+            docs, scores = self._accumulate(light)
+            for h_docs, h_tfs, idf in heavy:
+                pos = np.minimum(np.searchsorted(h_docs, docs), len(h_docs) - 1)
+                hit = np.flatnonzero(h_docs[pos] == docs)
+                scores[hit] += self._summands(docs[hit], h_tfs[pos[hit]], idf)
+            docs, scores = self._visible(docs, scores, mask)
+            bound = sum(idf for _, _, idf in heavy) * (self.k1 + 1.0)
+            if len(scores) >= k and np.partition(scores, len(scores) - k)[-k] > bound:
+                return _top(docs, scores, k)
+        return _top(*self._visible(*self._accumulate(stats), mask), k)
 
     def score(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> np.ndarray:
         """BM25 scores of the given docs (0 for tombstoned ones or no matching term)."""
         acc = np.zeros(self._n_total, dtype=np.float64)
-        for d, w in self._weights(self._query(query_term_ids), None):
-            acc[d] += w
+        for d, f, idf in self._term_stats(self._query(query_term_ids)):
+            acc[d] += self._summands(d, f, idf)
+        acc[~self._live[: self._n_total]] = 0.0
         return acc[np.asarray(docs, dtype=np.int64)]
 
     def matched(self, query_term_ids: Sequence[int], doc: int) -> list[int]:
@@ -317,3 +371,12 @@ class BM25Index:
         return [
             t for t, (d, _) in zip(terms, self._postings(terms), strict=True) if (d == doc).any()
         ]
+
+
+def _top(docs: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k best by score desc then doc id asc; ties at the cut are kept until the sort."""
+    if len(scores) > k:
+        keep = scores >= np.partition(scores, len(scores) - k)[-k]
+        docs, scores = docs[keep], scores[keep]
+    order = np.lexsort((docs, -scores))[:k]
+    return docs[order].astype(np.int64), scores[order]

@@ -278,3 +278,19 @@ def test_bad_arrays_are_refused() -> None:
         BM25Index.from_arrays(np.array([0, 1]), np.array([0]), np.array([1, 2]), n_terms=1)
     with pytest.raises(ValueError):
         BM25Index().add(np.array([-3]), np.array([1]))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 50])
+def test_long_posting_lists_with_selective_terms(k: int) -> None:
+    """Term 0 is in every doc, term 1 in three: small k can skip term 0's other docs."""
+    rng = np.random.default_rng(k)
+    docs: list[Doc | None] = [{0: int(rng.integers(1, 4)), 2 + i % 5: 1} for i in range(200)]
+    for i in (7, 50, 120):
+        docs[i] = {**docs[i], 1: int(rng.integers(1, 3))}  # type: ignore[dict-item]
+    index = BM25Index.from_arrays(*csr(docs), n_terms=7)  # type: ignore[arg-type]
+    for query in ([0, 1], [1, 0], [0, 1, 2], [0, 2]):
+        check_search(index, docs, query, k)
+        check_search(index, docs, query, k, mask=np.arange(200) % 3 != 0)
+    index.remove(50)
+    docs[50] = None
+    check_search(index, docs, [0, 1], k)
