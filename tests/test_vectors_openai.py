@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -34,6 +35,15 @@ class Server:
     delay: float = 0.0
     raw_answer: bytes | None = None
     requests: list[tuple[str, dict[str, str], dict]] = field(default_factory=list)
+
+
+class QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that timed out and hung up is expected here, not an error to print."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @pytest.fixture
@@ -73,8 +83,7 @@ def server() -> Iterator[Server]:
             data.reverse()  # servers may answer out of order; `index` says where each goes
             self.reply(200, json.dumps({"object": "list", "data": data}).encode())
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
+    httpd = QuietServer(("127.0.0.1", 0), Handler)
     state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()

@@ -75,7 +75,7 @@ def make(kind: str, **kw):
 
 @pytest.mark.parametrize(
     ("kind", "kw"),
-    [("exact", {}), ("faiss", {}), ("faiss", {"brute_force_below": 0})],
+    [("exact", {}), ("faiss", {}), ("faiss", {"brute_force_below": 0, "min_graph_fraction": 0})],
     ids=["exact", "faiss", "faiss-graph-only"],
 )
 def test_tombstones_never_come_back(kind, kw, corpus):
@@ -145,7 +145,7 @@ def test_mask_limits_results(which, stores, corpus):
     exact, hnsw = stores
     vectors, queries = corpus
     if which == "faiss-graph-only":  # the graph walk even for tiny selections, then fallback
-        store = FaissHNSWStore(DIM, brute_force_below=0)
+        store = FaissHNSWStore(DIM, brute_force_below=0, min_graph_fraction=0)
         store.add(np.arange(6000), vectors[:6000])
     else:
         store = exact if which == "exact" else hnsw

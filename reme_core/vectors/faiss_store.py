@@ -3,13 +3,16 @@
 HNSW cannot delete, so faiss ids are insertion positions, mapped to doc ids here; removed or
 replaced docs are tombstoned positions, excluded during the graph search by an
 `IDSelectorBitmap` and dropped for good when `optimize()` rebuilds the index from live vectors.
-When few vectors are eligible (a narrow filter, many tombstones) the graph walk can miss them,
-so such searches, and any search that comes back short, are answered exactly from the flat
-storage that HNSW keeps anyway.
+A filtered graph walk sees only a fraction of the nodes it visits, so its beam (efSearch) is
+widened by the inverse of the eligible fraction; when few vectors are eligible (a narrow
+filter, many tombstones) the walk would cost more than a scan and can miss them, so such
+searches, and any search that comes back short, are answered exactly from the flat storage
+that HNSW keeps anyway.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from typing import Any
@@ -50,6 +53,7 @@ class FaissHNSWStore:
         ef_search: int = 64,
         ef_construction: int = 80,
         brute_force_below: int = 2048,
+        min_graph_fraction: float = 0.25,
     ) -> None:
         if dim <= 0:
             raise ValueError(f"dim must be positive, got {dim}")
@@ -58,6 +62,7 @@ class FaissHNSWStore:
         self.ef_search = ef_search
         self.ef_construction = ef_construction
         self.brute_force_below = brute_force_below
+        self.min_graph_fraction = min_graph_fraction
         self._faiss = _import_faiss()
         self._lock = threading.RLock()
         self._reset()
@@ -136,18 +141,22 @@ class FaissHNSWStore:
             n_allowed = n if allowed is None else int(np.count_nonzero(allowed))
             if n_allowed == 0:
                 return empty_result()
-            if n_allowed > self.brute_force_below:
-                docs, scores = self._graph_search(q, k, allowed)
+            fraction = n_allowed / n
+            if n_allowed > self.brute_force_below and fraction >= self.min_graph_fraction:
+                docs, scores = self._graph_search(q, k, allowed, fraction)
                 if docs.size >= min(k, n_allowed):
                     return top_k(docs, scores, k)
             return self._exact_search(q, k, allowed)
 
     def _graph_search(
-        self, q: np.ndarray, k: int, allowed: np.ndarray | None
+        self, q: np.ndarray, k: int, allowed: np.ndarray | None, fraction: float
     ) -> tuple[np.ndarray, np.ndarray]:
         faiss = self._faiss
         params = faiss.SearchParametersHNSW()
-        params.efSearch = max(self.ef_search, k)
+        # a beam of 2k keeps recall up for large candidate lists; filtered-out nodes use
+        # beam slots without yielding results, hence the division by the eligible fraction
+        beam = math.ceil(max(self.ef_search, 2 * k) / fraction)
+        params.efSearch = max(k, min(beam, int(self._index.ntotal)))
         if allowed is not None:
             # `bits` and `selector` are locals, so they outlive the search that reads them
             bits = np.packbits(allowed, bitorder="little")

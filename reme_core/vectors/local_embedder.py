@@ -72,4 +72,4 @@ class LocalEmbedder(Embedder):
     def health_check(self) -> None:
         vec = self.embed(["health check"])
         if vec.shape != (1, _DIM) or not np.isfinite(vec).all():
-            raise EmbedderUnavailable(f"local embedder: unexpected output shape {vec.shape}")
+            raise EmbedderUnavailable(f"local embedder: unusable output (shape {vec.shape})")
