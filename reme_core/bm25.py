@@ -43,6 +43,7 @@ class BM25Index:
         self._live = np.zeros(0, dtype=bool)
         self._n_total = self._n_live = self._live_dl = 0
         self._norm: np.ndarray | None = None  # k1 * (1 - b + b * dl / avgdl), per doc
+        self._dead: np.ndarray | None = None  # sorted tombstoned doc ids, cached
 
     # -- building ---------------------------------------------------------------------------
     @classmethod
@@ -125,7 +126,7 @@ class BM25Index:
         self._live[docs] = False
         self._n_live -= len(docs)
         self._live_dl -= int(self._dl[docs].sum())
-        self._norm = None
+        self._norm = self._dead = None
 
     def _flush(self) -> None:
         """Merge pending adds into the term-sorted delta; fold the delta once it is large."""
@@ -178,7 +179,7 @@ class BM25Index:
             self._dl = self._dl[: self._n_total][live]
             self._live = np.ones(self._n_live, dtype=bool)
             self._n_total = self._n_live
-            self._norm = None
+            self._norm = self._dead = None
         return old_to_new
 
     def term_df_live(self) -> np.ndarray:
@@ -233,41 +234,52 @@ class BM25Index:
         n = self._n_terms
         return list(dict.fromkeys(int(t) for t in query_term_ids if 0 <= t < n))
 
-    def _postings(self, terms: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(docs, tfs) of each term across main CSR and delta, tombstones still included."""
+    def _postings(self, terms: list[int]) -> list[list[tuple[np.ndarray, np.ndarray]]]:
+        """Per term, its (docs ascending, tfs) segments: main CSR, then delta if any.
+
+        Segments are returned as views, not concatenated: copying a long main list on every
+        search would cost more than the search while a delta is pending.
+        """
         self._flush()
-        ptr, n_main = self._ptr, len(self._ptr) - 1
+        ptr, docs, tfs = self._ptr, self._docs, self._tfs
         out = [
-            (self._docs[ptr[t] : ptr[t + 1]], self._tfs[ptr[t] : ptr[t + 1]])
-            if t < n_main
-            else (self._docs[:0], self._tfs[:0])
+            [(docs[ptr[t] : ptr[t + 1]], tfs[ptr[t] : ptr[t + 1]])] if t < len(ptr) - 1 else []
             for t in terms
         ]
         d_terms, d_docs, d_tfs = self._delta
         if len(d_terms):
             lo = np.searchsorted(d_terms, terms, side="left").tolist()
             hi = np.searchsorted(d_terms, terms, side="right").tolist()
-            out = [
-                (np.concatenate([d, d_docs[a:z]]), np.concatenate([f, d_tfs[a:z]]))
-                if z > a
-                else (d, f)
-                for (d, f), a, z in zip(out, lo, hi, strict=True)
-            ]
+            for segments, a, z in zip(out, lo, hi, strict=True):
+                if z > a:
+                    segments.append((d_docs[a:z], d_tfs[a:z]))
         return out
 
+    def _live_count(self, docs: np.ndarray) -> int:
+        """Live docs in a sorted list: few tombstones are looked up, many are gathered."""
+        if self._n_live == self._n_total or not len(docs):
+            return len(docs)
+        if self._dead is None:
+            self._dead = np.flatnonzero(~self._live[: self._n_total])
+        dead = self._dead
+        if len(dead) * 8 < len(docs):
+            pos = np.minimum(np.searchsorted(docs, dead), len(docs) - 1)
+            return len(docs) - int(np.count_nonzero(docs[pos] == dead))
+        return int(np.count_nonzero(self._live[docs]))
+
     def _term_stats(self, terms: list[int]) -> _Stats:
-        """(docs ascending, tfs, idf) per query term with live postings.
+        """(docs ascending, tfs, idf) per segment of each query term with live postings.
 
         Tombstoned docs stay in the lists (df excludes them); the caller drops them from the
         few candidates at the end, which is cheaper than filtering every posting list.
         """
-        live, n = self._live, self._n_live
-        tombstones = n != self._n_total
+        n = self._n_live
         out = []
-        for docs, tfs in self._postings(terms):
-            df = np.count_nonzero(live[docs]) if tombstones else len(docs)
+        for segments in self._postings(terms):
+            df = sum(self._live_count(d) for d, _ in segments)
             if df:
-                out.append((docs, tfs, float(np.log1p((n - df + 0.5) / (df + 0.5)))))
+                idf = float(np.log1p((n - df + 0.5) / (df + 0.5)))
+                out.extend((d, f, idf) for d, f in segments)
         return out
 
     def _norms(self) -> np.ndarray:
@@ -369,7 +381,9 @@ class BM25Index:
             return []
         terms = self._query(query_term_ids)
         return [
-            t for t, (d, _) in zip(terms, self._postings(terms), strict=True) if (d == doc).any()
+            t
+            for t, segments in zip(terms, self._postings(terms), strict=True)
+            if any((d == doc).any() for d, _ in segments)
         ]
 
 
