@@ -143,6 +143,8 @@ class Workspace:
         self._persisted_terms = 0
         self._db_ino = 0
         self._listeners: list[Callable[[BatchReport], None]] = []
+        # Set when this object rebuilt the index (e.g. `open` found none): `--reindex` reuses it.
+        self.last_reindex: ReindexSummary | None = None
 
     # -- opening ------------------------------------------------------------------------------
     @classmethod
@@ -332,11 +334,12 @@ class Workspace:
     def _apply(self, changes: Changes, origin: str, progress: ProgressFn | None) -> BatchReport:
         started = time.perf_counter()
         candidates = sorted(set(changes.added) | set(changes.modified))
-        to_parse, touched = self._split_touched(candidates)
+        unfit = {p for p in candidates if not self._regular(p)}
+        to_parse, touched = self._split_touched([p for p in candidates if p not in unfit])
         batches, refused = self._parse(to_parse, progress)
         vanished = {p for p, reason in refused if reason == VANISHED}
         skipped = [(p, reason) for p, reason in refused if reason != VANISHED]
-        gone = set(changes.deleted) | vanished | {p for p, _ in skipped}
+        gone = set(changes.deleted) | unfit | vanished | {p for p, _ in skipped}
         for attempt in range(_COMMIT_ATTEMPTS):
             try:
                 with self.lock:
@@ -391,6 +394,13 @@ class Workspace:
                 report.touched.append(path)
         report.generation = self._generation = generation
         return report
+
+    def _regular(self, relpath: str) -> bool:
+        """A regular file inside the workspace (never open a FIFO, a folder or an escape)."""
+        try:
+            return resolve_inside(self.root, relpath).is_file()
+        except (OSError, RuntimeError, RemeError):
+            return False
 
     def _split_touched(
         self, paths: Sequence[str]
@@ -497,7 +507,8 @@ class Workspace:
     def reindex(self, progress: ProgressFn | None = None) -> ReindexSummary:
         """Drop derived state and rebuild from the files (built aside, then copied in at once)."""
         with self.write_lock:
-            return self._reindex(progress)
+            self.last_reindex = self._reindex(progress)
+            return self.last_reindex
 
     def _reindex(self, progress: ProgressFn | None) -> ReindexSummary:
         started = time.perf_counter()

@@ -246,9 +246,10 @@ def run_reindex(path: Path) -> int:
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
-    ws = Workspace.open(path, sync=False)
     with console_progress("Rebuilding") as progress:
-        summary = ws.reindex(progress)
+        # Opening a folder with no index already builds it: do not build it twice.
+        ws = Workspace.open(path, sync=False, progress=progress)
+        summary = ws.last_reindex or ws.reindex(progress)
     for warning in ws.warnings:
         print(f"reme-tui: warning: {warning}", file=sys.stderr)
     print(
