@@ -90,8 +90,9 @@ class ExactVectorStore:
             docs = np.flatnonzero(eligible)
             if docs.size == 0:
                 return empty_result()
-            # few candidates: gather their rows rather than scan the whole matrix
-            few = 2 * docs.size < n
+            # gathering rows costs a few times more per row than a streaming scan, so only
+            # a small subset is gathered; otherwise scan everything and pick
+            few = 8 * docs.size < n
             scores = self._matrix[docs] @ q if few else (self._matrix[:n] @ q)[docs]
         return top_k(docs, scores, k)
 

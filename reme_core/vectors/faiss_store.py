@@ -174,7 +174,8 @@ class FaissHNSWStore:
         if allowed is None:
             return top_k(self._pos_doc[: stored.shape[0]], stored @ q, k)
         pos = np.flatnonzero(allowed)
-        return top_k(self._pos_doc[pos], stored[pos] @ q, k)
+        scores = stored[pos] @ q if 8 * pos.size < allowed.size else (stored @ q)[pos]
+        return top_k(self._pos_doc[pos], scores, k)
 
     def doc_ids(self) -> np.ndarray:
         with self._lock:
