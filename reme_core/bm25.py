@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 _FOLD_MIN = 1 << 18  # delta postings kept outside the CSR before a fold is considered
-_Stats = list[tuple[np.ndarray, np.ndarray, float]]  # (docs, tfs, idf) per query term
+_Stats = list[tuple[np.ndarray, np.ndarray, float]]  # (docs, tfs, idf) per posting segment
 
 
 def _term_keys(terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -267,8 +267,8 @@ class BM25Index:
             return len(docs) - int(np.count_nonzero(docs[pos] == dead))
         return int(np.count_nonzero(self._live[docs]))
 
-    def _term_stats(self, terms: list[int]) -> _Stats:
-        """(docs ascending, tfs, idf) per segment of each query term with live postings.
+    def _term_stats(self, terms: list[int]) -> list[_Stats]:
+        """Per query term with live postings, (docs ascending, tfs, idf) of each segment.
 
         Tombstoned docs stay in the lists (df excludes them); the caller drops them from the
         few candidates at the end, which is cheaper than filtering every posting list.
@@ -279,7 +279,7 @@ class BM25Index:
             df = sum(self._live_count(d) for d, _ in segments)
             if df:
                 idf = float(np.log1p((n - df + 0.5) / (df + 0.5)))
-                out.extend((d, f, idf) for d, f in segments)
+                out.append([(d, f, idf) for d, f in segments if len(d)])
         return out
 
     def _norms(self) -> np.ndarray:
@@ -300,9 +300,6 @@ class BM25Index:
 
     def _accumulate(self, stats: _Stats) -> tuple[np.ndarray, np.ndarray]:
         """Distinct docs of the given posting lists with their summed scores."""
-        if len(stats) == 1:
-            docs, tfs, idf = stats[0]
-            return docs, self._summands(docs, tfs, idf)
         if sum(len(d) for d, _, _ in stats) * 16 < self._n_total:
             # Few postings: a sort-reduce over them beats a pass over every document.
             parts = [(d, self._summands(d, f, idf)) for d, f, idf in stats]
@@ -346,9 +343,14 @@ class BM25Index:
         but still count in N and df, so a filter does not change the scores of the rest.
         """
         terms = self._query(query_term_ids)
-        stats = self._term_stats(terms) if terms and k > 0 and self._n_live else []
-        if not stats:
+        groups = self._term_stats(terms) if terms and k > 0 and self._n_live else []
+        if not groups:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        if len(groups) == 1:  # one term: its segments hold distinct docs, nothing to sum
+            docs = np.concatenate([d for d, _, _ in groups[0]])
+            scores = np.concatenate([self._summands(*s) for s in groups[0]])
+            return _top(*self._visible(docs, scores, mask), k)
+        stats = [s for group in groups for s in group]
         long = [len(d) * 8 >= self._n_total for d, _, _ in stats]
         if any(long) and not all(long):
             # MaxScore-style shortcut: score the docs of the selective terms exactly (looking
@@ -370,8 +372,9 @@ class BM25Index:
     def score(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> np.ndarray:
         """BM25 scores of the given docs (0 for tombstoned ones or no matching term)."""
         acc = np.zeros(self._n_total, dtype=np.float64)
-        for d, f, idf in self._term_stats(self._query(query_term_ids)):
-            acc[d] += self._summands(d, f, idf)
+        for group in self._term_stats(self._query(query_term_ids)):
+            for d, f, idf in group:
+                acc[d] += self._summands(d, f, idf)
         acc[~self._live[: self._n_total]] = 0.0
         return acc[np.asarray(docs, dtype=np.int64)]
 
