@@ -117,7 +117,9 @@ class MemoryIndex:
         else:
             self.slot_of[path] = len(self.slot_paths)
             self.slot_paths.append(path)
-            self.slot_dates = np.append(self.slot_dates, np.int32(ordinal))
+            if len(self.slot_paths) > len(self.slot_dates):  # grow by doubling, not per file
+                self.slot_dates = _grown(self.slot_dates, len(self.slot_paths), NO_DATE)
+            self.slot_dates[len(self.slot_paths) - 1] = ordinal
         self.literal_links[path] = node.links
         if self.resolver is not None:
             self.resolver.add(path, _aliases(node.frontmatter))
@@ -165,12 +167,11 @@ class MemoryIndex:
         ranges: Sequence[tuple[int, int]],
     ) -> None:
         need = int(np.max(docs)) + 1
-        if need > len(self.doc_rowid):
-            extra = need - len(self.doc_rowid)
-            self.doc_rowid = np.concatenate([self.doc_rowid, np.zeros(extra, np.int64)])
-            self.doc_slot = np.concatenate([self.doc_slot, np.full(extra, -1, np.int32)])
-            self.doc_start = np.concatenate([self.doc_start, np.zeros(extra, np.int32)])
-            self.doc_end = np.concatenate([self.doc_end, np.zeros(extra, np.int32)])
+        if need > len(self.doc_rowid):  # capacity doubles: adding n files copies O(n), not O(n²)
+            self.doc_rowid = _grown(self.doc_rowid, need, 0)
+            self.doc_slot = _grown(self.doc_slot, need, -1)
+            self.doc_start = _grown(self.doc_start, need, 0)
+            self.doc_end = _grown(self.doc_end, need, 0)
         self.doc_rowid[docs] = rowids
         self.doc_slot[docs] = slot
         self.doc_start[docs] = [r[0] for r in ranges]
@@ -222,6 +223,13 @@ class MemoryIndex:
         for path, docs in list(self.file_docs.items()):
             self.file_docs[path] = doc_map[docs]
         return {"docs_before": before_docs, "docs_after": self.bm25.n_total}
+
+
+def _grown(arr: np.ndarray, need: int, fill: int) -> np.ndarray:
+    """`arr` with room for at least `need` entries (capacity doubled), new ones set to `fill`."""
+    out = np.full(max(need, 2 * len(arr), 1024), fill, dtype=arr.dtype)
+    out[: len(arr)] = arr
+    return out
 
 
 def _aliases(frontmatter: dict) -> list[str]:
