@@ -53,14 +53,15 @@ def run_optimize(ws: Workspace) -> OptimizeReport:
         docs_before, tomb_before = bm25.n_total, bm25.n_tombstones
         vocab_before = len(ws.index.vocab)
         bytes_before = ws.store.size_bytes()
-        arrays = ws.store.load_chunk_arrays()
-        used = np.zeros(vocab_before, dtype=bool)
-        used[arrays.term_ids] = True
-        if not used.all():
-            old_to_new = np.full(vocab_before, -1, dtype=np.int64)
-            old_to_new[used] = np.arange(int(used.sum()))
-            kept = [t for t, u in zip(ws.index.vocab.terms(), used.tolist()) if u]
-            with ws.store.transaction():
+        with ws.store.transaction():
+            # Read inside the write transaction: another process cannot add terms meanwhile.
+            terms = ws.store.load_vocab()
+            used = np.zeros(len(terms), dtype=bool)
+            used[ws.store.load_chunk_arrays().term_ids] = True
+            if not used.all():
+                old_to_new = np.full(len(terms), -1, dtype=np.int64)
+                old_to_new[used] = np.arange(int(used.sum()))
+                kept = [t for t, u in zip(terms, used.tolist()) if u]
                 ws.store.rewrite_term_ids(old_to_new, kept)
                 ws.store.bump_generation()
         ws.store.vacuum()
