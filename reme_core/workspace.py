@@ -29,6 +29,7 @@ from reme_core.scanner import FileStat, scan, scopes_for
 from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run_search
 from reme_core.store import FileWrite, Store, StoreError, is_busy, retry_busy
 from reme_core.tokenizer import Tokenizer
+from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
 DB_NAME = "index.sqlite"
 VANISHED = "vanished"
@@ -145,6 +146,7 @@ class Workspace:
         self._listeners: list[Callable[[BatchReport], None]] = []
         # Set when this object rebuilt the index (e.g. `open` found none): `--reindex` reuses it.
         self.last_reindex: ReindexSummary | None = None
+        self.vectors: VectorIndex | None = None  # vector recall, when on (see "vectors" below)
 
     # -- opening ------------------------------------------------------------------------------
     @classmethod
@@ -164,6 +166,9 @@ class Workspace:
         ws._open_store(progress)
         if sync:
             ws.sync(progress)
+        if ws.config.vectors.enabled:
+            ws.vectors = VectorIndex(ws)
+            ws.vectors.start()
         return ws
 
     @property
@@ -277,6 +282,8 @@ class Workspace:
 
     def close(self) -> None:
         """Release the database."""
+        if self.vectors is not None:
+            self.vectors.close()
         with self.lock:
             self.store.close()
 
@@ -527,6 +534,8 @@ class Workspace:
         builder._generation = 0
         report = builder.apply(Changes(added=paths), origin="reindex", progress=progress)
         with self.lock:
+            with contextlib.suppress(sqlite3.DatabaseError):  # a rebuild reuses embeddings
+                self.store.copy_vectors_into(builder.store)
             if tmp is None:
                 self.store.close()
                 self.store = builder.store
@@ -643,6 +652,7 @@ class Workspace:
         filters = SearchFilters(
             start_date, end_date, paths, list(tags), list(exclude_paths), s.strict_dates
         )
+        vector_search = self.vectors.prepare(query) if self.vectors is not None else None
         self.refresh_if_changed()
         with self.lock:
             return run_search(
@@ -656,10 +666,8 @@ class Workspace:
                 max_links_per_direction=max_links_per_direction or s.max_links_per_direction,
                 phrases=phrases,
                 exclude_terms=exclude_terms,
-                vector_search=self.vector_search,
+                vector_search=vector_search,
             )
-
-    vector_search = None
 
     def retrieve(
         self,
@@ -725,6 +733,43 @@ class Workspace:
                 FileChunk(rel, start, end, body, prefix, suffix, cid)
                 for _, cid, start, end, prefix, body, suffix in self.store.file_chunks(file_id)
             ]
+
+    # -- vectors (reme_core.vectors.vector_index) --------------------------------------------
+    @property
+    def vector_search(self) -> VectorSearch | None:
+        """The vector branch of `search` while vector recall is on and healthy, else None."""
+        vectors = self.vectors
+        return vectors.search if vectors is not None and vectors.ready else None
+
+    def vector_status(self) -> str:
+        """One line for the header and the CLI: off, starting, embedding n/m, on, unavailable."""
+        return self.vectors.status() if self.vectors is not None else "vectors off"
+
+    def toggle_vectors(self, enabled: bool | None = None) -> str:
+        """Turn vector recall on or off at run time (None flips it); returns the new status.
+
+        Turning it on runs the health check here (it may load a model), so call it off a UI
+        thread; on an unavailable provider it checks again, resuming the backfill.
+        """
+        if enabled is None:
+            enabled = self.vectors is None
+        if not enabled and self.vectors is not None:
+            self.vectors.close()
+            self.vectors = None
+        elif enabled and self.vectors is None:
+            vectors = VectorIndex(self)
+            vectors.start(check_now=True)
+            self.vectors = vectors
+        elif enabled and self.vectors is not None:
+            self.vectors.retry()
+        self.config.vectors.enabled = enabled
+        return self.vector_status()
+
+    def wait_for_vectors(
+        self, timeout: float | None = None, progress: ProgressFn | None = None
+    ) -> bool:
+        """Block until every live chunk has a vector; False when off, unavailable or late."""
+        return self.vectors.wait(timeout, progress) if self.vectors is not None else False
 
     # -- maintenance --------------------------------------------------------------------------
     def optimize(self) -> OptimizeReport:
