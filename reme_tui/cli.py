@@ -81,11 +81,42 @@ def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tag", action="append", default=[], help="only notes with this tag")
     p.add_argument("--no-links", action="store_true", help="skip link expansion")
     p.add_argument("--json", action="store_true", help="print the structured result")
+    add_vectors_flag(p)
+
+
+def add_vectors_flag(p: argparse.ArgumentParser) -> None:
+    """`--vectors/--no-vectors`: override `vectors.enabled` of reme.yaml for this run."""
+    p.add_argument(
+        "--vectors",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="hybrid search with vector recall (default: vectors.enabled in reme.yaml)",
+    )
+
+
+def vectors_override(args: argparse.Namespace) -> dict[str, Any]:
+    """The config override of `--vectors/--no-vectors`, if given."""
+    flag = getattr(args, "vectors", None)
+    return {} if flag is None else {"vectors": {"enabled": flag}}
+
+
+def wait_for_vectors(ws: Workspace) -> None:
+    """Embed what is missing (progress bar on a terminal) so a one-shot answer is hybrid;
+    an unavailable provider is a warning, and the answer is keyword-only."""
+    from reme_tui.progress import console_progress
+
+    if ws.vectors is None:
+        return
+    with console_progress("Embedding", "chunks") as progress:
+        ws.wait_for_vectors(progress=progress)
+    if not ws.vectors.ready:
+        print(f"reme-tui: warning: {ws.vector_status()}; keyword search only", file=sys.stderr)
 
 
 @command("search", "search the workspace")(_search_args)
 def run_search(args: argparse.Namespace) -> int:
-    ws = open_workspace(args)
+    ws = open_workspace(args, **vectors_override(args))
+    wait_for_vectors(ws)
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be at least 1")
     result = ws.search(
@@ -240,15 +271,17 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 # -- the browser ----------------------------------------------------------------------------
-def run_reindex(path: Path) -> int:
-    """Rebuild derived state from the files with a progress bar, then print a summary."""
+def run_reindex(path: Path, vectors: bool | None = None) -> int:
+    """Rebuild derived state from the files with a progress bar, then print a summary; with
+    vector recall on, also embed every chunk without a stored vector and wait for it."""
     from reme_tui.progress import console_progress
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
+    overrides = None if vectors is None else {"vectors": {"enabled": vectors}}
     with console_progress("Rebuilding") as progress:
         # Opening a folder with no index already builds it: do not build it twice.
-        ws = Workspace.open(path, sync=False, progress=progress)
+        ws = Workspace.open(path, overrides, sync=False, progress=progress)
         summary = ws.last_reindex or ws.reindex(progress)
     for warning in ws.warnings:
         print(f"reme-tui: warning: {warning}", file=sys.stderr)
@@ -259,6 +292,14 @@ def run_reindex(path: Path) -> int:
     )
     for skipped_path, reason in summary.skipped:
         print(f"  skipped {skipped_path}: {reason}")
+    if ws.vectors is not None:
+        wait_for_vectors(ws)
+        v = ws.vectors
+        rate = f"{v.embedded / v.embed_seconds:.1f}" if v.embedded and v.embed_seconds else "-"
+        print(
+            f"vectors {v.progress()[0]}  embedded {v.embedded}  reused {v.reused}  "
+            f"chunks/s {rate}  {ws.vector_status()}"
+        )
     return EXIT_OK
 
 
@@ -302,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("path", nargs="?", help="workspace folder to open")
     parser.add_argument("--demo", action="store_true", help="open a fresh copy of the demo")
     parser.add_argument("--reindex", action="store_true", help="rebuild the index, then exit")
+    add_vectors_flag(parser)
     return parser
 
 
@@ -346,7 +388,7 @@ def dispatch(argv: Sequence[str]) -> int:
     else:
         path = workspace_path(args)
     if args.reindex:
-        return run_reindex(path)
+        return run_reindex(path, args.vectors)
     return run_browser(path)
 
 

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 @contextmanager
-def console_progress(label: str) -> Iterator[Callable[[int, int], None]]:
+def console_progress(label: str, unit: str = "files") -> Iterator[Callable[[int, int], None]]:
     """Yield a `(done, total)` callback; the bar appears only once there is work to show."""
     console = Console(stderr=True)
     if not console.is_terminal or not sys.stderr.isatty():
@@ -21,7 +21,7 @@ def console_progress(label: str) -> Iterator[Callable[[int, int], None]]:
         TextColumn(f"[bold]{label}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("files"),
+        TextColumn(unit),
         TimeElapsedColumn(),
         console=console,
         transient=True,

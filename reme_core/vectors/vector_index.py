@@ -73,6 +73,7 @@ class VectorIndex:
         self.store: VectorStore | None = None
         self.embedded = 0  # chunks this process embedded
         self.reused = 0  # vectors taken from the database instead
+        self.embed_seconds = 0.0  # time spent embedding them (throughput = embedded / this)
         self._ws = ws
         self._state = _CHECKING
         self._reason = ""
@@ -346,7 +347,9 @@ class VectorIndex:
         todo = [item for item in todo if item[1] in texts]
         if not todo:
             return True
+        started = time.perf_counter()
         vectors = self.embedder.embed(["".join(texts[r][1:]) for _, r, _ in todo])
+        self.embed_seconds += time.perf_counter() - started
         with ws.lock:
             if self._stop.is_set():
                 return False
