@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +12,18 @@ import yaml
 
 # The C loader is the same safe loader, several times faster (50k files at start-up).
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# `key: plain words`, `key: [a, b]`, `date: 2026-06-20` lines are read without YAML: most
+# notes have only such lines, and the result is what yaml.safe_load gives for them.
+_SIMPLE_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):[ ]+(.*?)[ ]*", re.ASCII)
+_PLAIN_RE = re.compile(r"[^\W\d_][^#:]*")
+_FLOW_PLAIN_RE = re.compile(r"[^\W\d_][^#:,\[\]{}]*")
+_DATE_RE = re.compile(r"\d{4}-\d\d-\d\d", re.ASCII)
+_KEYWORDS = frozenset(
+    form
+    for word in ("yes", "no", "true", "false", "on", "off", "null", "y", "n")
+    for form in (word, word.upper(), word.title())
+)
 
 # Aliases let a few lines of YAML expand into a huge structure; stop well before that.
 _MAX_NODES = 20_000
@@ -53,6 +66,9 @@ def split_frontmatter(text: str) -> Frontmatter:
 
 
 def _parse(source: str, end_line: int) -> Frontmatter:
+    simple = _simple_mapping(source)
+    if simple is not None:
+        return Frontmatter(simple, end_line)
     try:
         raw = yaml.load(source, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
@@ -73,6 +89,41 @@ def _parse(source: str, end_line: int) -> Frontmatter:
     except (_TooLarge, RecursionError):
         return Frontmatter({}, end_line, "frontmatter is too large or too deeply nested; ignored")
     return Frontmatter(data, end_line)
+
+
+def _simple_mapping(source: str) -> dict[str, Any] | None:
+    """The mapping when every line is a simple `key: value`, else None (then YAML decides)."""
+    data: dict[str, Any] = {}
+    for line in source.split("\n")[:-1] if source else ():
+        m = _SIMPLE_LINE_RE.fullmatch(line)
+        if m is None or m[1] in _KEYWORDS:
+            return None
+        value = m[2]
+        if value.startswith("[") and value.endswith("]"):
+            items = [item.strip() for item in value[1:-1].split(",")]
+            if items == [""]:
+                data[m[1]] = []
+            elif all(_plain(item, _FLOW_PLAIN_RE) for item in items):
+                data[m[1]] = items
+            else:
+                return None
+        elif _plain(value, _PLAIN_RE) or (_DATE_RE.fullmatch(value) and _valid_date(value)):
+            data[m[1]] = value
+        else:
+            return None
+    return data
+
+
+def _plain(value: str, pattern: re.Pattern[str]) -> bool:
+    return value not in _KEYWORDS and value.isprintable() and pattern.fullmatch(value) is not None
+
+
+def _valid_date(value: str) -> bool:
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _json_safe(value: Any, count: list[int], active: set[int]) -> Any:

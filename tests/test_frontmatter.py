@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from reme_core.frontmatter import Frontmatter, split_frontmatter
 
 
@@ -95,3 +98,34 @@ def test_alias_bomb_is_refused_quickly() -> None:
     assert fm.data == {}
     assert fm.warning is not None
     assert fm.end_line == len(lines) + 1
+
+
+def test_simple_lines_and_yaml_agree_on_dates_and_keywords() -> None:
+    fm = split_frontmatter("---\ndate: 2026-02-30\n---\n")
+    assert fm.data == {} and fm.warning is not None  # the fast path leaves bad dates to YAML
+    fm = split_frontmatter("---\ntags: [no, maybe]\ndraft: off\nname: no way\n---\n")
+    assert fm.data == {"tags": [False, "maybe"], "draft": False, "name": "no way"}
+
+
+KEYS = st.sampled_from(["name", "description", "tags", "date", "yes", "on", "_x", "a-b", "n"])
+SCALARS = st.one_of(
+    st.sampled_from(["no", "True", "null", "2026-06-20", "2026-13-01", "12", "1e3", ".nan"]),
+    st.sampled_from(["Kestrel index", "检索 回归", 'it\'s "quoted"', "a: b", "x #c", "é"]),
+    st.text(alphabet="ab :#,[]{}'\"-!&*|>%@`\t中", max_size=12),
+)
+VALUES = st.one_of(
+    SCALARS,
+    st.lists(SCALARS, max_size=4).map(lambda items: "[" + ", ".join(items) + "]"),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(KEYS, st.sampled_from([" ", "  ", "\t"]), VALUES), max_size=6))
+def test_fast_path_matches_yaml(entries: list[tuple[str, str, str]]) -> None:
+    """The shortcut for simple lines reads what YAML reads (a comment line forces YAML)."""
+    source = "".join(f"{key}:{gap}{value}\n" for key, gap, value in entries)
+    fast = split_frontmatter(f"---\n{source}---\n")
+    slow = split_frontmatter(f"---\n{source}# forces the YAML parser\n---\n")
+    assert fast.data == slow.data
+    assert (fast.warning is None) == (slow.warning is None)
+    json.dumps(fast.data, allow_nan=False)
