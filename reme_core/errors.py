@@ -16,7 +16,7 @@ class PathRefused(RemeError):
 
 
 class FileRefused(RemeError):
-    """A file cannot be indexed or read as asked (binary, too large, bad encoding in strict mode)."""
+    """A file cannot be indexed or read as asked (binary, too large, strict-mode encoding)."""
 
 
 class RangeError(RemeError):

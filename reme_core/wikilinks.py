@@ -218,11 +218,11 @@ def _in_spans(pos: int, spans: list[tuple[int, int]]) -> bool:
 
 
 def _frontmatter_end(lines: list[str]) -> int:
-    """Index of the closing `---` of a leading YAML block, or -1. Frontmatter is not code."""
+    """Index of the closing `---` (or `...`) of a leading YAML block, or -1; never code."""
     if not lines or lines[0].rstrip() != "---":
         return -1
     for i in range(1, len(lines)):
-        if lines[i].rstrip() == "---":
+        if lines[i].rstrip() in ("---", "..."):
             return i
     return -1
 
