@@ -137,45 +137,45 @@ class MemoryIndex:
         if self.resolver is not None:
             self.resolver.remove(path)
 
-    def add_file(
+    def add_files(
         self,
-        node: FileNode,
-        file_id: int,
-        origin: str,
-        rowids: Sequence[int],
-        ranges: Sequence[tuple[int, int]],
-        term_ids: Sequence[np.ndarray],
-        tfs: Sequence[np.ndarray],
+        nodes: Sequence[FileNode],
+        file_ids: Sequence[int],
+        origins: Sequence[str],
+        counts: Sequence[int],
+        rowids: np.ndarray,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        doc_ptr: np.ndarray,
+        term_ids: np.ndarray,
+        tfs: np.ndarray,
     ) -> None:
-        """Add a committed file's chunks and node (the old version must be removed first)."""
-        self._put_node(node, file_id, origin)
-        if rowids:
-            lengths = np.fromiter((len(t) for t in term_ids), dtype=np.int64, count=len(term_ids))
-            ptr = np.zeros(len(term_ids) + 1, dtype=np.int64)
-            np.cumsum(lengths, out=ptr[1:])
-            docs = self.bm25.add_many(
-                ptr, np.concatenate(term_ids).astype(np.int32), np.concatenate(tfs).astype(np.int32)
-            )
-            self.file_docs[node.path] = np.asarray(docs, dtype=np.int64)
-            self._grow_docs(docs, rowids, self.slot_of[node.path], ranges)
+        """Add committed files (old versions removed first) with one BM25 ``add_many``.
 
-    def _grow_docs(
-        self,
-        docs: np.ndarray,
-        rowids: Sequence[int],
-        slot: int,
-        ranges: Sequence[tuple[int, int]],
-    ) -> None:
-        need = int(np.max(docs)) + 1
+        ``counts`` is each file's number of chunks; the chunk arrays and the CSR
+        (``doc_ptr``, ``term_ids``, ``tfs``) cover all of them in file order.
+        """
+        for node, file_id, origin in zip(nodes, file_ids, origins, strict=True):
+            self._put_node(node, file_id, origin)
+        if not len(rowids):
+            return
+        docs = self.bm25.add_many(doc_ptr, term_ids, tfs)
+        slots = np.fromiter((self.slot_of[n.path] for n in nodes), np.int32, count=len(nodes))
+        bounds = np.zeros(len(nodes) + 1, dtype=np.int64)
+        np.cumsum(counts, out=bounds[1:])
+        for node, a, z in zip(nodes, bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+            if z > a:
+                self.file_docs[node.path] = docs[a:z]
+        need = int(docs[-1]) + 1
         if need > len(self.doc_rowid):  # capacity doubles: adding n files copies O(n), not O(n²)
             self.doc_rowid = _grown(self.doc_rowid, need, 0)
             self.doc_slot = _grown(self.doc_slot, need, -1)
             self.doc_start = _grown(self.doc_start, need, 0)
             self.doc_end = _grown(self.doc_end, need, 0)
         self.doc_rowid[docs] = rowids
-        self.doc_slot[docs] = slot
-        self.doc_start[docs] = [r[0] for r in ranges]
-        self.doc_end[docs] = [r[1] for r in ranges]
+        self.doc_slot[docs] = np.repeat(slots, counts)
+        self.doc_start[docs] = starts
+        self.doc_end[docs] = ends
 
     def relink(self, paths: Iterable[str]) -> None:
         """(Re)resolve the given files' links into the graph."""

@@ -7,9 +7,11 @@ distinct term of the batch once (not every posting) to the global vocabulary.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -28,6 +30,7 @@ from reme_core.wikilinks import find_markdown_links, find_wikilinks
 
 POOL_THRESHOLD = 256
 BATCH_FILES = 48
+IN_FLIGHT_PER_WORKER = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +191,21 @@ def parse_many(
         return
     context = get_context("forkserver" if os.name == "posix" else "spawn")
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
-        futures = [pool.submit(parse_batch, str(root), paths, settings) for paths in batches]
-        for paths, future in zip(batches, futures):
+        # A bounded window of batches in flight: results are consumed (and freed) in order, so
+        # memory stays flat however large the job and however slow the consumer.
+        pending: deque[tuple[int, Future[ParsedBatch]]] = deque()
+        todo = iter(batches)
+
+        def submit(paths: Sequence[str]) -> None:
+            pending.append((len(paths), pool.submit(parse_batch, str(root), paths, settings)))
+
+        for paths in itertools.islice(todo, IN_FLIGHT_PER_WORKER * n_workers):
+            submit(paths)
+        while pending:
+            n, future = pending.popleft()
+            paths = next(todo, None)
+            if paths is not None:
+                submit(paths)
             yield future.result()
             if progress:
-                progress(len(paths))
+                progress(n)

@@ -98,13 +98,17 @@ class ChunkArrays:
 
 
 @dataclass(slots=True)
-class FileWrite:
-    """One file to upsert: its parse, where it came from, its chunks' term ids and counts."""
+class BatchWrite:
+    """Files to upsert together: parses, origins, and all their chunks' term counts as one CSR.
 
-    parsed: ParsedFile
-    origin: str
-    term_ids: list[np.ndarray]
-    tfs: list[np.ndarray]
+    Chunks are in file order; chunk ``i`` owns ``term_ids[doc_ptr[i]:doc_ptr[i + 1]]``.
+    """
+
+    files: list[ParsedFile]
+    origins: list[str]
+    doc_ptr: np.ndarray
+    term_ids: np.ndarray
+    tfs: np.ndarray
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:
@@ -288,62 +292,83 @@ class Store:
                 self.conn.execute("DELETE FROM files WHERE id=?", row)
             self.conn.execute("DELETE FROM skipped WHERE path=?", (path,))
 
-    def write_file(self, item: FileWrite) -> tuple[int, list[int]]:
-        """Upsert one file; returns its file id and its new chunks' rowids, in order."""
-        node = item.parsed.node
-        self.conn.execute("DELETE FROM skipped WHERE path=?", (node.path,))
-        row = self.conn.execute("SELECT id FROM files WHERE path=?", (node.path,)).fetchone()
-        values = (
-            node.st_mtime,
-            node.size,
-            node.content_hash,
-            json.dumps(node.frontmatter, ensure_ascii=False, default=str),
-            json.dumps(node.warnings, ensure_ascii=False),
-            item.origin,
+    def write_files(self, batch: BatchWrite) -> tuple[list[int], np.ndarray]:
+        """Upsert a batch of files; returns their file ids and their new chunks' rowids.
+
+        Chunks and links go in with one ``executemany`` each. Rowids are given explicitly as
+        the ones SQLite would pick (one past the largest, taken after the deletes), because
+        ``executemany`` does not report them.
+        """
+        conn = self.conn
+        file_ids: list[int] = []
+        for pf, origin in zip(batch.files, batch.origins, strict=True):
+            node = pf.node
+            conn.execute("DELETE FROM skipped WHERE path=?", (node.path,))
+            row = conn.execute("SELECT id FROM files WHERE path=?", (node.path,)).fetchone()
+            values = (
+                node.st_mtime,
+                node.size,
+                node.content_hash,
+                json.dumps(node.frontmatter, ensure_ascii=False, default=str),
+                json.dumps(node.warnings, ensure_ascii=False),
+                origin,
+            )
+            if row:
+                file_id = row[0]
+                conn.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
+                conn.execute("DELETE FROM links WHERE file_id=?", (file_id,))
+                conn.execute(
+                    "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, "
+                    "origin=? WHERE id=?",
+                    (*values, file_id),
+                )
+            else:
+                cur = conn.execute(
+                    "INSERT INTO files(path, mtime, size, hash, frontmatter, warnings, origin) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (node.path, *values),
+                )
+                file_id = int(cur.lastrowid or 0)
+            file_ids.append(file_id)
+        first = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]) + 1
+        id_blob = np.asarray(batch.term_ids, dtype="<i4").tobytes()
+        tf_blob = np.asarray(batch.tfs, dtype="<i4").tobytes()
+        offsets = (np.asarray(batch.doc_ptr, dtype=np.int64) * 4).tolist()
+        rows = []
+        links = []
+        for file_id, pf in zip(file_ids, batch.files, strict=True):
+            for seq, chunk in enumerate(pf.chunks):
+                doc = len(rows)
+                a, b = offsets[doc], offsets[doc + 1]
+                rows.append(
+                    (
+                        first + doc,
+                        chunk.id,
+                        file_id,
+                        seq,
+                        chunk.start_line,
+                        chunk.end_line,
+                        chunk.prefix,
+                        chunk.body,
+                        chunk.suffix,
+                        id_blob[a:b],
+                        tf_blob[a:b],
+                    )
+                )
+            links.extend(_link_row(file_id, i, link) for i, link in enumerate(pf.node.links))
+        if len(rows) != len(offsets) - 1:
+            raise ValueError(f"{len(rows)} chunks for a CSR of {len(offsets) - 1} documents")
+        conn.executemany(
+            "INSERT INTO chunks(rowid, id, file_id, seq, start_line, end_line, prefix, body, "
+            "suffix, term_ids, tfs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
         )
-        if row:
-            file_id = row[0]
-            self.conn.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
-            self.conn.execute("DELETE FROM links WHERE file_id=?", (file_id,))
-            self.conn.execute(
-                "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, origin=? "
-                "WHERE id=?",
-                (*values, file_id),
-            )
-        else:
-            cur = self.conn.execute(
-                "INSERT INTO files(path, mtime, size, hash, frontmatter, warnings, origin) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (node.path, *values),
-            )
-            file_id = int(cur.lastrowid or 0)
-        rowids = []
-        for seq, (chunk, ids, tfs) in enumerate(
-            zip(item.parsed.chunks, item.term_ids, item.tfs, strict=True)
-        ):
-            cur = self.conn.execute(
-                "INSERT INTO chunks(id, file_id, seq, start_line, end_line, prefix, body, suffix, "
-                "term_ids, tfs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    chunk.id,
-                    file_id,
-                    seq,
-                    chunk.start_line,
-                    chunk.end_line,
-                    chunk.prefix,
-                    chunk.body,
-                    chunk.suffix,
-                    np.asarray(ids, dtype="<i4").tobytes(),
-                    np.asarray(tfs, dtype="<i4").tobytes(),
-                ),
-            )
-            rowids.append(int(cur.lastrowid or 0))
-        self.conn.executemany(
+        conn.executemany(
             "INSERT INTO links(file_id, seq, target, anchor, line, alias, embed, raw) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [_link_row(file_id, i, link) for i, link in enumerate(node.links)],
+            links,
         )
-        return file_id, rowids
+        return file_ids, np.arange(first, first + len(rows), dtype=np.int64)
 
     def touch_file(self, path: str, mtime: float) -> None:
         """Record a new mtime for a file whose content is unchanged (no re-chunking)."""

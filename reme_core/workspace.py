@@ -27,7 +27,7 @@ from reme_core.reading import ReadResult, read_lines
 from reme_core.retrieve import RetrieveResult, run_retrieve
 from reme_core.scanner import FileStat, scan, scopes_for
 from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run_search
-from reme_core.store import FileWrite, Store, StoreError, is_busy, retry_busy
+from reme_core.store import BatchWrite, Store, StoreError, is_busy, retry_busy
 from reme_core.tokenizer import Tokenizer
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
@@ -367,9 +367,14 @@ class Workspace:
         gone: set[str],
         skipped: list[tuple[str, str]],
         touched: list[tuple[str, float, str]],
+        *,
+        relink: bool = True,
     ) -> BatchReport:
         """One transaction. Term ids are assigned inside it, after catching up with any other
-        writer, so two processes never hand out the same id for different terms."""
+        writer, so two processes never hand out the same id for different terms.
+
+        ``relink=False`` leaves the link graph to the caller (a rebuild relinks once at the end).
+        """
         self.refresh_if_changed()
         if not (batches or skipped or touched or gone & set(self.index.nodes)):
             return BatchReport(generation=self._generation)
@@ -385,7 +390,7 @@ class Workspace:
                 self.store.delete_files(sorted(gone))
                 for path, mtime, _ in touched:
                     self.store.touch_file(path, mtime)
-                results = [self.store.write_file(w) for w in writes]
+                results = [self.store.write_files(w) for w in writes]
                 self.store.record_skipped(skipped)
                 self.store.put_meta({"fingerprint": self._fingerprint()})
                 generation = self.store.bump_generation()
@@ -393,7 +398,7 @@ class Workspace:
             retry_busy(self._load)
             raise
         self._persisted_terms = len(vocab)
-        report = self._update_memory(gone & known, writes, results, known)
+        report = self._update_memory(gone & known, writes, results, known, relink)
         for path, mtime, digest in touched:
             node = self.index.nodes.get(path)
             if node is not None and node.content_hash == digest:
@@ -464,51 +469,60 @@ class Workspace:
             batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]
 
-    def _writes(self, batches: Sequence[ParsedBatch], origin: str) -> list[FileWrite]:
-        """Map each batch's local terms to global ids and split its arrays per file."""
+    def _writes(self, batches: Sequence[ParsedBatch], origin: str) -> list[BatchWrite]:
+        """Map each batch's local terms to global ids (one vocabulary call per batch)."""
         writes = []
         for batch in batches:
             global_ids = self.index.vocab.add_many(batch.terms)
             ids = global_ids[batch.term_idx] if len(batch.term_idx) else batch.term_idx
             ptr = np.zeros(len(batch.doc_nterms) + 1, dtype=np.int64)
             np.cumsum(batch.doc_nterms, out=ptr[1:])
-            doc = 0
-            for pf in batch.files:
-                spans = [(ptr[i], ptr[i + 1]) for i in range(doc, doc + len(pf.chunks))]
-                doc += len(pf.chunks)
-                writes.append(
-                    FileWrite(
-                        parsed=pf,
-                        origin=self._origin_of(pf.node.path, origin),
-                        term_ids=[ids[a:b] for a, b in spans],
-                        tfs=[batch.tfs[a:b] for a, b in spans],
-                    )
-                )
+            origins = [self._origin_of(pf.node.path, origin) for pf in batch.files]
+            writes.append(BatchWrite(batch.files, origins, ptr, ids, batch.tfs))
         return writes
 
     def _update_memory(
         self,
         removed: Iterable[str],
-        writes: Sequence[FileWrite],
-        results: Sequence[tuple[int, list[int]]],
+        writes: Sequence[BatchWrite],
+        results: Sequence[tuple[list[int], np.ndarray]],
         known: set[str],
+        relink: bool = True,
     ) -> BatchReport:
         index = self.index
         report = BatchReport()
         for path in sorted(removed):
             index.remove_file(path)
             report.changes.append(FileChange(path, "deleted", 0))
-        for write, (file_id, rowids) in zip(writes, results, strict=True):
-            node = write.parsed.node
-            kind = "modified" if node.path in known else "added"
-            index.remove_file(node.path)
-            ranges = [(c.start_line, c.end_line) for c in write.parsed.chunks]
-            index.add_file(node, file_id, write.origin, rowids, ranges, write.term_ids, write.tfs)
-            report.changes.append(FileChange(node.path, kind, len(rowids)))
-        if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
+        for write, (file_ids, rowids) in zip(writes, results, strict=True):
+            nodes = [pf.node for pf in write.files]
+            for node in nodes:
+                index.remove_file(node.path)
+            counts = [len(pf.chunks) for pf in write.files]
+            chunks = [c for pf in write.files for c in pf.chunks]
+            index.add_files(
+                nodes,
+                file_ids,
+                write.origins,
+                counts,
+                rowids,
+                np.fromiter((c.start_line for c in chunks), np.int32, count=len(chunks)),
+                np.fromiter((c.end_line for c in chunks), np.int32, count=len(chunks)),
+                write.doc_ptr,
+                write.term_ids,
+                write.tfs,
+            )
+            for node, n in zip(nodes, counts, strict=True):
+                kind = "modified" if node.path in known else "added"
+                report.changes.append(FileChange(node.path, kind, n))
+        if (
+            relink
+            and index.resolver is not None
+            and any(c.kind != "modified" for c in report.changes)
+        ):
             index.relink_all()
-        else:
-            index.relink(w.parsed.node.path for w in writes)
+        elif relink:
+            index.relink(pf.node.path for w in writes for pf in w.files)
         return report
 
     def reindex(self, progress: ProgressFn | None = None) -> ReindexSummary:
@@ -530,9 +544,11 @@ class Workspace:
         # Searches keep answering from the current index while the new one is built aside.
         builder = Workspace(self.root, self.config)
         builder.store = Store(tmp if tmp is not None else ":memory:")
+        # Private and deleted if we crash, so its commits need not wait for the disk.
+        builder.store.conn.execute("PRAGMA synchronous=OFF")
         builder.index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
         builder._generation = 0
-        report = builder.apply(Changes(added=paths), origin="reindex", progress=progress)
+        skipped = builder._build(paths, progress)
         with self.lock:
             with contextlib.suppress(sqlite3.DatabaseError):  # a rebuild reuses embeddings
                 self.store.copy_vectors_into(builder.store)
@@ -551,9 +567,37 @@ class Workspace:
             chunks=self.index.bm25.n_docs,
             links=graph.n_edges,
             dangling_links=len(graph.dangling()),
-            skipped=report.skipped,
+            skipped=skipped,
             seconds=time.perf_counter() - started,
         )
+
+    def _build(self, paths: Sequence[str], progress: ProgressFn | None) -> list[tuple[str, str]]:
+        """Fill this private, empty builder: each parsed batch is committed as it arrives.
+
+        The parent's store and memory work then overlaps the pool's parsing, and parsed text is
+        dropped batch by batch instead of being held for one final transaction. Links are
+        resolved once at the end. Returns the refused files.
+        """
+        done, total = 0, len(paths)
+
+        def tick(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress:
+                progress(done, total)
+
+        skipped: list[tuple[str, str]] = []
+        regular = [p for p in sorted(set(paths)) if self._regular(p)]
+        for batch in parse_many(self.root, regular, self.settings, self.config.workers, tick):
+            _mark_racy(batch, time.time())
+            refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
+            skipped += refused
+            if batch.files or refused:
+                with self.lock:
+                    self._commit("reindex", [batch], set(), refused, [], relink=False)
+        with self.lock:
+            self.index.relink_all()
+        return skipped
 
     def _install(self, built: Store, tmp: Path) -> None:
         """Copy a rebuilt database over the live one in a single transaction, then drop it."""
