@@ -6,9 +6,11 @@ Han runs go through jieba in search mode (the longest word plus its sub-words), 
 character bigrams with ``use_jieba=False``; kana and Hangul runs always become bigrams
 (jieba only knows Han and would split them into single characters).
 
-Speed matters more than elegance here: the indexer tokenises tens of millions of words, so
-pure-ASCII text takes a single ``re.findall``, and other text one ``re.split`` that isolates
-CJK runs followed by one ``findall`` per non-CJK stretch.
+Speed matters more than elegance here: the indexer tokenises tens of millions of words. Text
+is cut into pieces at ASCII punctuation and whitespace by one byte-level ``translate`` and a
+``split`` (no token spans those characters); pieces that are pure ASCII are words already
+(edge underscores stripped), and only the few pieces holding non-ASCII characters go through
+the CJK split and the Unicode word pattern.
 """
 
 from __future__ import annotations
@@ -19,15 +21,22 @@ import threading
 import unicodedata
 from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
+from itertools import repeat
 
 _HAN = "\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _KANA_HANGUL = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\uac00-\ud7af"
 # Two groups: re.split yields [other, han, kana/hangul, other, han, kana/hangul, ..., other].
 _CJK_SPLIT = re.compile(f"([{_HAN}]+)|([{_KANA_HANGUL}]+)")
 _CJK_CHAR = re.compile(f"[{_HAN}{_KANA_HANGUL}]")
-_ASCII_WORD = re.compile(r"[a-z0-9]+")
-_ASCII_WORD_US = re.compile(r"[a-z0-9]+(?:_+[a-z0-9]+)*")
 _WORD = re.compile(r"[^\W_]+(?:_+[^\W_]+)*")
+_WORD_BYTES = frozenset(b"0123456789abcdefghijklmnopqrstuvwxyz_")
+# Byte tables for ``bytes.translate``: ASCII other than [a-z0-9_] becomes a space (upper case
+# is lowered in the ASCII table); UTF-8 bytes of non-ASCII characters are kept as they are.
+_PIECES = bytes(b if b in _WORD_BYTES or b >= 0x80 else 0x20 for b in range(256))
+_PIECES_ASCII = bytes(
+    b + 32 if 65 <= b <= 90 else b if b in _WORD_BYTES else 0x20 for b in range(256)
+)
+_UNDERSCORE = "_"
 _WORD_RUN = re.compile(r"[^\W_]+")
 
 _jieba_lock = threading.Lock()
@@ -58,6 +67,11 @@ def _load_jieba() -> Callable[[str], Iterable[str]] | None:
         return _jieba_cut
 
 
+def _strip_edges(words: list[str]) -> list[str]:
+    """ASCII pieces of ``[a-z0-9_]`` as words: edge underscores dropped, empty pieces too."""
+    return list(filter(None, map(str.strip, words, repeat(_UNDERSCORE))))
+
+
 def _bigrams(run: str) -> list[str]:
     if len(run) < 2:
         return [run]
@@ -77,9 +91,33 @@ class Tokenizer:
     def tokenize(self, text: str) -> list[str]:
         """Terms of ``text`` in reading order, duplicates kept (term frequencies need them)."""
         if text.isascii():
-            text = text.lower()
-            return (_ASCII_WORD_US if "_" in text else _ASCII_WORD).findall(text)
-        parts = _CJK_SPLIT.split(unicodedata.normalize("NFKC", text).lower())
+            words = text.encode("ascii").translate(_PIECES_ASCII).decode("ascii").split()
+            return _strip_edges(words) if _UNDERSCORE in text else words
+        text = unicodedata.normalize("NFKC", text).lower()
+        pieces = (
+            text.encode("utf-8", "surrogatepass")
+            .translate(_PIECES)
+            .decode("utf-8", "surrogatepass")
+            .split()
+        )
+        ascii_flags = list(map(str.isascii, pieces))
+        underscores = _UNDERSCORE in text
+        out: list[str] = []
+        start = 0
+        while start <= len(pieces):
+            try:
+                end = ascii_flags.index(False, start)
+            except ValueError:
+                end = len(pieces)
+            out.extend(_strip_edges(pieces[start:end]) if underscores else pieces[start:end])
+            if end < len(pieces):
+                out.extend(self._mixed(pieces[end]))
+            start = end + 1
+        return out
+
+    def _mixed(self, piece: str) -> list[str]:
+        """Terms of a normalised, lower-cased piece that holds non-ASCII characters."""
+        parts = _CJK_SPLIT.split(piece)
         out = _WORD.findall(parts[0])
         cut = _load_jieba() if self.use_jieba and len(parts) > 1 else None
         for i in range(1, len(parts), 3):
