@@ -1,0 +1,236 @@
+"""The browser driven like a person would, on a copy of the demo workspace."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from reme_core import Workspace
+from reme_tui.app import RemeApp
+from reme_tui.widgets.note_view import NoteView
+
+SIZE = (140, 40)
+NOTE = "daily/2026-06-15/retrieval-regression.md"
+
+
+async def settle(pilot: Pilot) -> None:
+    """Let timers fire and every worker but the watcher finish."""
+    app = pilot.app
+    for _ in range(3):
+        await pilot.pause(0.2)
+        busy = [w for w in app.workers if w.group != "watcher" and not w.is_finished]
+        if busy:
+            await app.workers.wait_for_complete(busy)
+        await pilot.pause()
+
+
+async def wait_until(pilot: Pilot, condition, timeout: float = 10.0) -> None:  # noqa: ANN001
+    """Poll a condition while the app runs (for the watcher's asynchronous refresh)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await settle(pilot)
+
+
+async def search(pilot: Pilot, query: str) -> None:
+    app = pilot.app
+    await settle(pilot)
+    app.query_one("#query").focus()
+    await pilot.press(*query)
+    await settle(pilot)
+
+
+def visible_text(app: RemeApp) -> str:
+    """What the reader shows, row by row, as plain text."""
+    view = app.query_one(NoteView)
+    return "\n".join(view.render_line(y).text for y in range(view.size.height))
+
+
+async def test_typing_shows_result_blocks(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "bm25 idf")
+        pane = app.search_pane
+        assert pane.hits, "typing a query shows hits"
+        first = pane.hits[0]
+        results = app.query_one("#results", OptionList)
+        prompt = results.get_option_at_index(0).prompt
+        header = prompt.renderables[0].plain
+        assert header.startswith(f"{first.path}:{first.start_line}-{first.end_line} [score=")
+        assert "hits" in str(app.query_one("#search-status").render())
+
+
+async def test_query_syntax_filters_results(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "bm25 path:digest/")
+        assert app.search_pane.hits
+        assert all(h.path.startswith("digest/") for h in app.search_pane.hits)
+        await pilot.press("ctrl+u", *"bm25 after:bad-date")
+        await settle(pilot)
+        assert "Query error" in str(app.query_one("#search-status").render())
+
+
+async def test_enter_opens_hit_with_highlighted_range(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "bm25 idf")
+        hit = app.search_pane.hits[0]
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        view = app.query_one(NoteView)
+        assert app.reader.path == hit.path
+        assert view.ranges == [(hit.start_line, hit.end_line)]
+        assert app.focused is view
+        shown = visible_text(app)
+        assert f"{hit.start_line}▌" in shown.replace(" ", ""), "range lines are marked"
+
+
+async def test_tab_follows_link_and_back_returns(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_path("digest/wiki/bm25.md")
+        await settle(pilot)
+        app.focus_reader()
+        view = app.query_one(NoteView)
+        await pilot.press("tab")
+        link = view.selected_link
+        assert link is not None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.reader.path == link.target
+        await pilot.press("b")
+        await settle(pilot)
+        assert app.reader.path == "digest/wiki/bm25.md"
+        await pilot.press("f")
+        await settle(pilot)
+        assert app.reader.path == link.target
+
+
+async def test_line_anchor_link_highlights_lines(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_path(NOTE)
+        await settle(pilot)
+        view = app.query_one(NoteView)
+        index = next(i for i, ln in enumerate(view.links) if ln.match.anchor == "L9-L10")
+        view.link_cursor = index
+        view.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.reader.path == "digest/wiki/solar.md"
+        assert view.ranges == [(9, 10)]
+
+
+async def test_neighbours_match_workspace_links(demo_copy: Path) -> None:
+    expected = Workspace.open(demo_copy).links("digest/wiki/bm25.md")
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_path("digest/wiki/bm25.md")
+        await settle(pilot)
+        data = app.neighbours.data
+        assert data is not None
+        assert [n.path for n in data.outlinks] == [n.path for n in expected["outlinks"]]
+        assert [n.path for n in data.inlinks] == [n.path for n in expected["inlinks"]]
+        inlinking = {n.path for n in expected["inlinks"]}
+        assert all(m.path not in inlinking for m in data.mentions)
+        listed = app.query_one("#neighbours-list", OptionList)
+        assert listed.option_count >= len(data.outlinks) + len(data.inlinks) + 3
+        app.focus_reader()
+        await pilot.press("t")
+        assert "Traverse" in app.neighbours.border_title
+
+
+async def test_palette_optimize_reports_before_after(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"optimize")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert any(line.startswith("tombstones:") and "->" in line for line in app.last_optimize)
+        assert any("before → after" in (n.title or "") for n in app._notifications)
+
+
+async def test_toggle_vectors_explains_when_unavailable(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.action_toggle_vectors()
+        await settle(pilot)
+        if getattr(app.ws, "toggle_vectors", None) is None:
+            assert any("not available" in n.message for n in app._notifications)
+
+
+async def test_file_change_refreshes_results_and_reader(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy)
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "zyzzyvaquux")
+        assert not app.search_pane.hits
+        app.open_path("digest/wiki/bm25.md")
+        await settle(pilot)
+        note = demo_copy / "digest/wiki/bm25.md"
+        note.write_text(note.read_text(encoding="utf-8") + "\nzyzzyvaquux appears\n", "utf-8")
+        await wait_until(pilot, lambda: bool(app.search_pane.hits))
+        assert app.search_pane.hits[0].path == "digest/wiki/bm25.md"
+        await wait_until(pilot, lambda: "zyzzyvaquux" in app.reader.text)
+
+
+async def test_deleted_open_file_shows_message(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_path("digest/wiki/rrf.md")
+        await settle(pilot)
+        (demo_copy / "digest/wiki/rrf.md").unlink()
+        message = app.query_one("#reader-message")
+        await wait_until(pilot, lambda: message.display)
+        assert "was deleted" in str(message.render())
+
+
+async def test_dangling_link_and_empty_workspace_are_explained(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("see [[missing.md]]\n", "utf-8")
+    app = RemeApp(tmp_path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_path("a.md")
+        await settle(pilot)
+        view = app.query_one(NoteView)
+        view.focus()
+        await pilot.press("tab", "enter")
+        await settle(pilot)
+        assert app.reader.path == "a.md"
+        assert any("Dangling link" in n.message for n in app._notifications)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    app = RemeApp(empty, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "no notes yet" in str(app.query_one("#reader-message").render())
+
+
+async def test_keyboard_pane_cycling_and_switcher(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.focused.id == "query"
+        await pilot.press("f6")
+        assert app.focused.id == "note"
+        await pilot.press("f6")
+        assert app.focused.id == "neighbours-list"
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press(*"Reciprocal Rank")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.reader.path == "digest/wiki/rrf.md"
