@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import stat
+from collections.abc import Iterable
 from fnmatch import translate
 from pathlib import Path
 
-from reme_core.errors import PathRefused
+from reme_core.errors import PathRefused, RemeError
 
 METADATA_DIR = "metadata"
 _TEMP_PATTERNS = ("*~", "*.swp", "*.swo", "*.swx", "*.tmp", "#*#", "4913")
@@ -52,3 +54,30 @@ def resolve_inside(root: Path, relpath: str) -> Path:
     if target != real_root and real_root not in target.parents:
         raise PathRefused(f"{relpath}: resolves outside the workspace (symlink)")
     return root / norm
+
+
+def regular_inside(root: Path, relpaths: Iterable[str]) -> list[str]:
+    """The paths that name regular files inside the workspace, in order.
+
+    Same answer as ``resolve_inside(root, p).is_file()`` per path, but each folder's real path
+    is resolved once, and a file that is not itself a symlink costs one ``lstat``.
+    """
+    real_root = root.resolve()
+    folder_ok: dict[str, bool] = {}
+    out = []
+    for rel in relpaths:
+        try:
+            norm = normalize_relpath(rel)
+            folder = norm.rpartition("/")[0]
+            ok = folder_ok.get(folder)
+            if ok is None:
+                real = (root / folder).resolve() if folder else real_root
+                ok = folder_ok[folder] = real == real_root or real_root in real.parents
+            if not ok:
+                continue
+            mode = os.lstat(root / norm).st_mode
+            if stat.S_ISREG(mode) or (stat.S_ISLNK(mode) and resolve_inside(root, norm).is_file()):
+                out.append(rel)
+        except (OSError, RuntimeError, RemeError):
+            continue
+    return out

@@ -295,16 +295,23 @@ class Store:
     def write_files(self, batch: BatchWrite) -> tuple[list[int], np.ndarray]:
         """Upsert a batch of files; returns their file ids and their new chunks' rowids.
 
-        Chunks and links go in with one ``executemany`` each. Rowids are given explicitly as
-        the ones SQLite would pick (one past the largest, taken after the deletes), because
-        ``executemany`` does not report them.
+        Every statement is one ``executemany`` for the batch. New file ids and chunk rowids are
+        given explicitly as the ones SQLite would pick (one past the largest, counted after the
+        deletes), because ``executemany`` does not report them.
         """
         conn = self.conn
+        paths = [pf.node.path for pf in batch.files]
+        conn.executemany("DELETE FROM skipped WHERE path=?", ((p,) for p in paths))
+        known: dict[str, int] = {}
+        for start in range(0, len(paths), 500):
+            part = paths[start : start + 500]
+            marks = ",".join("?" * len(part))
+            known.update(conn.execute(f"SELECT path, id FROM files WHERE path IN ({marks})", part))
+        next_id = int(conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
         file_ids: list[int] = []
+        updates, inserts = [], []
         for pf, origin in zip(batch.files, batch.origins, strict=True):
             node = pf.node
-            conn.execute("DELETE FROM skipped WHERE path=?", (node.path,))
-            row = conn.execute("SELECT id FROM files WHERE path=?", (node.path,)).fetchone()
             values = (
                 node.st_mtime,
                 node.size,
@@ -313,23 +320,26 @@ class Store:
                 json.dumps(node.warnings, ensure_ascii=False),
                 origin,
             )
-            if row:
-                file_id = row[0]
-                conn.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
-                conn.execute("DELETE FROM links WHERE file_id=?", (file_id,))
-                conn.execute(
-                    "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, "
-                    "origin=? WHERE id=?",
-                    (*values, file_id),
-                )
+            file_id = known.get(node.path)
+            if file_id is None:  # the id SQLite would give: inserts run in this order
+                file_id, next_id = next_id, next_id + 1
+                inserts.append((file_id, node.path, *values))
             else:
-                cur = conn.execute(
-                    "INSERT INTO files(path, mtime, size, hash, frontmatter, warnings, origin) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (node.path, *values),
-                )
-                file_id = int(cur.lastrowid or 0)
+                updates.append((*values, file_id))
             file_ids.append(file_id)
+        old = [(u[-1],) for u in updates]
+        conn.executemany("DELETE FROM chunks WHERE file_id=?", old)
+        conn.executemany("DELETE FROM links WHERE file_id=?", old)
+        conn.executemany(
+            "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, origin=? "
+            "WHERE id=?",
+            updates,
+        )
+        conn.executemany(
+            "INSERT INTO files(id, path, mtime, size, hash, frontmatter, warnings, origin) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            inserts,
+        )
         first = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]) + 1
         id_blob = np.asarray(batch.term_ids, dtype="<i4").tobytes()
         tf_blob = np.asarray(batch.tfs, dtype="<i4").tobytes()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 import numpy as np
 
@@ -42,15 +43,21 @@ class Vocabulary:
         return term_id
 
     def add_many(self, terms: Iterable[str]) -> np.ndarray:
-        """Ids of ``terms`` (int32, same order), assigning ids to new ones in one pass."""
-        terms = list(terms)  # iterated twice below when some terms are new
-        n0 = len(self._ids)
-        setdefault = self._ids.setdefault
-        ids = [setdefault(t, len(self._ids)) for t in terms]
-        if len(self._ids) != n0:
-            # New ids are n0, n0+1, ... in first-seen order, which dict.fromkeys preserves.
-            self._terms.extend(dict.fromkeys(t for t, i in zip(terms, ids, strict=True) if i >= n0))
-        return np.asarray(ids, dtype=np.int32)
+        """Ids of ``terms`` (int32, same order), assigning ids to new ones in first-seen order.
+
+        Known terms are looked up by a C-level ``map``; only the new ones are touched in Python.
+        """
+        terms = terms if isinstance(terms, list) else list(terms)
+        ids = np.fromiter(map(self._ids.get, terms, repeat(-1)), dtype=np.int64, count=len(terms))
+        new_at = np.flatnonzero(ids < 0)
+        if len(new_at):
+            new_terms = [terms[i] for i in new_at.tolist()]
+            n0 = len(self._terms)
+            fresh = list(dict.fromkeys(new_terms))
+            self._ids.update(zip(fresh, range(n0, n0 + len(fresh))))
+            self._terms.extend(fresh)
+            ids[new_at] = np.fromiter(map(self._ids.__getitem__, new_terms), np.int64, len(new_at))
+        return ids.astype(np.int32)
 
     def ids(self, terms: Sequence[str]) -> np.ndarray:
         """Ids of ``terms`` (int32, aligned with the input); -1 marks a term never seen.

@@ -22,7 +22,13 @@ from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
 from reme_core.memory_index import MemoryIndex
 from reme_core.models import FileChunk
 from reme_core.parsing import ParsedBatch, ParseSettings, parse_many, tokenizer_for
-from reme_core.paths import METADATA_DIR, is_ignored, normalize_relpath, resolve_inside
+from reme_core.paths import (
+    METADATA_DIR,
+    is_ignored,
+    normalize_relpath,
+    regular_inside,
+    resolve_inside,
+)
 from reme_core.reading import ReadResult, read_lines
 from reme_core.retrieve import RetrieveResult, run_retrieve
 from reme_core.scanner import FileStat, scan, scopes_for
@@ -341,7 +347,7 @@ class Workspace:
     def _apply(self, changes: Changes, origin: str, progress: ProgressFn | None) -> BatchReport:
         started = time.perf_counter()
         candidates = sorted(set(changes.added) | set(changes.modified))
-        unfit = {p for p in candidates if not self._regular(p)}
+        unfit = set(candidates).difference(regular_inside(self.root, candidates))
         to_parse, touched = self._split_touched([p for p in candidates if p not in unfit])
         batches, refused = self._parse(to_parse, progress)
         vanished = {p for p, reason in refused if reason == VANISHED}
@@ -406,13 +412,6 @@ class Workspace:
                 report.touched.append(path)
         report.generation = self._generation = generation
         return report
-
-    def _regular(self, relpath: str) -> bool:
-        """A regular file inside the workspace (never open a FIFO, a folder or an escape)."""
-        try:
-            return resolve_inside(self.root, relpath).is_file()
-        except (OSError, RuntimeError, RemeError):
-            return False
 
     def _split_touched(
         self, paths: Sequence[str]
@@ -587,7 +586,7 @@ class Workspace:
                 progress(done, total)
 
         skipped: list[tuple[str, str]] = []
-        regular = [p for p in sorted(set(paths)) if self._regular(p)]
+        regular = regular_inside(self.root, sorted(set(paths)))
         for batch in parse_many(self.root, regular, self.settings, self.config.workers, tick):
             _mark_racy(batch, time.time())
             refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
