@@ -73,8 +73,7 @@ class MemoryIndex:
         chunks: ChunkArrays,
     ) -> None:
         """Fill every structure from stored rows, vectorised where it counts."""
-        for term in vocab:
-            self.vocab.add(term)
+        self.vocab = Vocabulary(vocab)
         self.bm25 = BM25Index.from_arrays(chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab))
         by_id: dict[int, str] = {}
         for row in files:

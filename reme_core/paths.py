@@ -29,6 +29,14 @@ def is_ignored(relpath: str) -> bool:
     return _TEMP_RE.match(os.path.normcase(name)) is not None
 
 
+def is_ignored_child(parent: str, name: str) -> bool:
+    """``is_ignored(f"{parent}/{name}")`` for a ``parent`` (``""`` for the root) known not to
+    be ignored: only the new name needs testing, as a walk descends."""
+    if name.startswith(".") or (not parent and name == METADATA_DIR):
+        return True
+    return _TEMP_RE.match(os.path.normcase(name)) is not None
+
+
 def normalize_relpath(path: str) -> str:
     """Normalise a caller's workspace-relative path; refuse absolute paths and `..` escapes."""
     if not isinstance(path, str) or not path.strip():

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reme_core.config import Config
-from reme_core.paths import is_ignored
+from reme_core.paths import METADATA_DIR, is_ignored, is_ignored_child
 
 WATCH_LAYERS = ("daily", "digest")
 REINDEX_LAYERS = ("daily", "digest", "resource")
@@ -56,6 +56,9 @@ def scan(root: Path, scope: Scope) -> dict[str, FileStat]:
     seen_dirs: set[tuple[int, int]] = set()
     for top in sorted(set(scope.dirs)):
         start = root / top if top else root
+        parts = top.split("/") if top else []
+        if parts[:1] == [METADATA_DIR] or any(p.startswith(".") for p in parts):
+            continue  # is_ignored would refuse every path below it
         if start.is_dir():
             _walk(start, top, real_root, scope, found, seen_dirs)
     return found
@@ -86,17 +89,19 @@ def _walk(
         entries = list(os.scandir(folder))
     except OSError:
         return
+    # `rel` is not ignored and lies inside one of the scope's folders, so for the entries
+    # below only their own name and suffix need testing (what `scope.covers` would add).
     for entry in entries:
-        child_rel = f"{rel}/{entry.name}" if rel else entry.name
-        if is_ignored(child_rel):
+        if is_ignored_child(rel, entry.name):
             continue
+        child_rel = f"{rel}/{entry.name}" if rel else entry.name
         try:
             is_link = entry.is_symlink()
             if is_link and not _inside(real_root, Path(entry.path)):
                 continue
             if entry.is_dir():
                 _walk(Path(entry.path), child_rel, real_root, scope, found, seen_dirs)
-            elif entry.is_file() and scope.covers(child_rel):
+            elif entry.is_file() and child_rel.endswith(scope.suffixes):
                 st = entry.stat()
                 found[child_rel] = FileStat(st.st_mtime, st.st_size)
         except OSError:

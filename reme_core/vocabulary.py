@@ -12,9 +12,8 @@ class Vocabulary:
     """Ids are assigned in first-seen order and stay put until ``compact``."""
 
     def __init__(self, terms: Iterable[str] = ()) -> None:
-        self._ids: dict[str, int] = {}
-        self._terms: list[str] = []
-        self.add_many(terms)
+        self._terms: list[str] = list(dict.fromkeys(terms))
+        self._ids: dict[str, int] = dict(zip(self._terms, range(len(self._terms))))
 
     def __len__(self) -> int:
         return len(self._terms)
