@@ -1,0 +1,62 @@
+"""Snapshots of the main views at a fixed size (pytest-textual-snapshot).
+
+The demo copy sits at `<tmp>/demo`, so the header shows `demo`, never an absolute path;
+the watcher is off and search timings hidden so every run draws the same screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from reme_tui.app import RemeApp
+
+SIZE = (140, 40)
+
+
+async def _settle(pilot: Pilot) -> None:
+    """Wait for workers, and stop text cursors blinking (a blink is not a difference)."""
+    for _ in range(3):
+        await pilot.pause(0.2)
+        await pilot.app.workers.wait_for_complete()
+        for box in pilot.app.screen.query(Input):
+            box.cursor_blink = False
+        await pilot.pause()
+
+
+def _app(demo_copy: Path) -> RemeApp:
+    return RemeApp(demo_copy, watch=False)
+
+
+def test_snapshot_search_results(demo_copy: Path, snap_compare) -> None:  # noqa: ANN001
+    async def run_before(pilot: Pilot) -> None:
+        pilot.app.search_pane.show_timing = False
+        await _settle(pilot)
+        await pilot.press(*"bm25 idf")
+        await _settle(pilot)
+
+    assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_reader_range_and_neighbours(demo_copy: Path, snap_compare) -> None:  # noqa: ANN001
+    async def run_before(pilot: Pilot) -> None:
+        pilot.app.search_pane.show_timing = False
+        await _settle(pilot)
+        await pilot.press(*"bm25 idf")
+        await _settle(pilot)
+        await pilot.press("enter", "enter")
+        await _settle(pilot)
+
+    assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_palette(demo_copy: Path, snap_compare) -> None:  # noqa: ANN001
+    async def run_before(pilot: Pilot) -> None:
+        await _settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"index")
+        await _settle(pilot)
+
+    assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
