@@ -7,9 +7,7 @@ notifications. The workspace opens in a thread, so the first screen paints at on
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
+import asyncio
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import on, work
-from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.containers import Horizontal
@@ -28,6 +26,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from reme_core import BatchReport, FileRefused, RemeError, Workspace
 from reme_tui.commands import RemeCommands
 from reme_tui.messages import FollowLink, IndexChanged, OpenNote, SearchDone, SearchRequested
+from reme_tui.upkeep import Upkeep
 from reme_tui.widgets.neighbours import NeighboursPane, gather
 from reme_tui.widgets.note_view import parse_line_anchor
 from reme_tui.widgets.reader import Place, Reader, load_note
@@ -35,12 +34,11 @@ from reme_tui.widgets.search_pane import SearchPane, run_query
 from reme_tui.widgets.status import StatusBar
 from reme_tui.widgets.switcher import NoteSwitcher
 
-POLL_SECONDS = 2.0
 PROGRESS_EVERY = 0.1
 PANES = ("#search", "#reader", "#neighbours")
 
 
-class RemeApp(App[None]):
+class RemeApp(Upkeep, App[None]):
     """Browse, search and follow the links of a folder of Markdown memory."""
 
     CSS_PATH = "app.tcss"
@@ -66,6 +64,7 @@ class RemeApp(App[None]):
         self.last_optimize: list[str] = []
         self.last_search_seconds: float | None = None
         self._stop = threading.Event()
+        self._watch_stop: asyncio.Event | None = None
         self._handled_generation = 0
 
     def compose(self) -> ComposeResult:
@@ -85,6 +84,8 @@ class RemeApp(App[None]):
 
     def on_unmount(self) -> None:
         self._stop.set()
+        if self._watch_stop is not None:
+            self._watch_stop.set()
 
     # -- parts ----------------------------------------------------------------------------------
     @property
@@ -289,38 +290,6 @@ class RemeApp(App[None]):
         stats = self.ws.stats()
         self.call_from_thread(self.status.update_stats, stats)
 
-    def start_watcher(self) -> None:
-        """The live watcher when reme_core has one, else a 2-second polling sync."""
-        try:
-            from reme_core.watcher import watch_workspace
-        except ImportError:
-            self.poll_worker()
-            return
-        self.watch_worker(watch_workspace)
-
-    @work(exclusive=True, group="watcher", name="watcher", exit_on_error=False)
-    async def watch_worker(self, watch_workspace: Callable[..., Any]) -> None:
-        """Run reme_core's live watcher; its batches reach the UI through the listener."""
-        import asyncio
-
-        stop = asyncio.Event()
-        self.status.update_state(watcher=True)
-        try:
-            async for report in watch_workspace(self.ws, stop_event=stop):
-                self.post_message(IndexChanged(report, {c.path for c in report.changes}))
-        finally:
-            stop.set()
-            self.status.update_state(watcher=False)
-
-    @work(thread=True, exclusive=True, group="watcher", name="watcher", exit_on_error=False)
-    def poll_worker(self) -> None:
-        """Fallback freshness: sync with the disk every couple of seconds."""
-        assert self.ws is not None
-        worker = get_current_worker()
-        self.call_from_thread(self.status.update_state, watcher=True)
-        while not self._stop.wait(POLL_SECONDS) and not worker.is_cancelled:
-            self.ws.sync()
-
     # -- actions --------------------------------------------------------------------------------
     def action_focus_search(self) -> None:
         """Focus the query box."""
@@ -389,91 +358,3 @@ class RemeApp(App[None]):
     def action_traverse(self) -> None:
         """Toggle the depth-2 traverse in the neighbours pane."""
         self.neighbours.toggle_traverse()
-
-    def action_edit(self) -> None:
-        """Open $VISUAL/$EDITOR at the current line; re-read the note afterwards."""
-        path = self.reader.path
-        if self.ws is None or not path or not (self.ws.root / path).exists():
-            self.notify("Open a note first.", timeout=2)
-            return
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        command = [
-            *shlex.split(editor),
-            f"+{self.reader.view.current_line}",
-            str(self.ws.root / path),
-        ]
-        try:
-            with self.suspend():
-                subprocess.run(command, check=False)
-        except SuspendNotSupported:
-            self.notify("This terminal cannot hand over to an editor.", severity="error")
-            return
-        except OSError as exc:
-            self.notify(f"Cannot run {editor!r}: {exc}", severity="error")
-            return
-        self.action_sync()
-        self.read_worker(path, list(self.reader.view.ranges), "", None)
-
-    @work(thread=True, exclusive=True, group="sync", name="sync", exit_on_error=False)
-    def action_sync(self) -> None:
-        """Apply changes on disk now (the listener refreshes the panes)."""
-        if self.ws is not None:
-            self.ws.sync()
-
-    @work(thread=True, exclusive=True, group="maintenance", name="optimize", exit_on_error=False)
-    def action_optimize(self) -> None:
-        """Compact the index and report before → after."""
-        if self.ws is None:
-            return
-        self.call_from_thread(self.status.update_state, activity="optimizing…")
-        report = self.ws.optimize()
-        self.call_from_thread(self._optimized, report.lines())
-
-    def _optimized(self, lines: list[str]) -> None:
-        self.last_optimize = lines
-        self._progress_done()
-        self.notify("\n".join(lines), title="Optimize index: before → after", timeout=12)
-        self.refresh_stats()
-
-    @work(thread=True, exclusive=True, group="maintenance", name="rebuild", exit_on_error=False)
-    def action_rebuild(self) -> None:
-        """Drop derived state and re-read every file, with progress."""
-        if self.ws is None:
-            return
-        summary = self.ws.reindex(self._progress("rebuilding"))
-        self.call_from_thread(self._rebuilt, summary)
-
-    def _rebuilt(self, summary: Any) -> None:
-        self._progress_done()
-        self.notify(
-            f"{summary.files} files, {summary.chunks} chunks, {summary.links} links "
-            f"({summary.dangling_links} dangling), {len(summary.skipped)} skipped "
-            f"in {summary.seconds:.1f} s",
-            title="Rebuild index",
-            timeout=10,
-        )
-        self.refresh_stats()
-        self.search_pane.refresh_results()
-        if self.reader.path:
-            self.open_path(self.reader.path, list(self.reader.view.ranges), record=False)
-
-    def action_toggle_vectors(self) -> None:
-        """Turn vector recall on or off, when this build of reme_core offers it."""
-        toggle = getattr(self.ws, "toggle_vectors", None)
-        if toggle is None:
-            self.notify(
-                "Vector search is not available: keyword (BM25) search only.",
-                title="Vectors",
-                severity="warning",
-            )
-            return
-        self.vectors_worker(toggle)
-
-    @work(thread=True, exclusive=True, group="maintenance", name="vectors", exit_on_error=False)
-    def vectors_worker(self, toggle: Callable[[], Any]) -> None:
-        """Switching vectors on may load a model: off the UI thread."""
-        toggle()
-        enabled = self.ws is not None and self.ws.vector_search is not None
-        self.call_from_thread(self.status.update_state, vectors=enabled)
-        self.call_from_thread(self.notify, f"Vectors {'on' if enabled else 'off'}.")
-        self.call_from_thread(self.search_pane.refresh_results)
