@@ -55,17 +55,42 @@ class BM25Index:
         n_terms: int,
         k1: float = 1.5,
         b: float = 0.75,
+        postings: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> BM25Index:
-        """Build from a doc-major CSR (unique terms per doc), e.g. the stored token id blobs."""
+        """Build from a doc-major CSR (unique terms per doc), e.g. the stored token id blobs.
+
+        ``postings`` is the term-major ``(ptr, docs, tfs)`` that ``postings()`` gave for an
+        index built from the same arrays (a snapshot): it replaces the sort of every posting.
+        ValueError when its shape cannot be that of these arrays.
+        """
         index = cls(k1, b)
         doc_ptr, term_ids, tfs = index._add_docs(doc_ptr, term_ids, tfs)
         index._n_terms = max(index._n_terms, int(n_terms))
+        if postings is not None:
+            ptr, docs, p_tfs = (np.asarray(a) for a in postings)
+            n = len(term_ids)
+            if not (
+                ptr.dtype == np.int64
+                and docs.dtype == p_tfs.dtype == np.int32
+                and len(ptr) == index._n_terms + 1
+                and ptr[0] == 0
+                and ptr[-1] == len(docs) == len(p_tfs) == n
+                and (n == 0 or (docs.min() >= 0 and docs.max() < len(doc_ptr) - 1))
+            ):
+                raise ValueError("postings do not fit these documents")
+            index._ptr, index._docs, index._tfs = ptr, docs, p_tfs
+            return index
         key = _term_keys(term_ids)
         index._ptr = np.searchsorted(key, np.arange(index._n_terms + 1, dtype=np.int64) << 32)
         key &= 0xFFFFFFFF  # now the positions, in place: this array is the peak of the build
         docs = np.repeat(np.arange(len(doc_ptr) - 1, dtype=np.int32), np.diff(doc_ptr))
         index._docs, index._tfs = docs[key], tfs[key]
         return index
+
+    def postings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The term-major CSR ``(ptr, docs, tfs)`` with every add folded in (for a snapshot)."""
+        self._fold()
+        return self._ptr, self._docs, self._tfs
 
     def add(self, term_ids: np.ndarray, tfs: np.ndarray) -> int:
         """Add one document (its term ids unique) and return its id."""

@@ -71,10 +71,16 @@ class MemoryIndex:
         links: dict[int, list[tuple]],
         vocab: Sequence[str],
         chunks: ChunkArrays,
+        postings: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> None:
-        """Fill every structure from stored rows, vectorised where it counts."""
+        """Fill every structure from stored rows, vectorised where it counts.
+
+        ``postings`` (a snapshot of these rows' BM25 postings) spares sorting them.
+        """
         self.vocab = Vocabulary(vocab)
-        self.bm25 = BM25Index.from_arrays(chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab))
+        self.bm25 = BM25Index.from_arrays(
+            chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab), postings=postings
+        )
         by_id: dict[int, str] = {}
         for row in files:
             by_id[row.id] = row.path

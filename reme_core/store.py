@@ -6,10 +6,11 @@ frequencies are stored per chunk as little-endian int32 blobs.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -193,6 +194,18 @@ class Store:
     def generation(self) -> int:
         """Bumped by every committed batch; another process compares it to notice changes."""
         return int(self.meta("generation", "0"))
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """A read transaction (one consistent view of the database), unless one is open."""
+        if self.conn.in_transaction:
+            yield
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.conn.execute("COMMIT")
 
     def transaction(self) -> _Transaction:
         """`BEGIN IMMEDIATE` … `COMMIT` (rollback on error): one batch, all or nothing."""

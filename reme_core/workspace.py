@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from reme_core import file_ops
+from reme_core import file_ops, snapshot
 from reme_core.config import Config, config_to_dict, load_config
 from reme_core.errors import NotIndexed, RemeError
 from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
@@ -233,13 +233,25 @@ class Workspace:
         """Rebuild the in-memory structures from the store (at open, or after another writer)."""
         try:
             index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
-            generation = self.store.generation()
-            index.load(
-                self.store.load_files(),
-                self.store.load_links(),
-                self.store.load_vocab(),
-                self.store.load_chunk_arrays(),
-            )
+            with self.store.reading():  # one consistent view: the snapshot stamp relies on it
+                generation = self.store.generation()
+                files = self.store.load_files()
+                links = self.store.load_links()
+                vocab = self.store.load_vocab()
+                chunks = self.store.load_chunk_arrays()
+            snap = self._snapshot_path()
+            current = snapshot.stamp(generation, chunks, len(vocab))
+            postings = snapshot.load(snap, current) if snap is not None else None
+            try:
+                index.load(files, links, vocab, chunks, postings)
+            except ValueError:
+                if postings is None:
+                    raise
+                index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
+                index.load(files, links, vocab, chunks)
+                postings = None
+            if snap is not None and postings is None:
+                snapshot.save(snap, current, index.bm25.postings())
         except Exception as exc:  # a damaged database shows up here as many exception types
             if is_busy(exc):
                 raise
@@ -248,6 +260,15 @@ class Workspace:
         self._generation = generation
         self._persisted_terms = len(index.vocab)
         self._db_ino = self._ino()
+
+    def _snapshot_path(self) -> Path | None:
+        """Where the BM25 snapshot of the shared database lives (None for a private store)."""
+        db = self.db_path
+        return (
+            db.with_name(snapshot.SNAPSHOT_NAME)
+            if isinstance(db, Path) and self._shared()
+            else None
+        )
 
     def _ino(self) -> int:
         try:

@@ -1,0 +1,69 @@
+"""The BM25 postings snapshot: written at load, used when it matches, ignored otherwise."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from reme_core import Workspace
+from reme_core.snapshot import SNAPSHOT_NAME
+
+FILES = {
+    "daily/2026-01-02/a.md": "# Alpha\n\nbeta gamma alpha\n",
+    "digest/wiki/b.md": "# Beta\n\nbeta delta [[daily/2026-01-02/a.md]]\n",
+}
+
+
+def hits(ws: Workspace, query: str) -> list[tuple[str, float]]:
+    return [(h.path, h.score) for h in ws.search(query, expand_links=False).results]
+
+
+def test_snapshot_is_used_and_follows_changes(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    root = make_tree(FILES)
+    Workspace.open(root).close()  # built by a rebuild: the first load writes the snapshot
+    ws = Workspace.open(root)
+    snap = root / "metadata" / SNAPSHOT_NAME
+    assert snap.exists()
+    before = hits(ws, "beta")
+    ws.close()
+    ws = Workspace.open(root)
+    assert hits(ws, "beta") == before
+    ws.close()
+    (root / "digest/wiki/b.md").write_text("# Other\n\nepsilon only\n", encoding="utf-8")
+    ws = Workspace.open(root)  # stale snapshot: rebuilt from the rows, then caught up
+    assert [p for p, _ in hits(ws, "beta")] == ["daily/2026-01-02/a.md"]
+    ws.close()
+    ws = Workspace.open(root)
+    assert [p for p, _ in hits(ws, "epsilon")] == ["digest/wiki/b.md"]
+    ws.close()
+
+
+def test_damaged_or_foreign_snapshot_is_ignored(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    root = make_tree(FILES)
+    Workspace.open(root).close()
+    ws = Workspace.open(root)
+    expected = hits(ws, "beta")
+    ws.close()
+    snap = root / "metadata" / SNAPSHOT_NAME
+    stamp = np.load(snap, allow_pickle=False)["stamp"]
+    with open(snap, "wb") as fh:  # right stamp, postings of another shape
+        np.savez(
+            fh,
+            stamp=stamp,
+            ptr=np.zeros(2, np.int64),
+            docs=np.zeros(0, np.int32),
+            tfs=np.zeros(0, np.int32),
+        )
+    ws = Workspace.open(root)
+    assert hits(ws, "beta") == expected
+    ws.close()
+    snap.write_bytes(b"not a zip file")
+    ws = Workspace.open(root)
+    assert hits(ws, "beta") == expected
+    ws.close()
