@@ -152,6 +152,8 @@ class RemeApp(Upkeep, App[None]):
         ws = Workspace.open(self.root, progress=self._progress("indexing"))
         stats = ws.stats()
         self.call_from_thread(self._workspace_ready, ws, stats)
+        # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
+        ws.tokenizer.tokenize("中文")
 
     def _workspace_ready(self, ws: Workspace, stats: dict[str, Any]) -> None:
         self.ws = ws
