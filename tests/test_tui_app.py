@@ -27,7 +27,7 @@ async def settle(pilot: Pilot) -> None:
         await pilot.pause()
 
 
-async def wait_until(pilot: Pilot, condition, timeout: float = 10.0) -> None:  # noqa: ANN001
+async def wait_until(pilot: Pilot, condition, timeout: float = 10.0) -> None:
     """Poll a condition while the app runs (for the watcher's asynchronous refresh)."""
     deadline = time.monotonic() + timeout
     while not condition():

@@ -6,7 +6,9 @@ from reme_tui.query import parse_query
 
 
 def test_words_phrases_exclusions_and_filters() -> None:
-    q = parse_query('bm25 "line ranges" -jieba path:daily/ tag:kestrel after:2026-06-01 before:2026-06-20')
+    q = parse_query(
+        'bm25 "line ranges" -jieba path:daily/ tag:kestrel after:2026-06-01 before:2026-06-20'
+    )
     assert q.words == ["bm25"]
     assert q.phrases == ["line ranges"]
     assert q.exclude_terms == ["jieba"]

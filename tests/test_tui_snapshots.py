@@ -30,7 +30,7 @@ def _app(demo_copy: Path) -> RemeApp:
     return RemeApp(demo_copy, watch=False)
 
 
-def test_snapshot_search_results(demo_copy: Path, snap_compare) -> None:  # noqa: ANN001
+def test_snapshot_search_results(demo_copy: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         pilot.app.search_pane.show_timing = False
         await _settle(pilot)
@@ -40,7 +40,7 @@ def test_snapshot_search_results(demo_copy: Path, snap_compare) -> None:  # noqa
     assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_reader_range_and_neighbours(demo_copy: Path, snap_compare) -> None:  # noqa: ANN001
+def test_snapshot_reader_range_and_neighbours(demo_copy: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         pilot.app.search_pane.show_timing = False
         await _settle(pilot)
@@ -52,7 +52,7 @@ def test_snapshot_reader_range_and_neighbours(demo_copy: Path, snap_compare) -> 
     assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_palette(demo_copy: Path, snap_compare) -> None:  # noqa: ANN001
+def test_snapshot_palette(demo_copy: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await _settle(pilot)
         await pilot.press("ctrl+p")

@@ -170,7 +170,8 @@ class SearchPane(Vertical):
                 else ""
             )
             timing = f" in {seconds * 1000:.0f} ms" if self.show_timing else ""
-            self.set_status(f"{len(hits)} hits{timing}{more}")
+            noun = "hit" if len(hits) == 1 else "hits"
+            self.set_status(f"{len(hits)} {noun}{timing}{more}")
             keep = next(
                 (i for i, h in enumerate(hits) if previous and h.chunk_id == previous.chunk_id), 0
             )
