@@ -408,14 +408,22 @@ class BM25Index:
 
     def matched(self, query_term_ids: Sequence[int], doc: int) -> list[int]:
         """The distinct query term ids that a live document contains, in query order."""
-        if not (0 <= doc < self._n_total and self._live[doc]):
-            return []
+        return self.matched_many(query_term_ids, [doc])[0]
+
+    def matched_many(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> list[list[int]]:
+        """``matched`` for several documents: one binary search per posting segment."""
+        docs = np.asarray(docs, dtype=np.int64)
         terms = self._query(query_term_ids)
-        return [
-            t
-            for t, segments in zip(terms, self._postings(terms), strict=True)
-            if any((d == doc).any() for d, _ in segments)
-        ]
+        found = np.zeros((len(terms), len(docs)), dtype=bool)
+        for row, segments in zip(found, self._postings(terms), strict=True):
+            for seg, _ in segments:  # doc ids ascending within a segment
+                if len(seg):
+                    pos = np.minimum(np.searchsorted(seg, docs), len(seg) - 1)
+                    row |= seg[pos] == docs
+        live = (docs >= 0) & (docs < self._n_total)
+        live[live] = self._live[docs[live]]
+        found &= live
+        return [[t for t, hit in zip(terms, col, strict=True) if hit] for col in found.T.tolist()]
 
 
 def _top(docs: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

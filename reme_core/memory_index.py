@@ -6,8 +6,10 @@ Built from the store at open with numpy, then kept in step with each committed b
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
+from typing import Any
 
 import numpy as np
 
@@ -63,6 +65,8 @@ class MemoryIndex:
         self.literal_links: dict[str, list[FileLink]] = {}
         self.graph = LinkGraph(exists=exists)
         self.resolver: ObsidianResolver | None = ObsidianResolver([]) if obsidian else None
+        self._version = 0  # bumped by every change of a node: keys the filter caches
+        self._cache: dict[str, tuple[int, Any]] = {}
 
     # -- building -----------------------------------------------------------------------------
     def load(
@@ -112,6 +116,7 @@ class MemoryIndex:
         self.relink(self.nodes)
 
     def _put_node(self, node: FileNode, file_id: int, origin: str) -> None:
+        self._version += 1
         path = node.path
         self.nodes[path] = node
         self.file_ids[path] = file_id
@@ -131,6 +136,7 @@ class MemoryIndex:
 
     def remove_file(self, path: str) -> None:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
+        self._version += 1
         docs = self.file_docs.pop(path, None)
         if docs is not None and len(docs):
             self.bm25.remove_many(docs)
@@ -182,6 +188,54 @@ class MemoryIndex:
         self.doc_start[docs] = starts
         self.doc_end[docs] = ends
 
+    # -- filters (cached per version: searches between batches reuse them) ------------------
+    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
+        entry = self._cache.get(key)
+        if entry is None or entry[0] != self._version:
+            entry = self._cache[key] = (self._version, build())
+        return entry[1]
+
+    def live_slots(self) -> np.ndarray:
+        """Bool per file slot: its file is indexed now."""
+        return self._cached(
+            "live",
+            lambda: np.fromiter(
+                (p in self.nodes for p in self.slot_paths), bool, count=len(self.slot_paths)
+            ),
+        )
+
+    def prefix_slots(self, prefixes: Sequence[str]) -> np.ndarray:
+        """Bool per file slot: its path starts with one of ``prefixes`` (bisect, no scan)."""
+        paths, order = self._cached("sorted", self._sorted_slots)
+        mask = np.zeros(len(self.slot_paths), dtype=bool)
+        for prefix in prefixes:
+            lo = bisect_left(paths, prefix)
+            after = _after_prefix(prefix)
+            hi = len(paths) if after is None else bisect_left(paths, after)
+            mask[order[lo:hi]] = True
+        return mask
+
+    def tag_slots(self, tags: Iterable[str]) -> np.ndarray:
+        """Bool per file slot: its file is indexed and has one of ``tags`` (lower case)."""
+        by_tag = self._cached("tags", self._tag_index)
+        mask = np.zeros(len(self.slot_paths), dtype=bool)
+        for tag in tags:
+            slots = by_tag.get(tag)
+            if slots is not None:
+                mask[slots] = True
+        return mask
+
+    def _sorted_slots(self) -> tuple[list[str], np.ndarray]:
+        order = sorted(range(len(self.slot_paths)), key=self.slot_paths.__getitem__)
+        return [self.slot_paths[i] for i in order], np.asarray(order, dtype=np.int64)
+
+    def _tag_index(self) -> dict[str, np.ndarray]:
+        by_tag: dict[str, list[int]] = {}
+        for path, node in self.nodes.items():
+            for tag in {t.lower() for t in node.tags}:
+                by_tag.setdefault(tag, []).append(self.slot_of[path])
+        return {tag: np.asarray(slots, dtype=np.int64) for tag, slots in by_tag.items()}
+
     def relink(self, paths: Iterable[str]) -> None:
         """(Re)resolve the given files' links into the graph."""
         for path in paths:
@@ -228,6 +282,12 @@ class MemoryIndex:
         for path, docs in list(self.file_docs.items()):
             self.file_docs[path] = doc_map[docs]
         return {"docs_before": before_docs, "docs_after": self.bm25.n_total}
+
+
+def _after_prefix(prefix: str) -> str | None:
+    """The least string above every string that starts with ``prefix`` (None: there is none)."""
+    stem = prefix.rstrip("\U0010ffff")
+    return stem[:-1] + chr(ord(stem[-1]) + 1) if stem else None
 
 
 def _grown(arr: np.ndarray, need: int, fill: int) -> np.ndarray:

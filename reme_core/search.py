@@ -128,7 +128,7 @@ def file_mask(ws: Workspace, filters: SearchFilters) -> np.ndarray:
     """Boolean mask over file slots of the files the filters admit."""
     index = ws.index
     n = len(index.slot_paths)
-    mask = np.array([p in index.nodes for p in index.slot_paths], dtype=bool)
+    mask = index.live_slots().copy()
     if filters.start_date or filters.end_date:
         dates = index.slot_dates[:n]
         lo = date_ordinal(filters.start_date) if filters.start_date else None
@@ -143,22 +143,11 @@ def file_mask(ws: Workspace, filters: SearchFilters) -> np.ndarray:
         if filters.strict_dates:
             mask &= ~undated
     if filters.paths:
-        prefixes = tuple(filters.paths)
-        mask &= np.array([p.startswith(prefixes) for p in index.slot_paths], dtype=bool)
+        mask &= index.prefix_slots(filters.paths)
     if filters.exclude_paths:
-        prefixes = tuple(filters.exclude_paths)
-        mask &= ~np.array([p.startswith(prefixes) for p in index.slot_paths], dtype=bool)
+        mask &= ~index.prefix_slots(filters.exclude_paths)
     if filters.tags:
-        wanted = {t.lower().lstrip("#") for t in filters.tags}
-        mask &= np.array(
-            [
-                bool(wanted & {t.lower() for t in index.nodes[p].tags})
-                if p in index.nodes
-                else False
-                for p in index.slot_paths
-            ],
-            dtype=bool,
-        )
+        mask &= index.tag_slots({t.lower().lstrip("#") for t in filters.tags})
     return mask
 
 
@@ -229,6 +218,7 @@ def run_search(
     shown = ranked if (phrases or exclude_terms) else ranked[:limit]
     texts = ws.store.chunk_texts([int(index.doc_rowid[d]) for d, _ in shown])
     hits: list[SearchHit] = []
+    hit_docs: list[int] = []
     for doc, score in ranked:
         row = texts.get(int(index.doc_rowid[doc]))
         if row is None:
@@ -246,12 +236,15 @@ def run_search(
                 score=float(score),
                 keyword_score=kw_score_of.get(doc),
                 vector_score=vec_score_of.get(doc),
-                matched_terms=_matched(ws, term_ids, doc),
                 chunk_id=cid,
             )
         )
+        hit_docs.append(doc)
         if len(hits) >= limit:
             break
+    vocab = index.vocab
+    for hit, matched in zip(hits, index.bm25.matched_many(term_ids, hit_docs), strict=True):
+        hit.matched_terms = [vocab.term(t) for t in matched]
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
     if expand_links:
@@ -270,15 +263,12 @@ def run_search(
 
 
 def _passes(text: str, phrases: Sequence[str], exclude_terms: Sequence[str]) -> bool:
+    if not (phrases or exclude_terms):
+        return True
     lowered = text.lower()
     if any(p.lower() not in lowered for p in phrases):
         return False
     return not any(t.lower() in lowered for t in exclude_terms)
-
-
-def _matched(ws: Workspace, term_ids: Sequence[int], doc: int) -> list[str]:
-    vocab = ws.index.vocab
-    return [vocab.term(t) for t in ws.index.bm25.matched(term_ids, doc)]
 
 
 def neighbour(ws: Workspace, path: str, anchors: list[str]) -> Neighbour:

@@ -130,6 +130,7 @@ class Workspace:
 
     def __init__(self, root: Path, config: Config) -> None:
         self.root = root
+        self._db_file = str(root / METADATA_DIR / DB_NAME)
         self.config = config
         self.mode, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
         self.link_resolution = config.resolved_link_resolution(self.mode)
@@ -271,8 +272,9 @@ class Workspace:
         )
 
     def _ino(self) -> int:
+        """The database file's inode; 0 when it is missing (or `metadata` is not a folder)."""
         try:
-            return os.stat(self.db_path).st_ino if self.db_path != ":memory:" else 0
+            return os.stat(self._db_file).st_ino
         except OSError:
             return 0
 
@@ -289,7 +291,9 @@ class Workspace:
     def refresh_if_changed(self) -> bool:
         """Reload when another process committed (generation moved or the file was replaced)."""
         with self.lock:
-            if not self._shared():
+            # Cheaper than `_shared()` (every search calls this); where they differ, `metadata`
+            # is no longer a folder and `_refresh` finds no database file either.
+            if str(self.store.path) != self._db_file:
                 return False
             return retry_busy(self._refresh)
 
