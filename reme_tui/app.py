@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from reme_core import BatchReport, FileRefused, RemeError, Workspace
 from reme_tui.commands import RemeCommands
 from reme_tui.messages import FollowLink, IndexChanged, OpenNote, SearchDone, SearchRequested
+from reme_tui.note_ops import NoteOps
 from reme_tui.upkeep import Upkeep
 from reme_tui.widgets.neighbours import NeighboursPane, gather
 from reme_tui.widgets.note_view import parse_line_anchor
@@ -35,10 +36,12 @@ from reme_tui.widgets.status import StatusBar
 from reme_tui.widgets.switcher import NoteSwitcher
 
 PROGRESS_EVERY = 0.1
+VECTOR_POLL_SECONDS = 0.5
+NARROW_WIDTH = 110  # below this many columns the links pane starts hidden (`l` shows it)
 PANES = ("#search", "#reader", "#neighbours")
 
 
-class RemeApp(Upkeep, App[None]):
+class RemeApp(NoteOps, Upkeep, App[None]):
     """Browse, search and follow the links of a folder of Markdown memory."""
 
     CSS_PATH = "app.tcss"
@@ -52,8 +55,12 @@ class RemeApp(Upkeep, App[None]):
         Binding("b,alt+left,left_square_bracket", "back", "Back"),
         Binding("f,alt+right,right_square_bracket", "forward", "Fwd"),
         Binding("e", "edit", "Edit"),
+        Binding("r,f2", "move_note", "Rename"),
+        Binding("D", "delete_note", "Delete"),
+        Binding("n", "new_note", "New"),
         Binding("m", "markdown", "Markdown"),
         Binding("t", "traverse", "Traverse"),
+        Binding("l", "toggle_links", "Links", show=False),
     ]
 
     def __init__(self, path: Path, *, watch: bool = True) -> None:
@@ -66,6 +73,7 @@ class RemeApp(Upkeep, App[None]):
         self._stop = threading.Event()
         self._watch_stop: asyncio.Event | None = None
         self._handled_generation = 0
+        self._links_choice: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -81,6 +89,12 @@ class RemeApp(Upkeep, App[None]):
         self.status.update_state(workspace=self.root.name or str(self.root))
         self.query_one("#query", Input).focus()
         self.open_workspace()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Hide the links pane on narrow terminals, unless the user chose otherwise."""
+        if self._links_choice is None:
+            for pane in self.query(NeighboursPane):
+                pane.display = event.size.width >= NARROW_WIDTH
 
     def on_unmount(self) -> None:
         self._stop.set()
@@ -158,7 +172,8 @@ class RemeApp(Upkeep, App[None]):
     def _workspace_ready(self, ws: Workspace, stats: dict[str, Any]) -> None:
         self.ws = ws
         self._progress_done()
-        self.status.update_state(mode=ws.mode, vectors=ws.vector_search is not None)
+        self.status.update_state(mode=ws.mode, vectors=ws.vector_status())
+        self.set_interval(VECTOR_POLL_SECONDS, self._poll_vectors)
         self.status.update_stats(stats)
         ws.add_listener(self._on_batch)
         for warning in ws.warnings:
@@ -311,6 +326,8 @@ class RemeApp(Upkeep, App[None]):
 
     def _focus_pane(self, step: int) -> None:
         index = (self._pane_of(self.focused) + step) % len(PANES)
+        if index == 2 and not self.neighbours.display:
+            index = (index + step) % len(PANES)
         if index == 0:
             results = self.query_one("#results", OptionList)
             target: Widget = results if results.option_count else self.query_one("#query")
@@ -356,6 +373,13 @@ class RemeApp(Upkeep, App[None]):
     def action_markdown(self) -> None:
         """Toggle the rendered Markdown view."""
         self.reader.toggle_markdown()
+
+    def action_toggle_links(self) -> None:
+        """Show or hide the links pane (hidden by default on narrow terminals)."""
+        self._links_choice = not self.neighbours.display
+        self.neighbours.display = self._links_choice
+        if not self._links_choice and self._pane_of(self.focused) == 2:
+            self.focus_reader()
 
     def action_traverse(self) -> None:
         """Toggle the depth-2 traverse in the neighbours pane."""

@@ -77,7 +77,13 @@ class Upkeep(_Base):
             with self.suspend():
                 subprocess.run(command, check=False)
         except SuspendNotSupported:
-            self.notify("This terminal cannot hand over to an editor.", severity="error")
+            self.notify(
+                f"This session has no terminal to lend {editor!r} (headless or web). Edit "
+                f"{path} from another shell: the watcher shows the change here.",
+                title="Edit",
+                severity="warning",
+                timeout=8,
+            )
             return
         except OSError as exc:
             self.notify(f"Cannot run {editor!r}: {exc}", severity="error")
@@ -129,22 +135,27 @@ class Upkeep(_Base):
             self.open_path(self.reader.path, list(self.reader.view.ranges), record=False)
 
     def action_toggle_vectors(self) -> None:
-        """Turn vector recall on or off, when this build of reme_core offers it."""
-        toggle = getattr(self.ws, "toggle_vectors", None)
-        if toggle is None:
-            self.notify(
-                "Vector search is not available: keyword (BM25) search only.",
-                title="Vectors",
-                severity="warning",
-            )
+        """Turn vector recall on or off; switching on may load a model, so in a worker."""
+        if self.ws is None:
+            self.notify("The workspace is still opening.", timeout=2)
             return
-        self.vectors_worker(toggle)
+        self.status.update_state(vectors="vectors: switching…")
+        self.vectors_worker()
 
     @work(thread=True, exclusive=True, group="maintenance", name="vectors", exit_on_error=False)
-    def vectors_worker(self, toggle: Callable[[], Any]) -> None:
-        """Switching vectors on may load a model: off the UI thread."""
-        toggle()
-        enabled = self.ws is not None and self.ws.vector_search is not None
-        self.call_from_thread(self.status.update_state, vectors=enabled)
-        self.call_from_thread(self.notify, f"Vectors {'on' if enabled else 'off'}.")
-        self.call_from_thread(self.search_pane.refresh_results)
+    def vectors_worker(self) -> None:
+        """Flip vectors through the workspace and report the state it ends in."""
+        assert self.ws is not None
+        status = self.ws.toggle_vectors()
+        self.call_from_thread(self._vectors_toggled, status)
+
+    def _vectors_toggled(self, status: str) -> None:
+        self.status.update_state(vectors=status)
+        bad = "unavailable" in status
+        self.notify(status, title="Vectors", severity="warning" if bad else "information")
+        self.search_pane.refresh_results()
+
+    def _poll_vectors(self) -> None:
+        """Keep the header's vector state current while a model starts or embeds (cheap)."""
+        if self.ws is not None and "switching" not in self.status.state.vectors:
+            self.status.update_state(vectors=self.ws.vector_status())

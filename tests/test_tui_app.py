@@ -57,9 +57,16 @@ async def test_typing_shows_result_blocks(demo_copy: Path) -> None:
         assert pane.hits, "typing a query shows hits"
         first = pane.hits[0]
         results = app.query_one("#results", OptionList)
-        prompt = results.get_option_at_index(0).prompt
-        header = prompt.renderables[0].plain
-        assert header.startswith(f"{first.path}:{first.start_line}-{first.end_line} [score=")
+        block = results.get_option_at_index(0).prompt
+        assert (
+            block.header == f"{first.path}:{first.start_line}-{first.end_line} [{first.score:.4f}]"
+        )
+        lines = (demo_copy / first.path).read_text("utf-8").split("\n")
+        assert block.lines, "the block shows lines of the chunk"
+        for number, text in block.lines:
+            assert first.start_line <= number <= first.end_line
+            assert lines[number - 1] == text, "snippet lines carry their true line numbers"
+        assert any("bm25" in text.lower() or "idf" in text.lower() for _, text in block.lines)
         assert "hits" in str(app.query_one("#search-status").render())
 
 

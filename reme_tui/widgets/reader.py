@@ -53,6 +53,12 @@ class History:
             self.back.append(current)
         return self.forward.pop()
 
+    def rename(self, src: str, dst: str) -> None:
+        """A note moved: places in it now live at `dst`, so back/forward still find it."""
+        for place in (*self.back, *self.forward):
+            if place.path == src:
+                place.path = dst
+
 
 @dataclass(slots=True)
 class NoteData:
@@ -141,6 +147,20 @@ class Reader(Vertical):
         self.query_one("#reader-header").display = which != "message"
         self.query_one(NoteView).display = which == "note"
         self.query_one("#markdown-scroll").display = which == "markdown"
+
+    def retarget(self, src: str, dst: str) -> None:
+        """The open note moved: follow it (and its history) before the index refresh arrives."""
+        if self.path == src:
+            self.path = dst
+            self.view.path = dst
+        self.history.rename(src, dst)
+
+    def forget(self, message: str) -> None:
+        """The open note is gone for good (deleted from the UI): show why, keep no path."""
+        self.path = ""
+        self.text = ""
+        self.view.clear()
+        self.show_message(message)
 
     # -- showing ------------------------------------------------------------------------------
     def show_missing(self, path: str, reason: str, gone: bool) -> None:

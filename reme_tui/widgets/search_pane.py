@@ -10,8 +10,6 @@ import time
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rich.console import Group
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,13 +18,13 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import SearchHit, Workspace, format_score
+from reme_core import SearchHit, Workspace
 from reme_tui.messages import OpenNote, SearchDone, SearchRequested
 from reme_tui.query import ParsedQuery, parse_query
+from reme_tui.widgets.hit_block import HitBlock
 
 DEBOUNCE_SECONDS = 0.15
 MAX_HITS = 50
-SNIPPET_LINES = 3
 HELP = (
     "Type to search.\n\n"
     '[b]"exact phrase"[/b]  [b]-word[/b]  [b]path:[/b]daily/  [b]tag:[/b]x\n'
@@ -35,33 +33,12 @@ HELP = (
 )
 
 
-def snippet(hit: SearchHit, terms: list[str], lines: int = SNIPPET_LINES) -> list[str]:
-    """A few lines of the chunk body, starting at the first line that holds a matched term."""
-    body = [ln for ln in hit.text.split("\n") if ln.strip() and not ln.startswith("#")]
-    if not body:
-        body = [ln for ln in hit.text.split("\n") if ln.strip()]
-    lowered = [t.lower() for t in terms if t]
-    first = next((i for i, ln in enumerate(body) if any(t in ln.lower() for t in lowered)), 0)
-    start = max(0, min(first, len(body) - lines))
-    return body[start : start + lines]
-
-
-def hit_prompt(hit: SearchHit, terms: list[str]) -> Group:
-    """A result block: `path:start-end [score]`, then a few highlighted lines."""
-    header = Text(overflow="fold")
-    header.append(f"{hit.path}:{hit.start_line}-{hit.end_line}", style="bold")
-    header.append(f" [{format_score(hit)}]", style="dim")
-    body = Text("\n".join(snippet(hit, terms)), overflow="ellipsis", no_wrap=True)
-    body.highlight_words([t for t in terms if t], style="bold reverse", case_sensitive=False)
-    return Group(header, body)
-
-
 @dataclass(slots=True)
 class Found:
     """A finished search, with its result blocks already rendered off the UI thread."""
 
     hits: list[SearchHit]
-    prompts: list[Group]
+    prompts: list[HitBlock]
     message: str
     seconds: float
 
@@ -75,12 +52,9 @@ def run_query(ws: Workspace, parsed: ParsedQuery) -> Found:
         expand_links=False,
         **parsed.search_kwargs(),
     )
-    terms = sorted(
-        {*parsed.highlight_terms, *(t for h in result.results for t in h.matched_terms)},
-        key=len,
-        reverse=True,
-    )
-    prompts = [hit_prompt(h, terms) for h in result.results]
+    prompts = [
+        HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms], ws) for h in result.results
+    ]
     return Found(result.results, prompts, result.message, time.perf_counter() - started)
 
 

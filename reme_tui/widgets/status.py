@@ -19,7 +19,7 @@ class IndexState:
     chunks: int | None = None
     tombstones: int | None = None
     watcher: bool = False
-    vectors: bool = False
+    vectors: str = "vectors off"
     activity: str = "opening…"
 
 
@@ -34,9 +34,11 @@ class StatusBar(Static):
         self._redraw()
 
     def update_state(self, **changes: Any) -> None:
-        """Change some fields of the state and redraw."""
-        self.state = replace(self.state, **changes)
-        self._redraw()
+        """Change some fields of the state and redraw (only when something changed: polled)."""
+        state = replace(self.state, **changes)
+        if state != self.state:
+            self.state = state
+            self._redraw()
 
     def update_stats(self, stats: dict[str, Any]) -> None:
         """Take the counts from `Workspace.stats()`."""
@@ -57,8 +59,17 @@ class StatusBar(Static):
             text.append(f"  │  {s.files} files · {s.chunks} chunks · {s.tombstones} tombstones")
         text.append("  │  watcher ")
         text.append("on" if s.watcher else "off", style="bold green" if s.watcher else "dim")
-        text.append("  │  vectors ")
-        text.append("on" if s.vectors else "off", style="bold green" if s.vectors else "dim")
+        text.append("  │  ")
+        text.append(s.vectors, style=_vector_style(s.vectors))
         if s.activity:
             text.append(f"  │  {s.activity}", style="italic")
         self.update(text)
+
+
+def _vector_style(status: str) -> str:
+    """Green when on, yellow while starting or embedding, red when unavailable, dim when off."""
+    if "unavailable" in status:
+        return "bold red"
+    if status.startswith("vectors on"):
+        return "bold green"
+    return "dim" if status == "vectors off" else "yellow"

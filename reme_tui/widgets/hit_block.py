@@ -1,0 +1,154 @@
+"""One search hit as a result block: `path:start-end [score]`, then the lines that matched.
+
+The block is built in the search worker but laid out when drawn, because only then is the
+pane's width known: the path is shortened from the left to keep the header on one line, and
+a long line is cut from the left so that its first matched term stays visible.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions
+from rich.text import Text
+
+from reme_core import SearchHit, Workspace
+
+SNIPPET_LINES = 3
+ELLIPSIS = "…"
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def body_lines(hit: SearchHit, ws: Workspace | None = None) -> list[str]:
+    """The chunk's own source lines, `start_line..end_line`.
+
+    `hit.text` adds a heading skeleton before the body and, for a code block split in parts,
+    a closing fence after it. Counting lines separates them, except when the text ends with a
+    fence line that may be either: then the workspace's stored chunk settles it.
+    """
+    lines = hit.text.split("\n")
+    extra = len(lines) - (hit.end_line - hit.start_line + 1)
+    if extra <= 0:
+        return lines
+    if ws is not None and _FENCE.match(lines[-1]):
+        for chunk in ws.chunks(hit.path):
+            if (chunk.start_line, chunk.end_line) == (hit.start_line, hit.end_line):
+                return chunk.body.split("\n")
+    return lines[extra:]
+
+
+def usable_terms(terms: list[str]) -> list[str]:
+    """Lower-cased terms worth marking, longest first (one ASCII letter marks everything)."""
+    kept = {t.lower() for t in terms if t.strip() and not (len(t) == 1 and t.isascii())}
+    return sorted(kept, key=len, reverse=True)
+
+
+def best_lines(
+    start_line: int, body: list[str], terms: list[str], size: int = SNIPPET_LINES
+) -> list[tuple[int, str]]:
+    """The `size` non-blank lines (with true line numbers) that hold the most matched terms.
+
+    Windows are ranked by distinct terms, then by matching lines, then by how close the first
+    match sits to the window's second line (one line of context above it).
+    """
+    numbered = [(start_line + i, ln) for i, ln in enumerate(body) if ln.strip()]
+    if len(numbered) <= size:
+        return numbered
+    found = [{t for t in terms if t in ln.lower()} for _, ln in numbered]
+    best: tuple[int, int, int, int] | None = None
+    best_start = 0
+    for start in range(len(numbered) - size + 1):
+        window = found[start : start + size]
+        covered = set().union(*window)
+        matching = [i for i, terms_in in enumerate(window) if terms_in]
+        offset = abs(matching[0] - 1) if matching else 0
+        key = (len(covered), len(matching), -offset, -start)
+        if best is None or key > best:
+            best, best_start = key, start
+    return numbered[best_start : best_start + size]
+
+
+def shorten_left(path: str, width: int) -> str:
+    """`path` in at most `width` cells, cut from the left at a folder boundary when possible."""
+    if cell_len(path) <= width:
+        return path
+    if width <= 1:
+        return ELLIPSIS[:width]
+    room = width - 1
+    parts = path.split("/")
+    for k in range(1, len(parts)):
+        tail = "/" + "/".join(parts[k:])
+        if cell_len(tail) <= room:
+            return ELLIPSIS + tail
+    tail = ""
+    for char in reversed(path):
+        if cell_len(char + tail) > room:
+            break
+        tail = char + tail
+    return ELLIPSIS + tail
+
+
+def _crop_to_match(line: str, terms: list[str], width: int) -> str:
+    """Cut a long line from the left when its first match would fall past the right edge."""
+    lowered = line.lower()
+    spots = [(lowered.find(t), t) for t in terms if t in lowered]
+    if not spots:
+        return line
+    index, term = min(spots)
+    if cell_len(line[: index + len(term)]) <= width:
+        return line
+    lead = width // 4
+    cut = index
+    while cut > 0 and cell_len(line[cut - 1 : index]) <= lead:
+        cut -= 1
+    return ELLIPSIS + line[cut:]
+
+
+@dataclass(slots=True)
+class HitBlock:
+    """A rich renderable: the header line, then numbered snippet lines with terms marked."""
+
+    path: str
+    start_line: int
+    end_line: int
+    score: str
+    lines: list[tuple[int, str]]
+    terms: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, hit: SearchHit, terms: list[str], ws: Workspace | None = None) -> HitBlock:
+        """Pick the snippet lines of a hit (done in the search worker)."""
+        usable = usable_terms(terms)
+        lines = best_lines(hit.start_line, body_lines(hit, ws), usable)
+        return cls(hit.path, hit.start_line, hit.end_line, f"{hit.score:.4f}", lines, usable)
+
+    @property
+    def header(self) -> str:
+        """The full, unshortened header text."""
+        return f"{self.path}:{self.start_line}-{self.end_line} [{self.score}]"
+
+    def header_text(self, width: int) -> Text:
+        """The header fitted to `width` cells (the path gives way first)."""
+        tail = f":{self.start_line}-{self.end_line}"
+        score = f" [{self.score}]"
+        room = width - cell_len(tail) - cell_len(score)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(shorten_left(self.path, max(room, 8)), style="bold")
+        text.append(tail, style="bold")
+        text.append(score, style="dim")
+        return text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        width = options.max_width
+        yield self.header_text(width)
+        digits = len(str(self.lines[-1][0])) if self.lines else 1
+        for number, line in self.lines:
+            body = Text(_crop_to_match(line, self.terms, width - digits - 1))
+            body.highlight_words(self.terms, style="bold reverse", case_sensitive=False)
+            text = Text(no_wrap=True, overflow="ellipsis")
+            text.append(f"{number:>{digits}} ", style="dim")
+            text.append_text(body)
+            yield text
