@@ -7,8 +7,6 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from reme_core.errors import ConfigError
 
 CONFIG_FILE = "reme.yaml"
@@ -146,6 +144,8 @@ def load_config(root: Path, overrides: dict[str, Any] | None = None) -> Config:
     config = Config()
     path = root / CONFIG_FILE
     if path.is_file():
+        import yaml  # only when there is a file to read: it is a noticeable part of start-up
+
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:

@@ -20,8 +20,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from reme_core.errors import FileRefused, PathRefused, RemeError
 from reme_core.link_resolution import ObsidianResolver, normalize_target
 from reme_core.memory_index import _aliases
@@ -196,6 +194,8 @@ def create(
     `name` and `description` come first and win over the same keys in `metadata`, so the
     fields every ReMe note should carry are always there. Returns the absolute path.
     """
+    import yaml
+
     from reme_core.workspace import Changes
 
     fields: dict[str, Any] = {"name": name, "description": description}

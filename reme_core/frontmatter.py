@@ -8,11 +8,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
-# The C loader is the same safe loader, several times faster (50k files at start-up).
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 # `key: plain words`, `key: [a, b]`, `date: 2026-06-20` lines are read without YAML: most
 # notes have only such lines, and the result is what yaml.safe_load gives for them.
 _SIMPLE_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):[ ]+(.*?)[ ]*", re.ASCII)
@@ -69,8 +64,11 @@ def _parse(source: str, end_line: int) -> Frontmatter:
     simple = _simple_mapping(source)
     if simple is not None:
         return Frontmatter(simple, end_line)
+    import yaml  # imported on first use: most frontmatter is simple lines (start-up cost)
+
     try:
-        raw = yaml.load(source, Loader=_Loader)
+        # The C loader is the same safe loader, several times faster (50k files at start-up).
+        raw = yaml.load(source, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f" at line {mark.line + 2}" if mark is not None else ""
