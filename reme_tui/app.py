@@ -256,22 +256,27 @@ class RemeApp(NoteOps, Upkeep, App[None]):
     ) -> None:
         """Read a note off the UI thread, then show it (or say why not)."""
         assert self.ws is not None
+        worker = get_current_worker()
         try:
             note = load_note(self.ws, path)
         except FileRefused as exc:
             gone = not (self.ws.root / path).exists()
-            self.call_from_thread(self.reader.show_missing, path, str(exc), gone)
-            if gone:
+            if not worker.is_cancelled:
+                self.call_from_thread(self.reader.show_missing, path, str(exc), gone)
+            if gone and not worker.is_cancelled:
                 self.call_from_thread(self.neighbours.clear, f"{path} is gone.")
             return
-        self.call_from_thread(self.reader.show_note, note, ranges, top, anchor)
+        # A newer read (the user moved on, or a rename retargeted the reader) wins.
+        if not worker.is_cancelled:
+            self.call_from_thread(self.reader.show_note, note, ranges, top, anchor)
 
     @work(thread=True, exclusive=True, group="neighbours", name="links", exit_on_error=False)
     def neighbours_worker(self, path: str) -> None:
         """Links, mentions and traverse of a note, off the UI thread."""
         assert self.ws is not None
         data = gather(self.ws, path)
-        self.call_from_thread(self.neighbours.show, data)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self.neighbours.show, data)
 
     # -- keeping fresh --------------------------------------------------------------------------
     def _on_batch(self, report: BatchReport) -> None:

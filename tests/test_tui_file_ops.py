@@ -1,7 +1,7 @@
 """The move / delete / new-note screens driven through Pilot on a real workspace (issue 7).
 
-A small host app pushes each screen and keeps what it dismisses with, the way the browser
-does, so the flows are tested without depending on the rest of the UI.
+First a small host app pushes each screen and keeps what it dismisses with; then the same
+flows run through the real browser's keys on a copy of the demo workspace.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from textual.widgets import Input, Static
 
 from reme_core import Workspace
 from reme_core.file_ops import DeleteReport, MoveReport
-from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
+from reme_tui.app import RemeApp
+from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
 
 FILES: dict[str, str | bytes] = {
     "digest/wiki/bm25.md": "---\nname: BM25\ndescription: ranking\n---\n# BM25\nsaturation\n",
@@ -123,10 +124,10 @@ async def test_new_note_screen_creates_in_the_current_folder(ws: Workspace) -> N
     async with app.run_test() as pilot:
         await settle(app, pilot)
         assert app.screen.query_one("#path", Input).value == "digest/wiki/"
-        await pilot.press(*"hnsw.md", "enter", *"HNSW", "enter", *"graph index", "enter")
+        await pilot.press(*"zz-graph-notes.md", "enter", *"HNSW", "enter", *"graph index", "enter")
         await settle(app, pilot)
-    assert app.result == "digest/wiki/hnsw.md"
-    node = ws.node("digest/wiki/hnsw.md")
+    assert app.result == "digest/wiki/zz-graph-notes.md"
+    node = ws.node("digest/wiki/zz-graph-notes.md")
     assert node.name == "HNSW" and node.description == "graph index"
 
 
@@ -138,3 +139,99 @@ async def test_new_note_screen_shows_refusals(ws: Workspace) -> None:
         await settle(app, pilot)
         assert "already exists" in preview(app)
         assert app.result is _unset
+
+
+# -- the same flows through the real browser, on a copy of the demo workspace ----------------
+
+NOTE = "daily/2026-06-15/retrieval-regression.md"
+
+
+async def app_settle(pilot: Any) -> None:
+    """Let every worker of the browser (and of its modal screens) finish."""
+    for _ in range(2):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_note(pilot: Any, path: str) -> None:
+    await app_settle(pilot)
+    pilot.app.open_path(path)
+    await app_settle(pilot)
+    pilot.app.focus_reader()
+
+
+async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy: Path) -> None:
+    dst = "digest/wiki/retrieval-regression.md"
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, NOTE)
+        inlinks = sorted(n.path for n in app.neighbours.data.inlinks)
+        assert inlinks, "the demo note has inbound links"
+        await pilot.press("r")
+        await app_settle(pilot)
+        assert isinstance(app.screen, MoveScreen)
+        app.screen.query_one("#dst", Input).value = dst
+        await app_settle(pilot)
+        assert f"in {len(inlinks)} files" in preview(app)
+        await pilot.press("enter")
+        await app_settle(pilot)
+        assert not isinstance(app.screen, MoveScreen)
+        assert not (demo_copy / NOTE).exists() and (demo_copy / dst).exists()
+        for source in inlinks:
+            text = (demo_copy / source).read_text("utf-8")
+            assert f"[[{dst}" in text and f"[[{NOTE}" not in text, source
+        assert app.reader.path == dst
+        assert str(app.query_one("#reader-header", Static).render()).startswith(dst)
+        assert sorted(n.path for n in app.neighbours.data.inlinks) == inlinks
+        assert any(n.title == "Moved" for n in app._notifications)
+
+
+async def test_app_delete_lists_inbound_links_then_deletes(demo_copy: Path) -> None:
+    path = "digest/wiki/rrf.md"
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, path)
+        sources = {n.path for n in app.neighbours.data.inlinks}
+        await pilot.press("D")
+        await app_settle(pilot)
+        assert isinstance(app.screen, DeleteScreen)
+        text = preview(app)
+        assert "will be left dangling" in text
+        assert all(f"  {source}:" in text for source in sources)
+        await pilot.press("y")
+        await app_settle(pilot)
+        assert not (demo_copy / path).exists()
+        assert app.ws.node(path) is None
+        assert "was deleted" in str(app.query_one("#reader-message", Static).render())
+        assert any("now dangling" in n.message for n in app._notifications)
+
+
+async def test_app_new_note_is_created_opened_and_searchable(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, "digest/wiki/rrf.md")
+        await pilot.press("n")
+        await app_settle(pilot)
+        assert app.screen.query_one("#path", Input).value == "digest/wiki/"
+        await pilot.press(
+            *"zz-graph-notes.md", "enter", *"Zyzzyva graphs", "enter", *"notes", "enter"
+        )
+        await app_settle(pilot)
+        assert (demo_copy / "digest/wiki/zz-graph-notes.md").exists()
+        assert app.reader.path == "digest/wiki/zz-graph-notes.md"
+        app.action_focus_search()
+        await pilot.press(*"zyzzyva")
+        await pilot.pause(0.3)
+        await app_settle(pilot)
+        assert [h.path for h in app.search_pane.hits] == ["digest/wiki/zz-graph-notes.md"]
+
+
+async def test_file_keys_type_into_the_search_box(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, NOTE)
+        app.action_focus_search()
+        await pilot.press("r", "D", "n")
+        assert app.query_one("#query", Input).value == "rDn"
+        assert not isinstance(app.screen, FileOpScreen)
