@@ -34,7 +34,8 @@ def test_shorten_left_cuts_at_folders_then_characters() -> None:
     assert shorten_left(path, 60) == path
     assert shorten_left(path, 30) == "…/retrieval-regression.md"
     assert shorten_left(path, 12) == "…gression.md"
-    assert shorten_left("日记/检索回归.md", 10) == "…/检索回归.md"
+    assert shorten_left("日记/检索回归.md", 14) == "…/检索回归.md"
+    assert shorten_left("日记/检索回归.md", 10) == "…索回归.md"  # wide characters count twice
 
 
 def test_header_stays_on_one_line_and_terms_are_marked_case_and_cjk_aware() -> None:
