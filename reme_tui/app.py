@@ -181,7 +181,9 @@ class RemeApp(NoteOps, Upkeep, App[None]):
         if stats.get("files"):
             self.reader.show_message(
                 "Search on the left ([b]/[/b]), or press [b]o[/b] to open a note by name.\n\n"
-                "In a note: [b]Tab[/b] selects a link, [b]Enter[/b] follows it, [b]b[/b] goes back."
+                "In a note: [b]Tab[/b] selects a link, [b]Enter[/b] follows it, "
+                "[b]b[/b] goes back;\n[b]r[/b] renames, [b]n[/b] makes a new note, "
+                "[b]l[/b] shows or hides the links, [b]Ctrl+P[/b] has the rest."
             )
         else:
             self.reader.show_message(

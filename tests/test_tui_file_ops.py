@@ -73,7 +73,8 @@ async def test_move_screen_previews_then_moves(ws: Workspace) -> None:
         await settle(app, pilot)
         text = preview(app)
         assert "would rewrite 1 link in 1 file" in text
-        assert "[[digest/wiki/bm25.md#L5|bm25]] -> [[digest/rank/bm25.md#L5|bm25]]" in text
+        edit = "    2: [[digest/wiki/bm25.md#L5|bm25]] -> [[digest/rank/bm25.md#L5|bm25]]"
+        assert f"  daily/2026-06-05/run.md\n{edit}" in text
         assert (ws.root / "digest/wiki/bm25.md").exists()  # the preview is a dry run
 
         await pilot.click("#move")

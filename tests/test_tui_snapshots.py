@@ -60,3 +60,29 @@ def test_snapshot_palette(demo_copy: Path, snap_compare) -> None:
         await _settle(pilot)
 
     assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_rename_preview(demo_copy: Path, snap_compare) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await _settle(pilot)
+        pilot.app.open_path("daily/2026-06-15/retrieval-regression.md")
+        await _settle(pilot)
+        pilot.app.focus_reader()
+        await pilot.press("r")
+        await _settle(pilot)
+        pilot.app.screen.query_one("#dst", Input).value = "digest/wiki/retrieval-regression.md"
+        await _settle(pilot)
+
+    assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_narrow_hides_links(demo_copy: Path, snap_compare) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        pilot.app.search_pane.show_timing = False
+        await _settle(pilot)
+        await pilot.press(*"recall regression")
+        await _settle(pilot)
+        await pilot.press("enter", "enter")
+        await _settle(pilot)
+
+    assert snap_compare(_app(demo_copy), terminal_size=(100, 30), run_before=run_before)

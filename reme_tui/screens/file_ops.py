@@ -9,6 +9,7 @@ workspace listener and opens the result.
 from __future__ import annotations
 
 import posixpath
+from itertools import groupby
 from typing import ClassVar
 
 from rich.text import Text
@@ -20,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from reme_core import RemeError, Workspace
-from reme_core.file_ops import DeleteReport, inbound_links
+from reme_core.file_ops import DeleteReport, MoveReport, inbound_links
 
 _CSS = """
 FileOpScreen { align: center middle; }
@@ -54,6 +55,18 @@ class FileOpScreen(ModalScreen):
         preview = self.query_one(".preview", Static)
         preview.set_class(error, "error")
         preview.update(Text(text))
+
+
+def preview_lines(report: MoveReport) -> list[str]:
+    """A dry run grouped by file, one rewritten link per line (a modal is narrower than a CLI)."""
+    out = report.lines()[: 2 if report.indexed else 3]  # "move a -> b", note, "rewrite n"
+    for path, edits in groupby(report.edits, key=lambda e: e.path):
+        out.append(f"  {path}")
+        out.extend(f"    {e.line}: {e.old} -> {e.new}" for e in edits)
+    if report.untouched:
+        out.append(f"{len(report.untouched)} inbound link(s) not rewritten:")
+        out.extend(f"  {i.path}:{i.line}  {i.raw}" for i in report.untouched)
+    return out
 
 
 class MoveScreen(FileOpScreen):
@@ -98,7 +111,7 @@ class MoveScreen(FileOpScreen):
         except RemeError as exc:
             self.app.call_from_thread(self.show, str(exc), True)
             return
-        self.app.call_from_thread(self.show, "\n".join(report.lines()))
+        self.app.call_from_thread(self.show, "\n".join(preview_lines(report)))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:

@@ -100,7 +100,7 @@ def _crop_to_match(line: str, terms: list[str], width: int) -> str:
     index, term = min(spots)
     if cell_len(line[: index + len(term)]) <= width:
         return line
-    lead = width // 4
+    lead = max(width - cell_len(term) - width // 4, 0)  # left context; a quarter stays free
     cut = index
     while cut > 0 and cell_len(line[cut - 1 : index]) <= lead:
         cut -= 1
