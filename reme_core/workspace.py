@@ -23,6 +23,7 @@ from reme_core.indexer import (
     Indexer,
     ProgressFn,
     ReindexSummary,
+    bulk_objects,
 )
 from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
 from reme_core.memory_index import MemoryIndex
@@ -160,26 +161,27 @@ class Workspace(Indexer):
     def _load(self) -> None:
         """Rebuild the in-memory structures from the store (at open, or after another writer)."""
         try:
-            index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
-            with self.store.reading():  # one consistent view: the snapshot stamp relies on it
-                generation = self.store.generation()
-                files = self.store.load_files()
-                links = self.store.load_links()
-                vocab = self.store.load_vocab()
-                chunks = self.store.load_chunk_arrays()
-            snap = self._snapshot_path()
-            current = snapshot.stamp(generation, chunks, len(vocab))
-            postings = snapshot.load(snap, current) if snap is not None else None
-            try:
-                index.load(files, links, vocab, chunks, postings)
-            except ValueError:
-                if postings is None:
-                    raise
+            with bulk_objects():
                 index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
-                index.load(files, links, vocab, chunks)
-                postings = None
-            if snap is not None and postings is None:
-                snapshot.save(snap, current, index.bm25.postings())
+                with self.store.reading():  # one consistent view: the snapshot stamp relies on it
+                    generation = self.store.generation()
+                    files = self.store.load_files()
+                    links = self.store.load_links()
+                    vocab = self.store.load_vocab()
+                    chunks = self.store.load_chunk_arrays()
+                snap = self._snapshot_path()
+                current = snapshot.stamp(generation, chunks, len(vocab))
+                postings = snapshot.load(snap, current) if snap is not None else None
+                try:
+                    index.load(files, links, vocab, chunks, postings)
+                except ValueError:
+                    if postings is None:
+                        raise
+                    index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
+                    index.load(files, links, vocab, chunks)
+                    postings = None
+                if snap is not None and postings is None:
+                    snapshot.save(snap, current, index.bm25.postings())
         except Exception as exc:  # a damaged database shows up here as many exception types
             if is_busy(exc):
                 raise
