@@ -121,6 +121,7 @@ class NoteView(ScrollView, can_focus=True):
         self._cache: dict[int, Strip] = {}
         self._gutter = 2
         self._pending_line: int | None = None
+        self._anchor: tuple[int, int, int] | None = None  # (line, span, top row) of a range
         self._wrap_width = 0
         self._cuts: list[list[int]] = []
         self._row_of_line: list[int] = []
@@ -140,6 +141,7 @@ class NoteView(ScrollView, can_focus=True):
             self.links.append(LinkState(match, target, kind))
         self.ranges = []
         self.link_cursor = None
+        self._anchor = None
         self._gutter = len(str(max(1, len(self.lines)))) + 2
         self._rewrap()
 
@@ -157,12 +159,21 @@ class NoteView(ScrollView, can_focus=True):
         self._invalidate()
 
     def on_resize(self) -> None:
-        """Re-wrap when the width changes, keeping the top line in place."""
+        """Re-wrap when the width changes, keeping the top line in place.
+
+        A range placed by `go_to_line` and not scrolled away from is placed again instead:
+        the first layout passes (header height, a scrollbar appearing) resize the view.
+        """
         width = max(8, self.scrollable_content_region.width - self._gutter)
+        anchored = self._anchor is not None and int(self.scroll_y) == self._anchor[2]
         if self.lines and width != self._wrap_width:
             top = self.line_at_row(int(self.scroll_y))
             self._rewrap()
-            self.scroll_to(y=self._row_of_line[top - 1], animate=False)
+            if not anchored:
+                self.scroll_to(y=self._row_of_line[top - 1], animate=False)
+        if anchored and self._anchor is not None:
+            line, span, _ = self._anchor
+            self._place(line, span)
 
     def line_at_row(self, row: int) -> int:
         """The 1-based line shown on a (virtual) row."""
@@ -203,8 +214,12 @@ class NoteView(ScrollView, can_focus=True):
 
     def _settle(self, line: int, span: int) -> None:
         if self._pending_line == line:
-            self.scroll_to(y=self._top_for(line, span), animate=False)
+            self._place(line, span)
             self._pending_line = None
+
+    def _place(self, line: int, span: int) -> None:
+        self.scroll_to(y=self._top_for(line, span), animate=False, immediate=True)
+        self._anchor = (line, span, int(self.scroll_y))  # as clamped by the scroll range
 
     @property
     def current_line(self) -> int:
