@@ -401,7 +401,7 @@ class Indexer:
         # journal in memory spares writing every page twice (log, then checkpoint).
         builder.store.conn.execute("PRAGMA journal_mode=MEMORY")
         builder.store.conn.execute("PRAGMA synchronous=OFF")
-        builder.index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
+        builder.index = self._new_index()
         builder._generation = 0
         skipped = builder._build(paths, progress)
         with self.lock:

@@ -48,7 +48,12 @@ def file_date(path: str, frontmatter: dict) -> int:
 class MemoryIndex:
     """Everything a search touches, held in memory; mutated only by the workspace's writer."""
 
-    def __init__(self, obsidian: bool, exists: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        obsidian: bool,
+        exists: Callable[[str], bool],
+        attachments: Callable[[], Iterable[str]] | None = None,
+    ) -> None:
         self.vocab = Vocabulary()
         self.bm25 = BM25Index()
         self.nodes: dict[str, FileNode] = {}
@@ -65,6 +70,8 @@ class MemoryIndex:
         self.literal_links: dict[str, list[FileLink]] = {}
         self.graph = LinkGraph(exists=exists)
         self.resolver: ObsidianResolver | None = ObsidianResolver([]) if obsidian else None
+        self._list_attachments = attachments
+        self._attachments: ObsidianResolver | None = None
         self._version = 0  # bumped by every change of a node: keys the filter caches
         self._cache: dict[str, tuple[int, Any]] = {}
 
@@ -243,7 +250,17 @@ class MemoryIndex:
 
     def relink_all(self) -> None:
         """Re-resolve every file's links (Obsidian resolution depends on the set of files)."""
+        self._attachments = None
         self.relink(list(self.nodes))
+
+    def _attachment(self, source: str, raw: str) -> str | None:
+        """Obsidian finds `![[diagram.png]]` anywhere in the vault: look among non-notes, lazily."""
+        if self._list_attachments is None:
+            return None
+        if self._attachments is None:
+            others = (p for p in self._list_attachments() if p not in self.nodes)
+            self._attachments = ObsidianResolver(others)
+        return self._attachments.resolve(source, raw)
 
     def _resolved(self, path: str) -> list[FileLink]:
         links = self.literal_links.get(path, [])
@@ -255,7 +272,8 @@ class MemoryIndex:
                 continue
             target = link.target_path
             if target not in self.nodes:
-                target = self.resolver.resolve(path, link.raw_target or target) or target
+                raw = link.raw_target or target
+                target = self.resolver.resolve(path, raw) or self._attachment(path, raw) or target
             out.append(
                 FileLink(
                     path,

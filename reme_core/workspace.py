@@ -32,7 +32,7 @@ from reme_core.parsing import ParseSettings, tokenizer_for
 from reme_core.paths import METADATA_DIR, normalize_relpath
 from reme_core.reading import ReadResult, read_lines
 from reme_core.retrieve import RetrieveResult, run_retrieve
-from reme_core.scanner import scopes_for
+from reme_core.scanner import Scope, scan, scopes_for
 from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run_search
 from reme_core.store import Store, StoreError, is_busy, retry_busy
 from reme_core.tokenizer import Tokenizer
@@ -162,7 +162,7 @@ class Workspace(Indexer):
         """Rebuild the in-memory structures from the store (at open, or after another writer)."""
         try:
             with bulk_objects():
-                index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
+                index = self._new_index()
                 with self.store.reading():  # one consistent view: the snapshot stamp relies on it
                     generation = self.store.generation()
                     files = self.store.load_files()
@@ -177,7 +177,7 @@ class Workspace(Indexer):
                 except ValueError:
                     if postings is None:
                         raise
-                    index = MemoryIndex(self.link_resolution == "obsidian", self._exists)
+                    index = self._new_index()
                     index.load(files, links, vocab, chunks)
                     postings = None
                 if snap is not None and postings is None:
@@ -210,6 +210,13 @@ class Workspace(Indexer):
     def _shared(self) -> bool:
         """Whether the open store is the workspace's database file (others may write it too)."""
         return self.db_path != ":memory:" and str(self.store.path) == str(self.db_path)
+
+    def _new_index(self) -> MemoryIndex:
+        """An empty in-memory index; Obsidian vaults may resolve links to any file (attachments)."""
+        obsidian = self.link_resolution == "obsidian"
+        every_file = Scope(("",), ("",))
+        lister = (lambda: scan(self.root, every_file)) if obsidian else None
+        return MemoryIndex(obsidian, self._exists, lister)
 
     def _exists(self, relpath: str) -> bool:
         try:
