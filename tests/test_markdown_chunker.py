@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from mistletoe import block_token
 
 from reme_core.frontmatter import split_frontmatter
-from reme_core.markdown_chunker import HEADING, _scan, chunk_markdown
+from reme_core.markdown_blocks import HEADING, scan_blocks
+from reme_core.markdown_chunker import chunk_markdown
 from reme_core.models import FileChunk
 from reme_core.text_decode import decode_text
 
@@ -100,7 +101,7 @@ def test_heading_inside_fence_is_not_a_heading() -> None:
 
 def test_comment_in_list_item_fence_is_not_a_heading() -> None:
     text = "# Setup\n\n- install:\n  ```bash\n  # dependencies\n  pip install x\n  ```\n- done\n"
-    headings = [b.start for b in _scan(text.split("\n"), 0, 9) if b.kind == HEADING]
+    headings = [b.start for b in scan_blocks(text.split("\n"), 0, 9) if b.kind == HEADING]
     assert headings == [0]
     text += "\n" + "tail " * 40
     chunks = chunk_markdown("n.md", text, max_bytes=150)
@@ -112,7 +113,9 @@ def test_setext_heading_versus_thematic_break() -> None:
     para = "text " * 30
     text = f"Title\n-----\n\n{para}\n\n---\n\n{para}\n\nOther\n===\n\n{para}\n"
     lines = text.split("\n")
-    headings = [(b.start, b.end, b.skel) for b in _scan(lines, 0, len(lines)) if b.kind == HEADING]
+    headings = [
+        (b.start, b.end, b.skel) for b in scan_blocks(lines, 0, len(lines)) if b.kind == HEADING
+    ]
     assert headings == [(0, 1, "## Title"), (9, 10, "# Other")]
     chunks = chunk_markdown("n.md", text, max_bytes=200)
     body_lines(text, chunks)
@@ -202,7 +205,7 @@ def test_a_line_larger_than_the_limit_stays_whole() -> None:
 def test_indented_code_is_not_a_heading() -> None:
     text = "para\n\n    # not heading\n    code\n\n# Real\n"
     lines = text.split("\n")
-    assert [b.skel for b in _scan(lines, 0, len(lines)) if b.kind == HEADING] == ["# Real"]
+    assert [b.skel for b in scan_blocks(lines, 0, len(lines)) if b.kind == HEADING] == ["# Real"]
 
 
 def test_skeleton_is_capped_to_half_the_limit_keeping_the_nearest() -> None:
@@ -410,5 +413,7 @@ def test_headings_agree_with_mistletoe(doc: Doc) -> None:
         for t in tokens
         if isinstance(t, (block_token.Heading, block_token.SetextHeading))
     ]
-    found = [b.start + 1 for b in _scan(lines, doc.body_start - 1, len(lines)) if b.kind == HEADING]
+    found = [
+        b.start + 1 for b in scan_blocks(lines, doc.body_start - 1, len(lines)) if b.kind == HEADING
+    ]
     assert found == expected == [line for line, _, _ in doc.headings]
