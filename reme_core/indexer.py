@@ -65,7 +65,8 @@ def bulk_objects() -> Iterator[None]:
             gc.enable()
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process exists (one owned by another user counts as alive)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -490,7 +491,7 @@ class Indexer:
         """Delete rebuild files left by processes that died mid-rebuild."""
         for leftover in db.parent.glob(f"{DB_NAME}.rebuild-*"):
             pid = leftover.name.rsplit("-", 1)[-1]
-            if not pid.isdigit() or _alive(int(pid)):
+            if not pid.isdigit() or pid_alive(int(pid)):
                 continue
             with contextlib.suppress(OSError):
                 leftover.unlink()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -61,3 +62,12 @@ def save(path: Path, current: np.ndarray, postings: Postings) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+def remove_stale(path: Path, alive: Callable[[int], bool]) -> None:
+    """Delete temporary snapshot files left by processes killed between write and rename."""
+    for leftover in path.parent.glob(f"{path.name}.*.tmp"):
+        pid = leftover.name[len(path.name) + 1 : -len(".tmp")]
+        if pid.isdigit() and not alive(int(pid)):
+            with contextlib.suppress(OSError):
+                leftover.unlink()

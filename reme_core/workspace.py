@@ -24,6 +24,7 @@ from reme_core.indexer import (
     ProgressFn,
     ReindexSummary,
     bulk_objects,
+    pid_alive,
 )
 from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
 from reme_core.memory_index import MemoryIndex
@@ -170,6 +171,8 @@ class Workspace(Indexer):
                     vocab = self.store.load_vocab()
                     chunks = self.store.load_chunk_arrays()
                 snap = self._snapshot_path()
+                if snap is not None:
+                    snapshot.remove_stale(snap, pid_alive)
                 current = snapshot.stamp(generation, chunks, len(vocab))
                 postings = snapshot.load(snap, current) if snap is not None else None
                 try:

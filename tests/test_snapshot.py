@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -67,3 +68,17 @@ def test_damaged_or_foreign_snapshot_is_ignored(
     ws = Workspace.open(root)
     assert hits(ws, "beta") == expected
     ws.close()
+
+
+def test_stale_temporary_snapshot_is_removed(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    root = make_tree(FILES)
+    Workspace.open(root).close()
+    meta = root / "metadata"
+    dead = meta / f"{SNAPSHOT_NAME}.999999999.tmp"  # no such process
+    live = meta / f"{SNAPSHOT_NAME}.{os.getppid()}.tmp"  # another writer at work
+    dead.write_bytes(b"half a snapshot")
+    live.write_bytes(b"in progress")
+    Workspace.open(root).close()
+    assert not dead.exists() and live.exists()
