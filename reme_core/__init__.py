@@ -12,6 +12,8 @@ from reme_core.errors import (
     RangeError,
     RemeError,
 )
+from reme_core.file_ops import DeleteReport, MoveReport, existing_file
+from reme_core.link_rewrite import InboundLink, LinkEdit, inbound_links
 from reme_core.maintenance import OptimizeReport
 from reme_core.models import FileChunk, FileLink, FileNode
 from reme_core.reading import ReadResult
@@ -33,11 +35,15 @@ __all__ = [
     "Changes",
     "Config",
     "ConfigError",
+    "DeleteReport",
     "FileChange",
     "FileChunk",
     "FileLink",
     "FileNode",
     "FileRefused",
+    "InboundLink",
+    "LinkEdit",
+    "MoveReport",
     "Neighbour",
     "NotIndexed",
     "OptimizeReport",
@@ -54,8 +60,10 @@ __all__ = [
     "WikilinkMatch",
     "Workspace",
     "est_tokens",
+    "existing_file",
     "find_wikilinks",
     "format_hit",
     "format_score",
+    "inbound_links",
     "load_config",
 ]

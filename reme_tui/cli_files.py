@@ -12,7 +12,7 @@ from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from reme_core.file_ops import existing_file, inbound_links
+from reme_core import existing_file, inbound_links
 
 if TYPE_CHECKING:
     from reme_core import Workspace

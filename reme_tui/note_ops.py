@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from reme_core.file_ops import DeleteReport, MoveReport
+from reme_core import DeleteReport, MoveReport
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 
 if TYPE_CHECKING:

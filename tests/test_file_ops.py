@@ -11,8 +11,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from reme_core import FileRefused, PathRefused, RemeError, Workspace
-from reme_core.file_ops import InboundLink, LinkEdit, inbound_links
+from reme_core import (
+    FileRefused,
+    InboundLink,
+    LinkEdit,
+    PathRefused,
+    RemeError,
+    Workspace,
+    inbound_links,
+)
 
 SRC = "digest/wiki/bm25.md"
 DST = "digest/ranking/okapi-bm25.md"

@@ -15,8 +15,7 @@ from textual.app import App
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from reme_core import Workspace
-from reme_core.file_ops import DeleteReport, MoveReport
+from reme_core import DeleteReport, MoveReport, Workspace
 from reme_tui.app import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
 

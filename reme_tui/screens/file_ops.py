@@ -20,8 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from reme_core import RemeError, Workspace
-from reme_core.file_ops import DeleteReport, MoveReport, inbound_links
+from reme_core import DeleteReport, MoveReport, RemeError, Workspace, inbound_links
 
 _CSS = """
 FileOpScreen { align: center middle; }
