@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
@@ -264,48 +265,46 @@ def _chattr(flag: str, path: Path) -> None:
         pytest.skip(f"chattr {flag} unsupported here: {done.stderr.decode().strip()}")
 
 
+@contextlib.contextmanager
+def _immutable(path: Path) -> Iterator[None]:
+    """`path` is immutable for the block; skips the test where chattr is missing or refused."""
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr not available")
+    _chattr("+i", path)
+    try:
+        yield
+    finally:
+        _chattr("-i", path)
+
+
 def _no_temp_files(root: Path) -> bool:
     return not [p for p in root.rglob("*.reme-tmp")]
+
+
+def _move_fails_and_restores(ws: Workspace, frozen: Path) -> None:
+    """With `frozen` immutable the move fails, and every file is as it was before it."""
+    before = snapshot(ws.root)
+    with _immutable(frozen), pytest.raises(RemeError, match="every file is as it was"):
+        ws.move(SRC, DST)
+    assert snapshot(ws.root) == before
+    assert _no_temp_files(ws.root)
+    assert not (ws.root / "digest/ranking").exists()
 
 
 def test_failure_while_replacing_restores_every_file(ws: Workspace) -> None:
     """An inbound file is immutable (`chattr +i`, which binds root too): replacing it fails
     after the files before it were already rewritten, and those must be put back."""
-    if shutil.which("chattr") is None:
-        pytest.skip("chattr not available")
-    before = snapshot(ws.root)
-    immutable = ws.root / "daily/2026-06-07/crlf.md"
-    _chattr("+i", immutable)
-    try:
-        with pytest.raises(RemeError, match="every file is as it was"):
-            ws.move(SRC, DST)
-    finally:
-        _chattr("-i", immutable)
-    assert snapshot(ws.root) == before
-    assert _no_temp_files(ws.root)
-    assert not (ws.root / "digest/ranking").exists()
+    _move_fails_and_restores(ws, ws.root / "daily/2026-06-07/crlf.md")
     assert len(ws.index.graph.inlinks(SRC)) == 15 and ws.node(DST) is None
 
 
 def test_failure_at_the_final_rename_restores_every_file(ws: Workspace) -> None:
     """The source's folder is immutable: every link is rewritten, then the move itself fails."""
-    if shutil.which("chattr") is None:
-        pytest.skip("chattr not available")
-    src_dir = ws.root / "digest/wiki"
     # The self-link inside the moved file would need a temp file in that folder: drop it so
     # the failure really comes at the rename.
     (ws.root / SRC).write_text(TARGET.replace("[[digest/wiki/bm25.md#L5]]", "itself"))
     ws.sync()
-    before = snapshot(ws.root)
-    _chattr("+i", src_dir)
-    try:
-        with pytest.raises(RemeError, match="every file is as it was"):
-            ws.move(SRC, DST)
-    finally:
-        _chattr("-i", src_dir)
-    assert snapshot(ws.root) == before
-    assert _no_temp_files(ws.root)
-    assert not (ws.root / "digest/ranking").exists()
+    _move_fails_and_restores(ws, ws.root / "digest/wiki")
 
 
 def test_move_without_rewriting_leaves_links_dangling(ws: Workspace) -> None:
