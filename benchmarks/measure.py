@@ -69,15 +69,32 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def tree_rss_kb(root: int) -> int:
-    """Resident memory of a process and all its descendants, in KiB."""
+def _pss_kb(pid: int) -> int:
+    """Proportional set size: each shared page split between the processes mapping it."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_memory_kb(root: int) -> tuple[int, int]:
+    """(RSS, PSS) of a process and all its descendants, in KiB.
+
+    Summed RSS counts copy-on-write pages shared with the forkserver once per process; PSS
+    counts them once in all.
+    """
     tree = _children_of()
-    total, todo = 0, [root]
+    rss = pss = 0
+    todo = [root]
     while todo:
         pid = todo.pop()
-        total += _rss_kb(pid)
+        rss += _rss_kb(pid)
+        pss += _pss_kb(pid)
         todo.extend(tree.get(pid, ()))
-    return total
+    return rss, pss
 
 
 @dataclass(slots=True)
@@ -90,6 +107,7 @@ class ProcResult:
     stderr: str
     maxrss_mb: float  # kernel high-water mark of the largest single process
     tree_peak_mb: float  # sampled peak of the whole tree's summed RSS
+    tree_pss_peak_mb: float  # sampled peak of the whole tree's summed PSS
     samples: list[int] = field(default_factory=list)
 
 
@@ -101,13 +119,14 @@ def run_measured(
     proc = subprocess.Popen(
         list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True
     )
-    peak = 0
+    peak = peak_pss = 0
     stop = threading.Event()
 
     def sample() -> None:
-        nonlocal peak
+        nonlocal peak, peak_pss
         while not stop.wait(sample_every):
-            peak = max(peak, tree_rss_kb(proc.pid))
+            rss, pss = tree_memory_kb(proc.pid)
+            peak, peak_pss = max(peak, rss), max(peak_pss, pss)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -133,6 +152,7 @@ def run_measured(
         stderr="".join(err_chunks),
         maxrss_mb=usage.ru_maxrss / 1024,
         tree_peak_mb=peak / 1024,
+        tree_pss_peak_mb=peak_pss / 1024,
     )
 
 

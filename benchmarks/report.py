@@ -43,6 +43,9 @@ TARGETS = (
         "peak RSS of --reindex, parent + pool workers", "reindex", "tree_peak_rss_mb", 600, "MB"
     ),
     Target(
+        "peak PSS of --reindex, parent + pool workers", "reindex", "tree_peak_pss_mb", 600, "MB"
+    ),
+    Target(
         "TUI keystroke -> painted, after the debounce", "tui", "after_debounce_p50_ms", 50, "ms"
     ),
 )

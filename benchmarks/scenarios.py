@@ -84,7 +84,7 @@ def reindex(ctx: Context) -> Result:
     """Cold `reme-tui --reindex PATH` (no metadata/): wall, files/s, peak RSS, database size."""
     root = ctx.root
     res = Result("reindex")
-    walls, rss, tree = [], [], []
+    walls, rss, tree, pss = [], [], [], []
     for _ in range(ctx.runs):
         shutil.rmtree(root / "metadata", ignore_errors=True)
         proc = run_measured([*cli(), "--reindex", str(root)])
@@ -93,6 +93,7 @@ def reindex(ctx: Context) -> Result:
         walls.append(proc.seconds)
         rss.append(proc.maxrss_mb)
         tree.append(proc.tree_peak_mb)
+        pss.append(proc.tree_pss_peak_mb)
         summary = proc.stdout.strip().splitlines()[-1].split()
     stats = dict(zip(summary[::2], summary[1::2]))
     wall = median(walls)
@@ -102,13 +103,16 @@ def reindex(ctx: Context) -> Result:
         projected_50k_s=wall * 50_000 / ctx.n_files,
         peak_rss_mb=max(rss),
         tree_peak_rss_mb=max(tree),
+        tree_peak_pss_mb=max(pss),
         db_mb=dir_size(root / "metadata") / 2**20,
         chunks=float(stats.get("chunks", 0)),
         links=float(stats.get("links", 0)),
     )
     res.notes.append(
         "peak_rss_mb: kernel high-water mark of the largest process (wait4); "
-        "tree_peak_rss_mb: sampled sum over the parent and its pool workers"
+        "tree_peak_rss_mb: sampled sum over the parent, the forkserver and its pool workers "
+        "(pages the workers share copy-on-write with the forkserver count once per process); "
+        "tree_peak_pss_mb: the same tree's proportional set size (shared pages counted once)"
     )
     return res
 

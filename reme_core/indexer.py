@@ -24,7 +24,7 @@ from reme_core.config import Config
 from reme_core.errors import RemeError
 from reme_core.maintenance import OptimizeReport
 from reme_core.memory_index import MemoryIndex
-from reme_core.parsing import ParsedBatch, ParseSettings, parse_many
+from reme_core.parsing import ParsedBatch, ParseSettings, parse_many, pool_context, uses_pool
 from reme_core.paths import is_ignored, regular_inside, resolve_inside
 from reme_core.scanner import FileStat, Scope, scan
 from reme_core.store import BatchWrite, Store, is_busy, retry_busy
@@ -386,6 +386,8 @@ class Indexer:
     def _reindex(self, progress: ProgressFn | None) -> ReindexSummary:
         started = time.perf_counter()
         paths = sorted(scan(self.root, self.rebuild_scope))
+        if uses_pool(len(paths), self.config.workers):
+            pool_context(self.settings)  # workers' imports load while the builder is set up
         shared = self._shared()
         tmp: Path | None = None
         if shared:

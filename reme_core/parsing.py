@@ -13,7 +13,8 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import forkserver, get_context
+from multiprocessing.context import BaseContext
 from pathlib import Path
 
 import numpy as np
@@ -173,6 +174,28 @@ def parse_batch(root: str, relpaths: Sequence[str], settings: ParseSettings) -> 
     return batch
 
 
+def uses_pool(n_files: int, workers: int = 0) -> bool:
+    """Whether `parse_many` parses this many files in a process pool."""
+    return n_files >= POOL_THRESHOLD and (workers or os.cpu_count() or 1) >= 2
+
+
+def pool_context(settings: ParseSettings, start: bool = True) -> BaseContext:
+    """The pool's process context: a forkserver that preloads the parsing stack (and jieba).
+
+    ``start`` launches the server now, so it loads while the caller still scans the files;
+    only the first server of a process takes the preload list.
+    """
+    if os.name != "posix":
+        return get_context("spawn")
+    context = get_context("forkserver")
+    context.set_forkserver_preload(
+        ["reme_core.pool_preload" if settings.use_jieba else "reme_core.parsing"]
+    )
+    if start:
+        forkserver.ensure_running()
+    return context
+
+
 def parse_many(
     root: Path,
     relpaths: Sequence[str],
@@ -183,13 +206,13 @@ def parse_many(
     """Yield parsed batches in order; a process pool across all cores for large jobs."""
     batches = [relpaths[i : i + BATCH_FILES] for i in range(0, len(relpaths), BATCH_FILES)]
     n_workers = workers or os.cpu_count() or 1
-    if len(relpaths) < POOL_THRESHOLD or n_workers < 2:
+    if not uses_pool(len(relpaths), workers):
         for paths in batches:
             yield parse_batch(str(root), paths, settings)
             if progress:
                 progress(len(paths))
         return
-    context = get_context("forkserver" if os.name == "posix" else "spawn")
+    context = pool_context(settings, start=False)
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
         # A bounded window of batches in flight: results are consumed (and freed) in order, so
         # memory stays flat however large the job and however slow the consumer.
