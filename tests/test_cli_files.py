@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.helpers import tree_bytes
+
 REPO = Path(__file__).resolve().parent.parent
 
 FILES: dict[str, str | bytes] = {
@@ -36,14 +38,6 @@ def reme(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
         timeout=120,
         check=False,
     )
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.relative_to(root).parts[0] != "metadata"
-    }
 
 
 @pytest.fixture
@@ -70,14 +64,14 @@ def test_move_prints_every_rewritten_link(root: Path) -> None:
 
 
 def test_move_dry_run_and_json_change_nothing(root: Path) -> None:
-    before = snapshot(root)
+    before = tree_bytes(root)
     done = reme(root, "move", "digest/wiki/bm25.md", "digest/rank/bm25.md", "--dry-run", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["dry_run"] is True
     assert report["files"] == ["daily/2026-06-05/run.md"]
     assert [e["line"] for e in report["edits"]] == [2, 4]
-    assert snapshot(root) == before
+    assert tree_bytes(root) == before
 
 
 def test_move_no_rewrite_lists_links_left_behind(root: Path) -> None:
@@ -97,11 +91,11 @@ def test_move_no_rewrite_lists_links_left_behind(root: Path) -> None:
     ],
 )
 def test_move_refusals_exit_1_and_change_nothing(root: Path, dst: str, message: str) -> None:
-    before = snapshot(root)
+    before = tree_bytes(root)
     done = reme(root, "move", "digest/wiki/bm25.md", dst)
     assert done.returncode == 1
     assert message in done.stderr and "Traceback" not in done.stderr
-    assert snapshot(root) == before
+    assert tree_bytes(root) == before
 
 
 def test_delete_without_a_terminal_refuses_and_hints(root: Path) -> None:

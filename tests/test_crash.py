@@ -16,13 +16,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from reme_core import Workspace
+from tests.helpers import read_text, wait_for
 
 ZYGOTE = r"""
 import json, os, signal, sys
@@ -105,23 +106,6 @@ def kill(pid: int) -> bool:
         return False
     wait_for(lambda: not alive(pid), 10, "killed child to disappear")
     return True
-
-
-def read_text(path: Path) -> str:
-    """A child's output so far ("" before it created the file)."""
-    try:
-        return path.read_text(errors="replace")
-    except FileNotFoundError:
-        return ""
-
-
-def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
-    """Poll a condition; fail with `what` when it does not hold within `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.01)
 
 
 class Editor:

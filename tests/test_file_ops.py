@@ -21,6 +21,7 @@ from reme_core import (
     Workspace,
     inbound_links,
 )
+from tests.helpers import tree_bytes
 
 SRC = "digest/wiki/bm25.md"
 DST = "digest/ranking/okapi-bm25.md"
@@ -91,15 +92,6 @@ FILES: dict[str, str | bytes] = {
     # CRLF line endings and a BOM survive a rewrite byte for byte.
     "daily/2026-06-07/crlf.md": "\ufeff# CRLF\r\nsee [[digest/wiki/bm25.md]]\r\nend\r\n".encode(),
 }
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file outside metadata/, as bytes."""
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.relative_to(root).parts[0] != "metadata"
-    }
 
 
 def link_key(link: object, rename: dict[str, str]) -> tuple:
@@ -201,9 +193,9 @@ def test_index_after_move_answers_like_a_fresh_reindex(ws: Workspace, tmp_path: 
 
 
 def test_dry_run_changes_nothing_and_predicts_the_move(ws: Workspace) -> None:
-    before = snapshot(ws.root)
+    before = tree_bytes(ws.root)
     preview = ws.move(SRC, DST, dry_run=True)
-    assert snapshot(ws.root) == before
+    assert tree_bytes(ws.root) == before
     assert ws.node(SRC) is not None and ws.node(DST) is None
     assert preview.dry_run and preview.lines()[0].startswith("would move")
     real = ws.move(SRC, DST)
@@ -229,31 +221,31 @@ def test_dry_run_changes_nothing_and_predicts_the_move(ws: Workspace) -> None:
     ],
 )
 def test_refused_destination_changes_nothing(ws: Workspace, dst: str, message: str) -> None:
-    before = snapshot(ws.root)
+    before = tree_bytes(ws.root)
     with pytest.raises(PathRefused, match=re.escape(message)):
         ws.move(SRC, dst)
     with pytest.raises(PathRefused, match=re.escape(message)):
         ws.move(SRC, dst, dry_run=True)
-    assert snapshot(ws.root) == before
+    assert tree_bytes(ws.root) == before
     assert ws.node(SRC) is not None
 
 
 @pytest.mark.parametrize("src", ["digest/wiki", "digest/wiki/missing.md", "metadata/index.sqlite"])
 def test_source_that_is_not_a_note_file_is_refused(ws: Workspace, src: str) -> None:
-    before = snapshot(ws.root)
+    before = tree_bytes(ws.root)
     with pytest.raises(PathRefused):
         ws.move(src, "digest/elsewhere.md")
-    assert snapshot(ws.root) == before
+    assert tree_bytes(ws.root) == before
 
 
 def test_read_only_inbound_file_refuses_the_move(ws: Workspace) -> None:
     """Replacing a file bypasses its mode bits, so a read-only file is checked explicitly."""
-    before = snapshot(ws.root)
+    before = tree_bytes(ws.root)
     locked = ws.root / "daily/2026-06-06/other.md"
     locked.chmod(0o444)
     with pytest.raises(FileRefused, match=r"other\.md: is read-only"):
         ws.move(SRC, DST)
-    assert snapshot(ws.root) == before
+    assert tree_bytes(ws.root) == before
     assert not (ws.root / "digest/ranking").exists()
     assert len(ws.index.graph.inlinks(SRC)) == 15
 
@@ -283,10 +275,10 @@ def _no_temp_files(root: Path) -> bool:
 
 def _move_fails_and_restores(ws: Workspace, frozen: Path) -> None:
     """With `frozen` immutable the move fails, and every file is as it was before it."""
-    before = snapshot(ws.root)
+    before = tree_bytes(ws.root)
     with _immutable(frozen), pytest.raises(RemeError, match="every file is as it was"):
         ws.move(SRC, DST)
-    assert snapshot(ws.root) == before
+    assert tree_bytes(ws.root) == before
     assert _no_temp_files(ws.root)
     assert not (ws.root / "digest/ranking").exists()
 
@@ -308,9 +300,9 @@ def test_failure_at_the_final_rename_restores_every_file(ws: Workspace) -> None:
 
 
 def test_move_without_rewriting_leaves_links_dangling(ws: Workspace) -> None:
-    before = snapshot(ws.root)
+    before = tree_bytes(ws.root)
     report = ws.move(SRC, DST, rewrite_links=False)
-    after = snapshot(ws.root)
+    after = tree_bytes(ws.root)
     assert after.pop(DST) == before.pop(SRC)
     assert after == before
     assert report.edits == [] and len(report.untouched) == 15
@@ -385,11 +377,11 @@ def test_delete_reports_the_exact_remaining_inbound_links(ws: Workspace) -> None
 
 
 def test_delete_refuses_folders_and_missing_files(ws: Workspace) -> None:
-    before = snapshot(ws.root)
+    before = tree_bytes(ws.root)
     for path in ("digest/wiki", "digest/nope.md", "../x.md"):
         with pytest.raises(PathRefused):
             ws.delete(path)
-    assert snapshot(ws.root) == before
+    assert tree_bytes(ws.root) == before
 
 
 def test_create_writes_parseable_frontmatter_and_is_searchable(ws: Workspace) -> None:
@@ -418,7 +410,7 @@ def test_create_writes_parseable_frontmatter_and_is_searchable(ws: Workspace) ->
 
 
 def test_create_refuses_existing_and_bad_paths(ws: Workspace) -> None:
-    before = snapshot(ws.root)
+    before = tree_bytes(ws.root)
     for path, message in (
         (SRC, "already exists"),
         ("digest/notes.txt", "end the path with .md"),
@@ -427,4 +419,4 @@ def test_create_refuses_existing_and_bad_paths(ws: Workspace) -> None:
     ):
         with pytest.raises(PathRefused, match=message):
             ws.create(path, "n", "d")
-    assert snapshot(ws.root) == before
+    assert tree_bytes(ws.root) == before

@@ -10,17 +10,13 @@ import time
 from pathlib import Path
 
 from reme_core import Changes, Workspace
-from tests.test_crash import read_text, wait_for
+from tests.helpers import hits, read_text, wait_for
 
 FILES = {
     "daily/a.md": "# A\n\nalpha note\n",
     "digest/b.md": "# B\n\nbravo note\n",
     "resource/r.jsonl": '{"text": "romeo resource"}\n',
 }
-
-
-def hits(ws: Workspace, query: str) -> list[str]:
-    return sorted(h.path for h in ws.search(query, limit=50, expand_links=False).results)
 
 
 def age(path: Path, seconds: float = 10) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from reme_core import Changes, PathRefused, Workspace
 from reme_core.watcher import watch_workspace
+from tests.helpers import hits
 from tests.test_crash import check_texts, verify
 
 FILES = {
@@ -22,10 +23,6 @@ FILES = {
     "daily/b.md": "# B\n\nbravo note [[daily/a.md]]\n",
     "digest/c.md": "# C\n\ncharlie note\n",
 }
-
-
-def hits(ws: Workspace, query: str) -> list[str]:
-    return sorted(h.path for h in ws.search(query, limit=50, expand_links=False).results)
 
 
 def built(make_tree) -> Path:

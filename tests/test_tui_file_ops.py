@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 from reme_core import DeleteReport, MoveReport, Workspace
 from reme_tui.app import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
+from tests.helpers import settle_workers
 
 FILES: dict[str, str | bytes] = {
     "digest/wiki/bm25.md": "---\nname: BM25\ndescription: ranking\n---\n# BM25\nsaturation\n",
@@ -146,18 +147,10 @@ async def test_new_note_screen_shows_refusals(ws: Workspace) -> None:
 NOTE = "daily/2026-06-15/retrieval-regression.md"
 
 
-async def app_settle(pilot: Any) -> None:
-    """Let every worker of the browser (and of its modal screens) finish."""
-    for _ in range(2):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def open_note(pilot: Any, path: str) -> None:
-    await app_settle(pilot)
+    await settle_workers(pilot)
     pilot.app.open_path(path)
-    await app_settle(pilot)
+    await settle_workers(pilot)
     pilot.app.focus_reader()
 
 
@@ -169,13 +162,13 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy:
         inlinks = sorted(n.path for n in app.neighbours.data.inlinks)
         assert inlinks, "the demo note has inbound links"
         await pilot.press("r")
-        await app_settle(pilot)
+        await settle_workers(pilot)
         assert isinstance(app.screen, MoveScreen)
         app.screen.query_one("#dst", Input).value = dst
-        await app_settle(pilot)
+        await settle_workers(pilot)
         assert f"in {len(inlinks)} files" in preview(app)
         await pilot.press("enter")
-        await app_settle(pilot)
+        await settle_workers(pilot)
         assert not isinstance(app.screen, MoveScreen)
         assert not (demo_copy / NOTE).exists() and (demo_copy / dst).exists()
         for source in inlinks:
@@ -194,13 +187,13 @@ async def test_app_delete_lists_inbound_links_then_deletes(demo_copy: Path) -> N
         await open_note(pilot, path)
         sources = {n.path for n in app.neighbours.data.inlinks}
         await pilot.press("D")
-        await app_settle(pilot)
+        await settle_workers(pilot)
         assert isinstance(app.screen, DeleteScreen)
         text = preview(app)
         assert "will be left dangling" in text
         assert all(f"  {source}:" in text for source in sources)
         await pilot.press("y")
-        await app_settle(pilot)
+        await settle_workers(pilot)
         assert not (demo_copy / path).exists()
         assert app.ws.node(path) is None
         assert "was deleted" in str(app.query_one("#reader-message", Static).render())
@@ -212,18 +205,18 @@ async def test_app_new_note_is_created_opened_and_searchable(demo_copy: Path) ->
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, "digest/wiki/rrf.md")
         await pilot.press("n")
-        await app_settle(pilot)
+        await settle_workers(pilot)
         assert app.screen.query_one("#path", Input).value == "digest/wiki/"
         await pilot.press(
             *"zz-graph-notes.md", "enter", *"Zyzzyva graphs", "enter", *"notes", "enter"
         )
-        await app_settle(pilot)
+        await settle_workers(pilot)
         assert (demo_copy / "digest/wiki/zz-graph-notes.md").exists()
         assert app.reader.path == "digest/wiki/zz-graph-notes.md"
         app.action_focus_search()
         await pilot.press(*"zyzzyva")
         await pilot.pause(0.3)
-        await app_settle(pilot)
+        await settle_workers(pilot)
         assert [h.path for h in app.search_pane.hits] == ["digest/wiki/zz-graph-notes.md"]
 
 

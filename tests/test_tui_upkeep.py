@@ -12,17 +12,10 @@ from textual.pilot import Pilot
 
 from reme_tui.app import RemeApp
 from reme_tui.widgets.note_view import NoteView
+from tests.helpers import settle_workers
 
 SIZE = (140, 40)
 NOTE = "digest/wiki/rrf.md"
-
-
-async def settle(pilot: Pilot) -> None:
-    """Let every worker finish (there is no watcher: the apps run with watch=False)."""
-    for _ in range(2):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def run_command(pilot: Pilot, title: str) -> None:
@@ -32,13 +25,13 @@ async def run_command(pilot: Pilot, title: str) -> None:
     await pilot.press(*title)
     await pilot.pause(0.3)  # the palette searches its providers in a worker
     await pilot.press("enter")
-    await settle(pilot)
+    await settle_workers(pilot)
 
 
 async def test_palette_rebuild_shows_progress_and_reports(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle_workers(pilot)
         shown: list[tuple[str, int, int]] = []
         show = app._show_progress
         app._show_progress = lambda verb, done, total: (
@@ -80,12 +73,12 @@ async def test_edit_runs_editor_and_rereads_the_note(
     monkeypatch.setattr(HeadlessDriver, "resume_application_mode", lambda self: None)
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle_workers(pilot)
         app.open_path(NOTE)
-        await settle(pilot)
+        await settle_workers(pilot)
         app.focus_reader()
         await pilot.press("e")
-        await settle(pilot)
+        await settle_workers(pilot)
         assert (demo_copy / NOTE).read_text("utf-8").endswith("appended by the editor\n")
         view = app.query_one(NoteView)
         assert view.lines[-1] == "appended by the editor"
@@ -95,13 +88,13 @@ async def test_edit_runs_editor_and_rereads_the_note(
 async def test_edit_without_a_terminal_says_why(demo_copy: Path, editor: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle_workers(pilot)
         before = (demo_copy / NOTE).read_text("utf-8")
         app.open_path(NOTE)
-        await settle(pilot)
+        await settle_workers(pilot)
         app.focus_reader()
         await pilot.press("e")
-        await settle(pilot)
+        await settle_workers(pilot)
         assert any("no terminal" in n.message for n in app._notifications)
         assert (demo_copy / NOTE).read_text("utf-8") == before
         assert app.reader.path == NOTE
@@ -121,18 +114,18 @@ async def test_toggle_vectors_reports_an_unavailable_provider(demo_copy: Path) -
     )
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle_workers(pilot)
         assert app.status.state.vectors == "vectors off"
         app.action_toggle_vectors()  # the palette's "Toggle vectors" (the palette: see rebuild)
-        await settle(pilot)
+        await settle_workers(pilot)
         assert app.status.state.vectors.startswith("vectors unavailable:")
         note = next(n for n in app._notifications if n.title == "Vectors")
         assert note.severity == "warning" and "unavailable" in note.message
         app.action_focus_search()
         await pilot.press(*"bm25")
         await pilot.pause(0.3)
-        await settle(pilot)
+        await settle_workers(pilot)
         assert app.search_pane.hits, "keyword search still answers"
         app.action_toggle_vectors()
-        await settle(pilot)
+        await settle_workers(pilot)
         assert app.status.state.vectors == "vectors off"

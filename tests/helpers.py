@@ -1,0 +1,53 @@
+"""Helpers shared by several test modules (fixtures live in conftest.py)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
+
+    from reme_core import Workspace
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file outside metadata/, as bytes: what a failed or refused operation must keep."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.relative_to(root).parts[0] != "metadata"
+    }
+
+
+def hits(ws: Workspace, query: str) -> list[str]:
+    """The sorted paths of up to 50 hits, without link expansion."""
+    return sorted(h.path for h in ws.search(query, limit=50, expand_links=False).results)
+
+
+def read_text(path: Path) -> str:
+    """A child's output so far ("" before it created the file)."""
+    try:
+        return path.read_text(errors="replace")
+    except FileNotFoundError:
+        return ""
+
+
+def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll a condition; fail with `what` when it does not hold within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+async def settle_workers(pilot: Pilot) -> None:
+    """Let every worker of the app (and of its modal screens) finish; for apps run without
+    the watcher, whose worker never finishes."""
+    for _ in range(2):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
