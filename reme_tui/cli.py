@@ -7,67 +7,30 @@ No traceback reaches a user unless REME_DEBUG is set.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from reme_core import RemeError, Workspace
-from reme_tui import cli_watch
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    """A scripted subcommand: how to declare its arguments and how to run it."""
-
-    help: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
-
-
-COMMANDS: dict[str, Command] = {}
-
-
-def command(name: str, help: str) -> Callable[[Callable[[argparse.ArgumentParser], None]], Any]:
-    """Register a subcommand; the decorated function declares its arguments."""
-
-    def wrap(add_arguments: Callable[[argparse.ArgumentParser], None]) -> Any:
-        def bind(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-            COMMANDS[name] = Command(help, add_arguments, run)
-            return run
-
-        return bind
-
-    return wrap
-
-
-def workspace_path(args: argparse.Namespace) -> Path:
-    """`--workspace`, else `$REME_WORKSPACE`, else the current folder."""
-    chosen = getattr(args, "path", None) or args.workspace or os.environ.get("REME_WORKSPACE")
-    return Path(chosen or ".").expanduser()
-
-
-def open_workspace(args: argparse.Namespace, **overrides: Any) -> Workspace:
-    """Open the workspace and apply the start-up diff, with progress when building."""
-    from reme_tui.progress import console_progress
-
-    with console_progress("Indexing") as progress:
-        ws = Workspace.open(workspace_path(args), overrides or None, progress=progress)
-    for warning in ws.warnings:
-        print(f"reme-tui: warning: {warning}", file=sys.stderr)
-    return ws
-
-
-def emit_json(data: Any) -> None:
-    """Print a structured result."""
-    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+from reme_tui import cli_files, cli_watch  # noqa: F401  (their commands register on import)
+from reme_tui.cli_commands import (
+    COMMANDS,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    add_workspace_flag,
+    command,
+    emit_json,
+    open_workspace,
+    print_warnings,
+    workspace_path,
+)
 
 
 # -- search ---------------------------------------------------------------------------------
@@ -183,20 +146,14 @@ def run_links(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     links = ws.links(args.file)
     if args.json:
-        emit_json({d: [vars_of(n) for n in ns] for d, ns in links.items()})
+        emit_json({d: [asdict(n) for n in ns] for d, ns in links.items()})
     else:
         print(_links_text(links))
     return EXIT_OK
 
 
-def vars_of(obj: Any) -> dict[str, Any]:
-    """A dataclass with slots as a plain dict."""
-    from dataclasses import asdict
-
-    return asdict(obj)
-
-
 def _links_text(links: dict[str, list[Any]]) -> str:
+    """Outlinks then inlinks, one per line, marking dangling links and attachments."""
     lines = []
     for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
         neighbours = links.get(direction, [])
@@ -226,7 +183,7 @@ def run_traverse(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     result = ws.traverse(args.file, args.depth, args.direction)
     if args.json:
-        emit_json(vars_of(result))
+        emit_json(asdict(result))
         return EXIT_OK
     for node in result.nodes:
         mark = "" if node["indexed"] else "  (not indexed)"
@@ -265,11 +222,6 @@ def run_stats(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-@command("watch", "keep the index fresh, printing each applied change")(cli_watch.add_arguments)
-def run_watch(args: argparse.Namespace) -> int:
-    return cli_watch.run(args, open_workspace)
-
-
 # -- the browser ----------------------------------------------------------------------------
 def run_reindex(path: Path, vectors: bool | None = None) -> int:
     """Rebuild derived state from the files with a progress bar, then print a summary; with
@@ -283,8 +235,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
         # Opening a folder with no index already builds it: do not build it twice.
         ws = Workspace.open(path, overrides, sync=False, progress=progress)
         summary = ws.last_reindex or ws.reindex(progress)
-    for warning in ws.warnings:
-        print(f"reme-tui: warning: {warning}", file=sys.stderr)
+    print_warnings(ws)
     print(
         f"files {summary.files}  chunks {summary.chunks}  links {summary.links}  "
         f"dangling links {summary.dangling_links}  skipped {len(summary.skipped)}  "
@@ -327,19 +278,14 @@ def run_browser(path: Path) -> int:
     return EXIT_OK
 
 
-class UsageError(Exception):
-    """Bad arguments: exit code 2."""
-
-
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of `reme-tui` without a command: open the browser, or `--reindex`."""
     parser = argparse.ArgumentParser(
         prog="reme-tui",
         description="Browse and search a folder of Markdown memory.",
         epilog="commands: " + ", ".join(sorted(COMMANDS)) + " (reme-tui COMMAND --help)",
     )
-    parser.add_argument(
-        "-w", "--workspace", help="workspace folder (default: $REME_WORKSPACE or .)"
-    )
+    add_workspace_flag(parser)
     parser.add_argument("path", nargs="?", help="workspace folder to open")
     parser.add_argument("--demo", action="store_true", help="open a fresh copy of the demo")
     parser.add_argument("--reindex", action="store_true", help="rebuild the index, then exit")
@@ -348,11 +294,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one scripted command."""
     cmd = COMMANDS[name]
     parser = argparse.ArgumentParser(prog=f"reme-tui {name}", description=cmd.help)
-    parser.add_argument(
-        "-w", "--workspace", help="workspace folder (default: $REME_WORKSPACE or .)"
-    )
+    add_workspace_flag(parser)
     cmd.add_arguments(parser)
     return parser
 
@@ -376,6 +321,7 @@ def _split_command(argv: Sequence[str]) -> tuple[str | None, list[str]]:
 
 
 def dispatch(argv: Sequence[str]) -> int:
+    """Run the command named in `argv`, else the browser (or `--reindex`) on the workspace."""
     name, rest = _split_command(argv)
     if name is not None:
         args = build_command_parser(name).parse_args(rest)
@@ -415,10 +361,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.exit(code)
     return code
 
-
-from reme_tui import cli_files  # noqa: E402  (move, delete, new: issue 7)
-
-cli_files.register(sys.modules[__name__])
 
 if __name__ == "__main__":
     main()

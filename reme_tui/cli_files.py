@@ -1,34 +1,26 @@
 """`reme-tui move`, `delete` and `new`: link-safe file operations from the shell (issue 7).
 
-`register(cli)` adds them to the command registry of the module passed in, which cli.py does
-for itself, so they exist whether cli.py was imported or run as `__main__`.
+They register with the command registry on import; cli.py imports this module.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from functools import partial
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 from reme_core import existing_file, inbound_links
+from reme_tui.cli_commands import (
+    EXIT_FAILED,
+    EXIT_OK,
+    UsageError,
+    command,
+    emit_json,
+    open_workspace,
+)
 
 if TYPE_CHECKING:
     from reme_core import Workspace
-
-
-def register(cli: ModuleType) -> None:
-    """Register the file commands with `cli.command`."""
-    cli.command("move", "move or rename a file, rewriting the wikilinks that point at it")(
-        _move_args
-    )(partial(run_move, cli))
-    cli.command("delete", "delete a file and list the links it leaves dangling")(_delete_args)(
-        partial(run_delete, cli)
-    )
-    cli.command("new", "create a note with name and description frontmatter")(_new_args)(
-        partial(run_new, cli)
-    )
 
 
 def _move_args(p: argparse.ArgumentParser) -> None:
@@ -39,14 +31,16 @@ def _move_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the structured result")
 
 
-def run_move(cli: ModuleType, args: argparse.Namespace) -> int:
-    ws = cli.open_workspace(args)
+@command("move", "move or rename a file, rewriting the wikilinks that point at it")(_move_args)
+def run_move(args: argparse.Namespace) -> int:
+    """Move the file; print the rewritten links (or, with --dry-run, the ones it would)."""
+    ws = open_workspace(args)
     report = ws.move(args.src, args.dst, rewrite_links=not args.no_rewrite, dry_run=args.dry_run)
     if args.json:
-        cli.emit_json(report.to_dict())
+        emit_json(report.to_dict())
     else:
         print("\n".join(report.lines()))
-    return cli.EXIT_OK
+    return EXIT_OK
 
 
 def _delete_args(p: argparse.ArgumentParser) -> None:
@@ -55,22 +49,24 @@ def _delete_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the structured result")
 
 
-def run_delete(cli: ModuleType, args: argparse.Namespace) -> int:
-    ws = cli.open_workspace(args)
+@command("delete", "delete a file and list the links it leaves dangling")(_delete_args)
+def run_delete(args: argparse.Namespace) -> int:
+    """Delete after a y/N question on a terminal (or --yes); never asks a pipe."""
+    ws = open_workspace(args)
     if not args.yes:
         if not sys.stdin.isatty():
-            raise cli.UsageError(
+            raise UsageError(
                 f"delete {args.file}: stdin is not a terminal, so it cannot ask; pass --yes"
             )
         if not _confirm(ws, existing_file(ws, args.file)):
             print("nothing deleted", file=sys.stderr)
-            return cli.EXIT_FAILED
+            return EXIT_FAILED
     report = ws.delete(args.file)
     if args.json:
-        cli.emit_json(report.to_dict())
+        emit_json(report.to_dict())
     else:
         print("\n".join(report.lines()))
-    return cli.EXIT_OK
+    return EXIT_OK
 
 
 def _confirm(ws: Workspace, path: str) -> bool:
@@ -95,9 +91,11 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--body", default="", help="Markdown body after the frontmatter")
 
 
-def run_new(cli: ModuleType, args: argparse.Namespace) -> int:
-    ws = cli.open_workspace(args)
+@command("new", "create a note with name and description frontmatter")(_new_args)
+def run_new(args: argparse.Namespace) -> int:
+    """Create the note and print its path."""
+    ws = open_workspace(args)
     metadata = {"tags": args.tag} if args.tag else None
     path = ws.create(args.file, args.name, args.description, metadata, args.body)
     print(f"created {path.relative_to(ws.root).as_posix()}")
-    return cli.EXIT_OK
+    return EXIT_OK

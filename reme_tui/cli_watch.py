@@ -6,11 +6,11 @@ import argparse
 import asyncio
 import signal
 import sys
-from collections.abc import Callable
 from types import FrameType
 
 from reme_core import BatchReport, Workspace
 from reme_core.watcher import watch_workspace
+from reme_tui.cli_commands import EXIT_OK, command, open_workspace
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -37,7 +37,8 @@ def report_lines(report: BatchReport) -> list[str]:
     return lines
 
 
-def run(args: argparse.Namespace, opener: Callable[[argparse.Namespace], Workspace]) -> int:
+@command("watch", "keep the index fresh, printing each applied change")(add_arguments)
+def run(args: argparse.Namespace) -> int:
     """Open the workspace (start-up diff), then watch; a signal ends it with exit code 0."""
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace, opener: Callable[[argparse.Namespace], Workspa
 
     signal.signal(signal.SIGTERM, interrupt)
     try:
-        ws = opener(args)
+        ws = open_workspace(args)
         try:
             print(f"watching {ws.root} ({len(ws.files())} files)", flush=True)
             asyncio.run(_watch(ws, args))
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace, opener: Callable[[argparse.Namespace], Workspa
             ws.close()
     except KeyboardInterrupt:
         pass
-    return 0
+    return EXIT_OK
 
 
 async def _watch(ws: Workspace, args: argparse.Namespace) -> None:

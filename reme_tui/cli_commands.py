@@ -1,0 +1,86 @@
+"""The scripted-command registry and what every command shares: the workspace flag, opening
+the workspace, JSON output, exit codes.
+
+Command modules (cli.py, cli_files.py, cli_watch.py) register with `@command`; cli.py parses
+and dispatches. Living apart from cli.py, the registry is one object even when cli.py runs
+as `python -m reme_tui.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reme_core import Workspace
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+AddArguments = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    """Bad arguments: exit code 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A scripted subcommand: how to declare its arguments and how to run it."""
+
+    help: str
+    add_arguments: AddArguments
+    run: Run
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str) -> Callable[[AddArguments], Callable[[Run], Run]]:
+    """Register a subcommand: `@command(name, help)(add_arguments)` on its run function."""
+
+    def wrap(add_arguments: AddArguments) -> Callable[[Run], Run]:
+        def bind(run: Run) -> Run:
+            COMMANDS[name] = Command(help, add_arguments, run)
+            return run
+
+        return bind
+
+    return wrap
+
+
+def add_workspace_flag(p: argparse.ArgumentParser) -> None:
+    """`-w/--workspace`, taken by the browser and by every command."""
+    p.add_argument("-w", "--workspace", help="workspace folder (default: $REME_WORKSPACE or .)")
+
+
+def workspace_path(args: argparse.Namespace) -> Path:
+    """`--workspace`, else `$REME_WORKSPACE`, else the current folder."""
+    chosen = getattr(args, "path", None) or args.workspace or os.environ.get("REME_WORKSPACE")
+    return Path(chosen or ".").expanduser()
+
+
+def print_warnings(ws: Workspace) -> None:
+    """The workspace's warnings (a rebuilt index, an index kept in memory) on stderr."""
+    for warning in ws.warnings:
+        print(f"reme-tui: warning: {warning}", file=sys.stderr)
+
+
+def open_workspace(args: argparse.Namespace, **overrides: Any) -> Workspace:
+    """Open the workspace and apply the start-up diff, with progress when building."""
+    from reme_tui.progress import console_progress
+
+    with console_progress("Indexing") as progress:
+        ws = Workspace.open(workspace_path(args), overrides or None, progress=progress)
+    print_warnings(ws)
+    return ws
+
+
+def emit_json(data: Any) -> None:
+    """Print a structured result."""
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
