@@ -87,6 +87,49 @@ class BM25Index:
         index._docs, index._tfs = docs[key], tfs[key]
         return index
 
+    @classmethod
+    def from_postings(
+        cls,
+        ptr: np.ndarray,
+        docs: np.ndarray,
+        tfs: np.ndarray,
+        doc_lengths: np.ndarray,
+        n_terms: int,
+        k1: float = 1.5,
+        b: float = 0.75,
+    ) -> BM25Index:
+        """Adopt a term-major CSR and the documents' lengths as they are (a snapshot).
+
+        Nothing is sorted or summed per posting; ValueError when the arrays cannot belong
+        together (a damaged snapshot must not be trusted blindly).
+        """
+        index = cls(k1, b)
+        ptr, docs, tfs = np.asarray(ptr), np.asarray(docs), np.asarray(tfs)
+        dl = np.asarray(doc_lengths)
+        n_docs = len(dl)
+        if not (
+            ptr.dtype == dl.dtype == np.int64
+            and docs.dtype == tfs.dtype == np.int32
+            and len(ptr) == n_terms + 1
+            and ptr[0] == 0
+            and ptr[-1] == len(docs) == len(tfs)
+            and bool(np.all(ptr[1:] >= ptr[:-1]))
+            and (len(docs) == 0 or (docs.min() >= 0 and docs.max() < n_docs))
+            and (n_docs == 0 or dl.min() >= 0)
+        ):
+            raise ValueError("postings do not fit these documents")
+        index._n_terms = int(n_terms)
+        index._ptr, index._docs, index._tfs = ptr, docs, tfs
+        index._dl = dl.copy()
+        index._live = np.ones(n_docs, dtype=bool)
+        index._n_total = index._n_live = n_docs
+        index._live_dl = int(dl.sum())
+        return index
+
+    def doc_lengths(self) -> np.ndarray:
+        """Every document's length (sum of its term frequencies), for a snapshot."""
+        return self._dl[: self._n_total].copy()
+
     def postings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The term-major CSR ``(ptr, docs, tfs)`` with every add folded in (for a snapshot)."""
         self._fold()

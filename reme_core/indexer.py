@@ -156,18 +156,18 @@ class Indexer:
         disk = scan(self.root, self.watch_scope)
         changes = Changes()
         with self.lock:
-            nodes = dict(self.index.nodes)
+            stored = self.index.nodes.stats()
             origins = dict(self.index.origins)
-        for path, node in nodes.items():
+        for path, (mtime, size) in stored.items():
             stat = disk.get(path)
             if stat is None and origins.get(path) == "reindex" and not is_ignored(path):
                 # Taken by a rebuild from outside the watched folders: keep it while it exists.
                 stat = self._stat(path) if self.rebuild_scope.covers(path) else None
             if stat is None:
                 changes.deleted.append(path)
-            elif stat.mtime != node.st_mtime or stat.size != node.size:
+            elif stat.mtime != mtime or stat.size != size:
                 changes.modified.append(path)
-        changes.added = sorted(p for p in disk if p not in nodes)
+        changes.added = sorted(p for p in disk if p not in stored)
         return changes
 
     def _stat(self, relpath: str) -> FileStat | None:

@@ -1,22 +1,25 @@
 """The in-memory search structures: BM25 postings, per-chunk places, nodes and the link graph.
 
-Built from the store at open with numpy, then kept in step with each committed batch.
+Built at open from columns (a numpy snapshot, or the store's rows), then kept in step with each
+committed batch. Files and links stay columns until asked for: a `FileNode` is built on first
+access, and the link graph answers from index arrays (see reme_core.link_graph).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 import numpy as np
 
 from reme_core.bm25 import BM25Index
-from reme_core.link_graph import LinkGraph
+from reme_core.link_graph import Grouped, LinkColumns, LinkGraph, link_columns
 from reme_core.link_resolution import ObsidianResolver
-from reme_core.models import FileLink, FileNode
+from reme_core.models import FileLink, FileNode, frontmatter_tags
 from reme_core.store import ChunkArrays, FileRow
 from reme_core.vocabulary import Vocabulary
 
@@ -45,6 +48,195 @@ def file_date(path: str, frontmatter: dict) -> int:
     return date_ordinal(frontmatter.get("date"))
 
 
+@dataclass(slots=True)
+class FileColumns:
+    """Stored files as parallel columns, in file id order."""
+
+    ids: np.ndarray  # int64
+    paths: list[str]
+    mtimes: np.ndarray  # float64
+    sizes: np.ndarray  # int64
+    hashes: list[str]
+    frontmatter: list[dict[str, Any]]
+    warnings: list[list[str]]
+    origins: list[str]
+    dates: np.ndarray  # int32 `file_date` of each file
+
+
+@dataclass(slots=True)
+class IndexColumns:
+    """Everything `MemoryIndex.load` needs, as a snapshot or the store's rows give it."""
+
+    vocab: list[str]
+    postings: tuple[np.ndarray, np.ndarray, np.ndarray]  # term-major (ptr, docs, tfs)
+    doc_lengths: np.ndarray  # int64 per chunk
+    doc_rowid: np.ndarray  # int64 per chunk, in rowid order
+    doc_file: np.ndarray  # int64 file id per chunk
+    doc_start: np.ndarray  # int32
+    doc_end: np.ndarray  # int32
+    files: FileColumns
+    links: LinkColumns  # literal targets, as written
+
+
+def columns_from_rows(
+    files: Sequence[FileRow],
+    links: dict[int, list[tuple]],
+    vocab: list[str],
+    chunks: ChunkArrays,
+) -> IndexColumns:
+    """The columns of stored rows (when no snapshot matches): postings sorted here."""
+    bm25 = BM25Index.from_arrays(chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab))
+    n = len(files)
+    path_of = {r.id: r.path for r in files}
+    return IndexColumns(
+        vocab=vocab,
+        postings=bm25.postings(),
+        doc_lengths=bm25.doc_lengths(),
+        doc_rowid=chunks.rowids,
+        doc_file=chunks.file_ids.astype(np.int64),
+        doc_start=chunks.starts,
+        doc_end=chunks.ends,
+        files=FileColumns(
+            ids=np.fromiter((r.id for r in files), np.int64, count=n),
+            paths=[r.path for r in files],
+            mtimes=np.fromiter((r.mtime for r in files), np.float64, count=n),
+            sizes=np.fromiter((r.size for r in files), np.int64, count=n),
+            hashes=[r.hash for r in files],
+            frontmatter=[r.frontmatter for r in files],
+            warnings=[r.warnings for r in files],
+            origins=[r.origin for r in files],
+            dates=np.fromiter((file_date(r.path, r.frontmatter) for r in files), np.int32, n),
+        ),
+        links=link_columns(
+            (path_of[file_id], *row)
+            for file_id, rows in links.items()
+            if file_id in path_of
+            for row in rows
+        ),
+    )
+
+
+class NodeTable(Mapping[str, FileNode]):
+    """Indexed files by path; a `FileNode` is built from the loaded columns on first access."""
+
+    def __init__(self, files: FileColumns | None = None, links: LinkColumns | None = None) -> None:
+        self._files = files
+        self._links = links
+        self._base: dict[str, int] = {}
+        self._sid: dict[str, int] = {}
+        self._by_source: Grouped | None = None
+        if files is not None:
+            self._base = dict(zip(files.paths, range(len(files.paths))))
+        if links is not None:
+            self._sid = dict(zip(links.strings, range(len(links.strings))))
+            self._by_source = Grouped(links.source, len(links.strings))
+        self._live: dict[str, None] = dict.fromkeys(self._base)  # insertion order, like a dict
+        self._built: dict[str, FileNode] = {}
+
+    def __getitem__(self, path: str) -> FileNode:
+        node = self._built.get(path)
+        if node is None:
+            if path not in self._live:
+                raise KeyError(path)
+            node = self._built[path] = self._build(path)
+        return node
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._live
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._live)
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    def put(self, node: FileNode) -> None:
+        """Add or replace a file's node."""
+        self._live[node.path] = None
+        self._built[node.path] = node
+
+    def discard(self, path: str) -> None:
+        """Forget a file (its columns are never used again)."""
+        self._live.pop(path, None)
+        self._built.pop(path, None)
+        self._base.pop(path, None)
+
+    def frontmatter(self, path: str) -> dict[str, Any]:
+        """A live file's frontmatter without building its node."""
+        node = self._built.get(path)
+        if node is not None or self._files is None:
+            return node.frontmatter if node is not None else {}
+        return self._files.frontmatter[self._base[path]]
+
+    def stats(self) -> dict[str, tuple[float, int]]:
+        """(mtime, size) of every live file, what the start-up diff compares."""
+        out: dict[str, tuple[float, int]] = {}
+        files = self._files
+        if files is not None:
+            out = dict(zip(files.paths, zip(files.mtimes.tolist(), files.sizes.tolist())))
+            out = {p: out[p] for p in self._base if p not in self._built}
+        for path, node in self._built.items():
+            out[path] = (node.st_mtime, node.size)
+        return out
+
+    def _build(self, path: str) -> FileNode:
+        files = self._files
+        assert files is not None
+        i = self._base[path]
+        node = FileNode(
+            path=path,
+            st_mtime=float(files.mtimes[i]),
+            size=int(files.sizes[i]),
+            frontmatter=files.frontmatter[i],
+            content_hash=files.hashes[i],
+            warnings=files.warnings[i],
+        )
+        sid = self._sid.get(path)
+        if sid is not None and self._links is not None and self._by_source is not None:
+            node.links = [self._links.link(j) for j in self._by_source.rows(sid)]
+        return node
+
+
+class FileDocs:
+    """BM25 doc ids of each file's chunks; the loaded ones stay one sorted array until changed."""
+
+    def __init__(self, paths: Sequence[str] = (), doc_slot: np.ndarray | None = None) -> None:
+        self._slot: dict[str, int] = {}
+        self._grouped: Grouped | None = None
+        if doc_slot is not None and len(doc_slot):
+            self._grouped = Grouped(doc_slot, len(paths))
+            counts = np.diff(self._grouped.ptr)
+            self._slot = {paths[i]: i for i in np.flatnonzero(counts).tolist()}
+        self._own: dict[str, np.ndarray] = {}
+
+    def get(self, path: str) -> np.ndarray | None:
+        docs = self._own.get(path)
+        if docs is None and path in self._slot and self._grouped is not None:
+            slot = self._slot[path]
+            docs = self._grouped.order[self._grouped.ptr[slot] : self._grouped.ptr[slot + 1]]
+        return docs
+
+    def pop(self, path: str, default: np.ndarray | None = None) -> np.ndarray | None:
+        docs = self.get(path)
+        self._own.pop(path, None)
+        self._slot.pop(path, None)
+        return default if docs is None else docs
+
+    def __setitem__(self, path: str, docs: np.ndarray) -> None:
+        self._slot.pop(path, None)
+        self._own[path] = docs
+
+    def items(self) -> Iterator[tuple[str, np.ndarray]]:
+        for path in list(self._slot):
+            docs = self.get(path)
+            assert docs is not None
+            yield path, docs
+        yield from list(self._own.items())
+
+    def values(self) -> Iterator[np.ndarray]:
+        return (docs for _, docs in self.items())
+
+
 class MemoryIndex:
     """Everything a search touches, held in memory; mutated only by the workspace's writer."""
 
@@ -56,10 +248,10 @@ class MemoryIndex:
     ) -> None:
         self.vocab = Vocabulary()
         self.bm25 = BM25Index()
-        self.nodes: dict[str, FileNode] = {}
+        self.nodes = NodeTable()
         self.file_ids: dict[str, int] = {}
         self.origins: dict[str, str] = {}
-        self.file_docs: dict[str, np.ndarray] = {}
+        self.file_docs = FileDocs()
         self.slot_of: dict[str, int] = {}
         self.slot_paths: list[str] = []
         self.slot_dates = np.zeros(0, dtype=np.int32)
@@ -67,7 +259,6 @@ class MemoryIndex:
         self.doc_slot = np.zeros(0, dtype=np.int32)
         self.doc_start = np.zeros(0, dtype=np.int32)
         self.doc_end = np.zeros(0, dtype=np.int32)
-        self.literal_links: dict[str, list[FileLink]] = {}
         self.graph = LinkGraph(exists=exists)
         self.resolver: ObsidianResolver | None = ObsidianResolver([]) if obsidian else None
         self._list_attachments = attachments
@@ -76,56 +267,97 @@ class MemoryIndex:
         self._cache: dict[str, tuple[int, Any]] = {}
 
     # -- building -----------------------------------------------------------------------------
-    def load(
-        self,
-        files: Sequence[FileRow],
-        links: dict[int, list[tuple]],
-        vocab: Sequence[str],
-        chunks: ChunkArrays,
-        postings: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-    ) -> None:
-        """Fill every structure from stored rows, vectorised where it counts.
+    def load(self, cols: IndexColumns) -> None:
+        """Fill every structure from columns: numpy and bulk dict builds, no object per row.
 
-        ``postings`` (a snapshot of these rows' BM25 postings) spares sorting them.
+        ValueError when the columns do not fit together (a damaged snapshot).
         """
-        self.vocab = Vocabulary(vocab)
-        self.bm25 = BM25Index.from_arrays(
-            chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab), postings=postings
+        files = cols.files
+        n = len(files.paths)
+        self.vocab = Vocabulary(cols.vocab)
+        ptr, docs, tfs = cols.postings
+        n_terms = max(len(cols.vocab), len(ptr) - 1)
+        self.bm25 = BM25Index.from_postings(ptr, docs, tfs, cols.doc_lengths, n_terms)
+        if not (
+            len(files.ids) == len(files.mtimes) == len(files.sizes) == len(files.hashes) == n
+            and len(files.frontmatter) == len(files.warnings) == len(files.origins) == n
+            and len(files.dates) == n
+            and len(cols.doc_lengths) == len(cols.doc_rowid) == len(cols.doc_file)
+            and len(cols.doc_rowid) == len(cols.doc_start) == len(cols.doc_end)
+        ):
+            raise ValueError("file or chunk columns of different lengths")
+        self.slot_paths = list(files.paths)
+        self.slot_of = dict(zip(self.slot_paths, range(n)))
+        if len(self.slot_of) != n:
+            raise ValueError("duplicate paths")
+        self.slot_dates = np.asarray(files.dates, dtype=np.int32).copy()
+        ids = np.asarray(files.ids, dtype=np.int64)
+        self.file_ids = dict(zip(self.slot_paths, ids.tolist()))
+        self.origins = dict(zip(self.slot_paths, files.origins))
+        slot_of_file = np.full(int(ids.max(initial=0)) + 1, -1, dtype=np.int32)
+        slot_of_file[ids] = np.arange(n, dtype=np.int32)
+        doc_file = np.asarray(cols.doc_file, dtype=np.int64)
+        if len(doc_file) and (doc_file.min() < 0 or doc_file.max() >= len(slot_of_file)):
+            raise ValueError("chunks of unknown files")
+        self.doc_slot = slot_of_file[doc_file]
+        if len(self.doc_slot) and self.doc_slot.min() < 0:
+            raise ValueError("chunks of unknown files")
+        self.doc_rowid = np.asarray(cols.doc_rowid, dtype=np.int64)
+        self.doc_start = np.asarray(cols.doc_start, dtype=np.int32)
+        self.doc_end = np.asarray(cols.doc_end, dtype=np.int32)
+        self.file_docs = FileDocs(self.slot_paths, self.doc_slot)
+        links = cols.links
+        if not links.strings or links.strings[0] != "":
+            raise ValueError("link strings must start with the empty string")
+        ints = (links.source, links.target, links.anchor, links.alias, links.raw)
+        lowest = min((int(c.min()) for c in ints if len(c)), default=0)
+        highest = max((int(c.max()) for c in ints if len(c)), default=0)
+        if len({len(c) for c in (*ints, links.line, links.embed)}) != 1 or not (
+            lowest >= 0 and highest < len(links.strings)
+        ):
+            raise ValueError("link columns do not fit their strings")
+        if not all(isinstance(fm, dict) for fm in files.frontmatter):
+            raise ValueError("frontmatter is not a mapping")
+        self.nodes = NodeTable(files, links)
+        self._version += 1
+        if self.resolver is not None:
+            for path, fm in zip(self.slot_paths, files.frontmatter):
+                self.resolver.add(path, _aliases(fm))
+            links = self._resolved_columns(links)
+        self.graph.load(self.slot_paths, links)
+
+    def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
+        """Obsidian vaults: each literal target that is not a note, resolved as `_resolved` does."""
+        strings = list(links.strings)
+        sid = dict(zip(strings, range(len(strings))))
+        target = links.target.copy()
+        for i, t in enumerate(links.target.tolist()):
+            literal = strings[t]
+            if not literal or literal in self.nodes:
+                continue
+            source = strings[links.source[i]]
+            raw = strings[links.raw[i]] or literal
+            found = self.resolver.resolve(source, raw) if self.resolver is not None else None
+            found = found or self._attachment(source, raw) or literal
+            if found not in sid:
+                sid[found] = len(strings)
+                strings.append(found)
+            target[i] = sid[found]
+        return LinkColumns(
+            strings,
+            links.source,
+            target,
+            links.anchor,
+            links.alias,
+            links.raw,
+            links.line,
+            links.embed,
         )
-        by_id: dict[int, str] = {}
-        for row in files:
-            by_id[row.id] = row.path
-            node = FileNode(
-                path=row.path,
-                st_mtime=row.mtime,
-                size=row.size,
-                frontmatter=row.frontmatter,
-                content_hash=row.hash,
-                warnings=row.warnings,
-            )
-            node.links = [
-                FileLink(row.path, t, a, line, alias, bool(e), raw)
-                for t, a, line, alias, e, raw in links.get(row.id, ())
-            ]
-            self._put_node(node, row.id, row.origin)
-        slot_of_file = np.full(max(by_id, default=0) + 1, -1, dtype=np.int32)
-        for file_id, path in by_id.items():
-            slot_of_file[file_id] = self.slot_of[path]
-        self.doc_rowid = chunks.rowids
-        self.doc_slot = slot_of_file[chunks.file_ids] if len(chunks.file_ids) else self.doc_slot
-        self.doc_start = chunks.starts
-        self.doc_end = chunks.ends
-        if len(self.doc_slot):
-            order = np.argsort(self.doc_slot, kind="stable")
-            bounds = np.flatnonzero(np.diff(self.doc_slot[order])) + 1
-            for group in np.split(order, bounds):
-                self.file_docs[self.slot_paths[self.doc_slot[group[0]]]] = group
-        self.relink(self.nodes)
 
     def _put_node(self, node: FileNode, file_id: int, origin: str) -> None:
         self._version += 1
         path = node.path
-        self.nodes[path] = node
+        self.nodes.put(node)
         self.file_ids[path] = file_id
         self.origins[path] = origin
         ordinal = file_date(path, node.frontmatter)
@@ -137,7 +369,6 @@ class MemoryIndex:
             if len(self.slot_paths) > len(self.slot_dates):  # grow by doubling, not per file
                 self.slot_dates = _grown(self.slot_dates, len(self.slot_paths), NO_DATE)
             self.slot_dates[len(self.slot_paths) - 1] = ordinal
-        self.literal_links[path] = node.links
         if self.resolver is not None:
             self.resolver.add(path, _aliases(node.frontmatter))
 
@@ -147,10 +378,9 @@ class MemoryIndex:
         docs = self.file_docs.pop(path, None)
         if docs is not None and len(docs):
             self.bm25.remove_many(docs)
-        self.nodes.pop(path, None)
+        self.nodes.discard(path)
         self.file_ids.pop(path, None)
         self.origins.pop(path, None)
-        self.literal_links.pop(path, None)
         self.graph.remove_file(path)
         if self.resolver is not None:
             self.resolver.remove(path)
@@ -238,8 +468,8 @@ class MemoryIndex:
 
     def _tag_index(self) -> dict[str, np.ndarray]:
         by_tag: dict[str, list[int]] = {}
-        for path, node in self.nodes.items():
-            for tag in {t.lower() for t in node.tags}:
+        for path in self.nodes:
+            for tag in {t.lower() for t in frontmatter_tags(self.nodes.frontmatter(path))}:
                 by_tag.setdefault(tag, []).append(self.slot_of[path])
         return {tag: np.asarray(slots, dtype=np.int64) for tag, slots in by_tag.items()}
 
@@ -263,7 +493,8 @@ class MemoryIndex:
         return self._attachments.resolve(source, raw)
 
     def _resolved(self, path: str) -> list[FileLink]:
-        links = self.literal_links.get(path, [])
+        node = self.nodes.get(path)
+        links = node.links if node is not None else []
         if self.resolver is None:
             return [link for link in links if link.target_path]
         out = []

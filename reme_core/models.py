@@ -84,16 +84,21 @@ class FileNode:
     @property
     def tags(self) -> list[str]:
         """Frontmatter tags as a list of strings, whatever shape the YAML gave them."""
-        raw = self.frontmatter.get("tags")
-        if raw is None:
-            return []
-        if isinstance(raw, str):
-            parts = raw.replace(",", " ").split()
-        elif isinstance(raw, (list, tuple)):
-            parts = [str(t) for t in raw if t is not None]
-        else:
-            parts = [str(raw)]
-        return [p.strip().lstrip("#") for p in parts if p.strip().lstrip("#")]
+        return frontmatter_tags(self.frontmatter)
+
+
+def frontmatter_tags(frontmatter: dict[str, Any]) -> list[str]:
+    """Tags of a frontmatter mapping (also used without building a `FileNode`)."""
+    raw = frontmatter.get("tags")
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        parts = raw.replace(",", " ").split()
+    elif isinstance(raw, (list, tuple)):
+        parts = [str(t) for t in raw if t is not None]
+    else:
+        parts = [str(raw)]
+    return [p.strip().lstrip("#") for p in parts if p.strip().lstrip("#")]
 
 
 @dataclass(slots=True)

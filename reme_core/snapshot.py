@@ -1,65 +1,134 @@
-"""A numpy snapshot of the BM25 postings, stamped with the stored rows it was built from.
+"""A numpy snapshot of the in-memory index, stamped with the stored state it was built from.
 
-Sorting every posting into term order is the bulk of loading the index at open. The snapshot
-(``metadata/bm25-postings.npz``: plain arrays, and ``np.load`` refuses pickles) replaces that
-sort when its stamp matches the rows just read in the same read transaction: the database
-generation, the counts of chunks, postings and terms, and sums of term ids and frequencies.
-Anything else (missing, stale, damaged, unwritable) means the postings are built as before.
+Reading every stored row (files, 200k links, chunk term blobs) and sorting every posting was
+nearly all of opening a large workspace. The snapshot (``metadata/bm25-postings.npz``: plain
+arrays and JSON text, and ``np.load`` refuses pickles) holds the BM25 postings, the per-chunk
+and per-file columns, the links and the vocabulary. It is used when its stamp matches the
+database read in the same read transaction: the generation, and counts and sums of the files,
+chunks, links and terms (cheap aggregate queries, no row is read). `MemoryIndex.load` still
+checks that the arrays fit together. Anything else (missing, stale, damaged, unwritable)
+means the index is built from the rows as before, and the snapshot written again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from reme_core.store import ChunkArrays
+from reme_core.link_graph import LinkColumns
+from reme_core.memory_index import FileColumns, IndexColumns
 
 SNAPSHOT_NAME = "bm25-postings.npz"
-_VERSION = 1
-Postings = tuple[np.ndarray, np.ndarray, np.ndarray]
+_VERSION = 2
 
 
-def stamp(generation: int, chunks: ChunkArrays, n_terms: int) -> np.ndarray:
-    """What a snapshot must match to stand for these rows."""
-    return np.array(
-        [
-            _VERSION,
-            generation,
-            len(chunks.doc_ptr) - 1,
-            len(chunks.term_ids),
-            n_terms,
-            int(chunks.term_ids.sum(dtype=np.int64)),
-            int(chunks.tfs.sum(dtype=np.int64)),
-        ],
-        dtype=np.int64,
-    )
+def stamp(generation: int, state: tuple[float, ...]) -> np.ndarray:
+    """What a snapshot must match to stand for this stored state (`Store.state`)."""
+    values = [_VERSION, generation]
+    for v in state:  # floats by their bits: equal sums of the same rows are bit-identical
+        values.append(int(np.float64(v).view(np.int64)) if isinstance(v, float) else int(v))
+    return np.array(values, dtype=np.int64)
 
 
-def load(path: Path, expected: np.ndarray) -> Postings | None:
-    """The snapshot's (ptr, docs, tfs) when its stamp is `expected`, else None."""
+def _text(value: Any) -> np.ndarray:
+    # ensure_ascii: lone surrogates (undecodable bytes kept by the decoder) survive as escapes
+    return np.frombuffer(json.dumps(value, default=str).encode("ascii"), dtype=np.uint8)
+
+
+def _untext(arr: np.ndarray) -> Any:
+    if arr.dtype != np.uint8:
+        raise ValueError("text arrays are bytes")
+    return json.loads(arr.tobytes())
+
+
+def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
+    """The snapshot's columns when its stamp is `expected`, else None."""
     try:
         with np.load(path, allow_pickle=False) as data:
             if not np.array_equal(data["stamp"], expected):
                 return None
-            return data["ptr"], data["docs"], data["tfs"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            files = _untext(data["files"])
+            link_ints = data["link_ints"]
+            strings = _untext(data["link_strings"])
+            if link_ints.ndim != 2 or link_ints.shape[0] != 6 or not isinstance(strings, list):
+                return None
+            return IndexColumns(
+                vocab=_untext(data["vocab"]),
+                postings=(data["ptr"], data["docs"], data["tfs"]),
+                doc_lengths=data["doc_lengths"],
+                doc_rowid=data["doc_rowid"],
+                doc_file=data["doc_file"],
+                doc_start=data["doc_start"],
+                doc_end=data["doc_end"],
+                files=FileColumns(
+                    ids=data["file_ids"],
+                    paths=files["paths"],
+                    mtimes=data["file_mtimes"],
+                    sizes=data["file_sizes"],
+                    hashes=files["hashes"],
+                    frontmatter=files["frontmatter"],
+                    warnings=files["warnings"],
+                    origins=files["origins"],
+                    dates=data["file_dates"],
+                ),
+                links=LinkColumns(
+                    strings,
+                    *(link_ints[i] for i in range(5)),
+                    line=link_ints[5],
+                    embed=data["link_embed"],
+                ),
+            )
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
         return None
 
 
-def save(path: Path, current: np.ndarray, postings: Postings) -> None:
+def save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
     """Write a snapshot atomically (temporary file, then rename); errors are ignored."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    files, links = cols.files, cols.links
     try:
         with open(tmp, "wb") as fh:
-            ptr, docs, tfs = postings
-            np.savez(fh, stamp=current, ptr=ptr, docs=docs, tfs=tfs)
+            ptr, docs, tfs = cols.postings
+            np.savez(
+                fh,
+                stamp=current,
+                ptr=ptr,
+                docs=docs,
+                tfs=tfs,
+                doc_lengths=cols.doc_lengths,
+                doc_rowid=cols.doc_rowid,
+                doc_file=cols.doc_file,
+                doc_start=cols.doc_start,
+                doc_end=cols.doc_end,
+                vocab=_text(cols.vocab),
+                file_ids=files.ids,
+                file_mtimes=files.mtimes,
+                file_sizes=files.sizes,
+                file_dates=files.dates,
+                files=_text(
+                    {
+                        "paths": files.paths,
+                        "hashes": files.hashes,
+                        "frontmatter": files.frontmatter,
+                        "warnings": files.warnings,
+                        "origins": files.origins,
+                    }
+                ),
+                link_strings=_text(links.strings),
+                link_ints=np.stack(
+                    [links.source, links.target, links.anchor, links.alias, links.raw, links.line]
+                ).astype(np.int32),
+                link_embed=links.embed,
+            )
         os.replace(tmp, path)
-    except OSError:
+    except (OSError, ValueError):
         with contextlib.suppress(OSError):
             tmp.unlink()
 

@@ -226,6 +226,18 @@ class Store:
             for i, r in enumerate(rows)
         ]
 
+    def state(self) -> tuple[float, ...]:
+        """Counts and sums that move with any committed change (aggregates only, no row read)."""
+        files = self.conn.execute(
+            "SELECT count(*), coalesce(max(id), 0), coalesce(sum(size), 0), "
+            "coalesce(sum(mtime), 0.0) FROM files"
+        ).fetchone()
+        chunks = self.conn.execute("SELECT count(*), coalesce(max(rowid), 0) FROM chunks")
+        links = self.conn.execute("SELECT count(*) FROM links").fetchone()[0]
+        vocab = self.conn.execute("SELECT count(*) FROM vocab").fetchone()[0]
+        n_files, max_id, sizes, mtimes = files
+        return (n_files, max_id, sizes, float(mtimes), *chunks.fetchone(), links, vocab)
+
     def load_links(self) -> dict[int, list[tuple[str, str, int, str, int, str]]]:
         """Links per file id, in source order: (target, anchor, line, alias, embed, raw)."""
         out: dict[int, list[tuple[str, str, int, str, int, str]]] = {}

@@ -27,7 +27,7 @@ from reme_core.indexer import (
     pid_alive,
 )
 from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
-from reme_core.memory_index import MemoryIndex
+from reme_core.memory_index import MemoryIndex, columns_from_rows
 from reme_core.models import FileChunk
 from reme_core.parsing import ParseSettings, tokenizer_for
 from reme_core.paths import METADATA_DIR, normalize_relpath
@@ -160,31 +160,36 @@ class Workspace(Indexer):
             self.reindex(progress)
 
     def _load(self) -> None:
-        """Rebuild the in-memory structures from the store (at open, or after another writer)."""
+        """Rebuild the in-memory structures from the store (at open, or after another writer).
+
+        A snapshot whose stamp matches the database (read in the same read transaction)
+        stands for its rows; otherwise the rows are read and the snapshot written again.
+        """
         try:
             with bulk_objects():
                 index = self._new_index()
-                with self.store.reading():  # one consistent view: the snapshot stamp relies on it
-                    generation = self.store.generation()
-                    files = self.store.load_files()
-                    links = self.store.load_links()
-                    vocab = self.store.load_vocab()
-                    chunks = self.store.load_chunk_arrays()
                 snap = self._snapshot_path()
                 if snap is not None:
                     snapshot.remove_stale(snap, pid_alive)
-                current = snapshot.stamp(generation, chunks, len(vocab))
-                postings = snapshot.load(snap, current) if snap is not None else None
-                try:
-                    index.load(files, links, vocab, chunks, postings)
-                except ValueError:
-                    if postings is None:
-                        raise
-                    index = self._new_index()
-                    index.load(files, links, vocab, chunks)
-                    postings = None
-                if snap is not None and postings is None:
-                    snapshot.save(snap, current, index.bm25.postings())
+                with self.store.reading():  # one consistent view: the snapshot stamp relies on it
+                    generation = self.store.generation()
+                    current = snapshot.stamp(generation, self.store.state())
+                    cols = snapshot.load(snap, current) if snap is not None else None
+                    if cols is not None:
+                        try:
+                            index.load(cols)
+                        except ValueError:
+                            index, cols = self._new_index(), None
+                    if cols is None:
+                        cols = columns_from_rows(
+                            self.store.load_files(),
+                            self.store.load_links(),
+                            self.store.load_vocab(),
+                            self.store.load_chunk_arrays(),
+                        )
+                        index.load(cols)
+                        if snap is not None:
+                            snapshot.save(snap, current, cols)
         except Exception as exc:  # a damaged database shows up here as many exception types
             if is_busy(exc):
                 raise
