@@ -20,10 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
+from reme_core import snapshot
 from reme_core.config import Config
 from reme_core.errors import RemeError
 from reme_core.maintenance import OptimizeReport
-from reme_core.memory_index import MemoryIndex
+from reme_core.memory_index import ColumnsBuilder, IndexColumns, MemoryIndex
 from reme_core.parsing import ParsedBatch, ParseSettings, parse_many, pool_context, uses_pool
 from reme_core.paths import is_ignored, regular_inside, resolve_inside
 from reme_core.scanner import FileStat, Scope, scan
@@ -142,6 +143,7 @@ class Indexer:
     _persisted_terms: int
     _db_ino: int
     _listeners: list[Callable[[BatchReport], None]]
+    _snapshot_path: Callable[[], Path | None]
 
     @staticmethod
     def _remove_db(db: Path) -> None:
@@ -226,13 +228,9 @@ class Indexer:
         gone: set[str],
         skipped: list[tuple[str, str]],
         touched: list[tuple[str, float, str]],
-        *,
-        relink: bool = True,
     ) -> BatchReport:
         """One transaction. Term ids are assigned inside it, after catching up with any other
         writer, so two processes never hand out the same id for different terms.
-
-        ``relink=False`` leaves the link graph to the caller (a rebuild relinks once at the end).
         """
         self.refresh_if_changed()
         if not (batches or skipped or touched or gone & set(self.index.nodes)):
@@ -257,7 +255,7 @@ class Indexer:
             retry_busy(self._load)
             raise
         self._persisted_terms = len(vocab)
-        report = self._update_memory(gone & known, writes, results, known, relink)
+        report = self._update_memory(gone & known, writes, results, known)
         for path, mtime, digest in touched:
             node = self.index.nodes.get(path)
             if node is not None and node.content_hash == digest:
@@ -339,7 +337,6 @@ class Indexer:
         writes: Sequence[BatchWrite],
         results: Sequence[tuple[list[int], np.ndarray]],
         known: set[str],
-        relink: bool = True,
     ) -> BatchReport:
         index = self.index
         report = BatchReport()
@@ -367,13 +364,9 @@ class Indexer:
             for node, n in zip(nodes, counts, strict=True):
                 kind = "modified" if node.path in known else "added"
                 report.changes.append(FileChange(node.path, kind, n))
-        if (
-            relink
-            and index.resolver is not None
-            and any(c.kind != "modified" for c in report.changes)
-        ):
+        if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
             index.relink_all()
-        elif relink:
+        else:
             index.relink(pf.node.path for w in writes for pf in w.files)
         return report
 
@@ -406,7 +399,7 @@ class Indexer:
         builder.store.conn.execute("PRAGMA synchronous=OFF")
         builder.index = self._new_index()
         builder._generation = 0
-        skipped = builder._build(paths, progress)
+        skipped, cols = builder._build(paths, progress)
         with self.lock:
             with contextlib.suppress(sqlite3.DatabaseError):  # a rebuild reuses embeddings
                 self.store.copy_vectors_into(builder.store)
@@ -419,6 +412,7 @@ class Indexer:
             self._generation = self.store.generation()
             self._persisted_terms = len(self.index.vocab)
             self._db_ino = self._ino()
+            self._save_snapshot(cols, self._generation)
         graph = self.index.graph
         return ReindexSummary(
             files=len(self.index.nodes),
@@ -429,12 +423,15 @@ class Indexer:
             seconds=time.perf_counter() - started,
         )
 
-    def _build(self, paths: Sequence[str], progress: ProgressFn | None) -> list[tuple[str, str]]:
-        """Fill this private, empty builder: each parsed batch is committed as it arrives.
+    def _build(
+        self, paths: Sequence[str], progress: ProgressFn | None
+    ) -> tuple[list[tuple[str, str]], IndexColumns]:
+        """Fill this private, empty builder: each parsed batch is written as it arrives.
 
-        The parent's store and memory work then overlaps the pool's parsing, and parsed text is
-        dropped batch by batch instead of being held for one final transaction. Links are
-        resolved once at the end. Returns the refused files.
+        The parent's store work then overlaps the pool's parsing, and parsed text is dropped
+        batch by batch; what memory needs is kept as flat columns and loaded once at the end
+        (one sort of the postings, links resolved once). Returns the refused files and the
+        columns (the snapshot of the rebuilt database).
         """
         done, total = 0, len(paths)
 
@@ -445,6 +442,7 @@ class Indexer:
                 progress(done, total)
 
         skipped: list[tuple[str, str]] = []
+        columns = ColumnsBuilder()
         regular = regular_inside(self.root, sorted(set(paths)))
         with bulk_objects():
             for batch in parse_many(self.root, regular, self.settings, self.config.workers, tick):
@@ -452,11 +450,36 @@ class Indexer:
                 refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
                 skipped += refused
                 if batch.files or refused:
-                    with self.lock:
-                        self._commit("reindex", [batch], set(), refused, [], relink=False)
-            with self.lock:
-                self.index.relink_all()
-        return skipped
+                    self._write_built(batch, refused, columns)
+            with self.store.transaction():
+                self.store.put_meta({"fingerprint": self._fingerprint()})
+                self._generation = self.store.bump_generation()
+            cols = columns.finish(self.index.vocab.terms())
+            self.index.load(cols)
+        return skipped, cols
+
+    def _write_built(
+        self, batch: ParsedBatch, refused: list[tuple[str, str]], columns: ColumnsBuilder
+    ) -> None:
+        """Write one batch to the private builder store and keep its columns."""
+        vocab = self.index.vocab
+        with self.store.transaction():
+            (write,) = self._writes([batch], "reindex")
+            new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
+            self.store.add_terms(self._persisted_terms, new_terms)
+            file_ids, rowids = self.store.write_files(write)
+            self.store.record_skipped(refused)
+        self._persisted_terms = len(vocab)
+        columns.add(write, file_ids, rowids)
+
+    def _save_snapshot(self, cols: IndexColumns, generation: int) -> None:
+        """Write the snapshot of a freshly installed database, unless it moved on since."""
+        snap = self._snapshot_path()
+        if snap is None:
+            return
+        with contextlib.suppress(sqlite3.Error), self.store.reading():
+            if self.store.generation() == generation:
+                snapshot.save(snap, snapshot.stamp(generation, self.store.state()), cols)
 
     def _install(self, built: Store, tmp: Path) -> None:
         """Copy a rebuilt database over the live one in a single transaction, then drop it."""

@@ -10,6 +10,7 @@ a 50k-file workspace. Files whose links change later move to the dict-based over
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -82,31 +83,46 @@ class LinkColumns:
         )
 
 
+class LinkColumnsBuilder:
+    """Links appended as interned string ids in flat int arrays (no object per link)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {"": 0}
+        self._cols = [array("i") for _ in range(6)]  # source, target, anchor, alias, raw, line
+        self._embed = array("b")
+
+    def add(self, links: Iterable[tuple[str, str, str, int, str, bool, str]]) -> None:
+        """Append (source, target, anchor, line, alias, embed, raw) tuples."""
+        ids = self._ids
+        source, target, anchor, alias, raw, lines = self._cols
+        for row in links:
+            for col, text in zip(
+                (source, target, anchor, alias, raw),
+                (row[0], row[1], row[2], row[4], row[6]),
+                strict=True,
+            ):
+                sid = ids.get(text)
+                if sid is None:
+                    sid = ids[text] = len(ids)
+                col.append(sid)
+            lines.append(row[3])
+            self._embed.append(bool(row[5]))
+
+    def finish(self) -> LinkColumns:
+        """The columns of every link added; "" is string 0."""
+        source, target, anchor, alias, raw, lines = (
+            np.frombuffer(c, dtype=np.int32).copy() if len(c) else np.zeros(0, np.int32)
+            for c in self._cols
+        )
+        embed = np.frombuffer(self._embed, dtype=np.int8).astype(bool)
+        return LinkColumns(list(self._ids), source, target, anchor, alias, raw, lines, embed)
+
+
 def link_columns(links: Iterable[tuple[str, str, str, int, str, bool, str]]) -> LinkColumns:
     """Columns of (source, target, anchor, line, alias, embed, raw) tuples; "" is string 0."""
-    ids: dict[str, int] = {"": 0}
-    cols: list[list[int]] = [[], [], [], [], []]
-    lines: list[int] = []
-    embeds: list[bool] = []
-    for source, target, anchor, line, alias, embed, raw in links:
-        for col, text in zip(cols, (source, target, anchor, alias, raw), strict=True):
-            sid = ids.get(text)
-            if sid is None:
-                sid = ids[text] = len(ids)
-            col.append(sid)
-        lines.append(line)
-        embeds.append(bool(embed))
-    source, target, anchor, alias, raw = (np.asarray(c, dtype=np.int32) for c in cols)
-    return LinkColumns(
-        list(ids),
-        source,
-        target,
-        anchor,
-        alias,
-        raw,
-        np.asarray(lines, dtype=np.int32),
-        np.asarray(embeds, dtype=bool),
-    )
+    builder = LinkColumnsBuilder()
+    builder.add(links)
+    return builder.finish()
 
 
 class Grouped:

@@ -8,6 +8,7 @@ access, and the link graph answers from index arrays (see reme_core.link_graph).
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -16,11 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from reme_core.bm25 import BM25Index
-from reme_core.link_graph import Grouped, LinkColumns, LinkGraph, link_columns
+from reme_core.bm25 import BM25Index, PostingsBuilder
+from reme_core.link_graph import (
+    Grouped,
+    LinkColumns,
+    LinkColumnsBuilder,
+    LinkGraph,
+    link_columns,
+)
 from reme_core.link_resolution import ObsidianResolver
 from reme_core.models import FileLink, FileNode, frontmatter_tags
-from reme_core.store import ChunkArrays, FileRow
+from reme_core.store import BatchWrite, ChunkArrays, FileRow
 from reme_core.vocabulary import Vocabulary
 
 _DATE_SEGMENT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\.[A-Za-z0-9]+)?$")
@@ -114,6 +121,96 @@ def columns_from_rows(
             for row in rows
         ),
     )
+
+
+class ColumnsBuilder:
+    """The columns of a rebuild, accumulated batch by batch as flat arrays (no object per file).
+
+    `finish` sorts the postings once (see `PostingsBuilder`): the rebuild hands the result to
+    `MemoryIndex.load` and writes it as the snapshot, like an open from the stored rows.
+    """
+
+    def __init__(self) -> None:
+        self._postings = PostingsBuilder()
+        self._links = LinkColumnsBuilder()
+        self._ids = array("q")
+        self._paths: list[str] = []
+        self._mtimes = array("d")
+        self._sizes = array("q")
+        self._hashes: list[str] = []
+        self._frontmatter: list[dict[str, Any]] = []
+        self._warnings: list[list[str]] = []
+        self._origins: list[str] = []
+        self._dates = array("i")
+        self._doc_rowid: list[np.ndarray] = []
+        self._doc_file: list[np.ndarray] = []
+        self._doc_start = array("i")
+        self._doc_end = array("i")
+
+    def add(self, write: BatchWrite, file_ids: Sequence[int], rowids: np.ndarray) -> None:
+        """One committed batch: its files, their chunks' places and CSR, and their links."""
+        counts = []
+        for pf, file_id, origin in zip(write.files, file_ids, write.origins, strict=True):
+            node = pf.node
+            self._ids.append(file_id)
+            self._paths.append(node.path)
+            self._mtimes.append(node.st_mtime)
+            self._sizes.append(node.size)
+            self._hashes.append(node.content_hash)
+            self._frontmatter.append(node.frontmatter)
+            self._warnings.append(node.warnings)
+            self._origins.append(origin)
+            self._dates.append(file_date(node.path, node.frontmatter))
+            counts.append(len(pf.chunks))
+            self._doc_start.extend(c.start_line for c in pf.chunks)
+            self._doc_end.extend(c.end_line for c in pf.chunks)
+            self._links.add(
+                (
+                    node.path,
+                    ln.target_path,
+                    ln.target_anchor,
+                    ln.line,
+                    ln.alias,
+                    ln.embed,
+                    ln.raw_target,
+                )
+                for ln in node.links
+            )
+        self._doc_rowid.append(np.asarray(rowids, dtype=np.int64))
+        self._doc_file.append(np.repeat(np.asarray(file_ids, dtype=np.int64), counts))
+        self._postings.add(write.doc_ptr, write.term_ids, write.tfs)
+
+    def finish(self, vocab: list[str]) -> IndexColumns:
+        """Everything added, as `MemoryIndex.load` and the snapshot take it."""
+        postings, doc_lengths = self._postings.finish(len(vocab))
+
+        def ints(values: array, dtype: type) -> np.ndarray:
+            return np.frombuffer(values, dtype=dtype).copy() if len(values) else np.zeros(0, dtype)
+
+        def joined(parts: list[np.ndarray]) -> np.ndarray:
+            return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+        return IndexColumns(
+            vocab=vocab,
+            postings=postings,
+            doc_lengths=doc_lengths,
+            doc_rowid=joined(self._doc_rowid),
+            doc_file=joined(self._doc_file),
+            doc_start=ints(self._doc_start, np.int32),
+            doc_end=ints(self._doc_end, np.int32),
+            files=FileColumns(
+                ids=ints(self._ids, np.int64),
+                paths=self._paths,
+                mtimes=ints(self._mtimes, np.float64),
+                sizes=ints(self._sizes, np.int64),
+                hashes=self._hashes,
+                frontmatter=self._frontmatter,
+                warnings=self._warnings,
+                origins=self._origins,
+                dates=ints(self._dates, np.int32),
+            ),
+            links=self._links.finish(),
+        )
 
 
 class NodeTable(Mapping[str, FileNode]):
