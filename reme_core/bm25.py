@@ -205,6 +205,25 @@ class BM25Index:
         self._fold()
         return self._ptr, self._docs, self._tfs
 
+    def live_postings(self) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+        """``postings()`` and ``doc_lengths()`` of the live documents only, renumbered densely in
+        doc id order (for a snapshot); the index is unchanged apart from folding its delta."""
+        self._fold()
+        n = self._n_total
+        live = self._live[:n]
+        if self._n_live == n:
+            return (self._ptr, self._docs, self._tfs), self._dl[:n].copy()
+        old_to_new = np.cumsum(live, dtype=np.int64) - 1
+        keep = live[self._docs]
+        kept = np.zeros(len(keep) + 1, dtype=np.int64)
+        np.cumsum(keep, out=kept[1:])
+        docs = old_to_new[self._docs[keep]].astype(np.int32)
+        return (kept[self._ptr], docs, self._tfs[keep]), self._dl[:n][live]
+
+    def live_docs(self) -> np.ndarray:
+        """Ids of the live documents, ascending."""
+        return np.flatnonzero(self._live[: self._n_total])
+
     def add(self, term_ids: np.ndarray, tfs: np.ndarray) -> int:
         """Add one document (its term ids unique) and return its id."""
         return int(self.add_many(np.array([0, len(term_ids)]), term_ids, tfs)[0])

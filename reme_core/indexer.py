@@ -144,6 +144,8 @@ class Indexer:
     _db_ino: int
     _listeners: list[Callable[[BatchReport], None]]
     _snapshot_path: Callable[[], Path | None]
+    _snapshot_soon: Callable[[], None]
+    _snapshot_stale: bool
 
     @staticmethod
     def _remove_db(db: Path) -> None:
@@ -262,6 +264,7 @@ class Indexer:
                 node.st_mtime = mtime
                 report.touched.append(path)
         report.generation = self._generation = generation
+        self._snapshot_soon()
         return report
 
     def _split_touched(
@@ -412,6 +415,7 @@ class Indexer:
             self._generation = self.store.generation()
             self._persisted_terms = len(self.index.vocab)
             self._db_ino = self._ino()
+            self._snapshot_stale = False
             self._save_snapshot(cols, self._generation)
         graph = self.index.graph
         return ReindexSummary(

@@ -86,8 +86,9 @@ class LinkColumns:
 class LinkColumnsBuilder:
     """Links appended as interned string ids in flat int arrays (no object per link)."""
 
-    def __init__(self) -> None:
-        self._ids: dict[str, int] = {"": 0}
+    def __init__(self, strings: Sequence[str] = ("",)) -> None:
+        """``strings`` starts the string table ("" first), e.g. that of loaded columns."""
+        self._ids: dict[str, int] = dict(zip(strings, range(len(strings))))
         self._cols = [array("i") for _ in range(6)]  # source, target, anchor, alias, raw, line
         self._embed = array("b")
 

@@ -276,6 +276,71 @@ class NodeTable(Mapping[str, FileNode]):
             out[path] = (node.st_mtime, node.size)
         return out
 
+    def columns(
+        self, paths: Sequence[str], origins: Sequence[str], dates: np.ndarray
+    ) -> tuple[FileColumns, LinkColumns]:
+        """The file columns of live ``paths`` (in that order) and their literal links, each
+        file's in source order: loaded files stay columns, changed ones come from their nodes.
+        """
+        files, base = self._files, self._links
+        mtimes, sizes, hashes, fms, warns = [], [], [], [], []
+        for path in paths:
+            node = self._built.get(path)
+            if node is None:
+                assert files is not None
+                i = self._base[path]
+                mtimes.append(files.mtimes[i])
+                sizes.append(files.sizes[i])
+                hashes.append(files.hashes[i])
+                fms.append(files.frontmatter[i])
+                warns.append(files.warnings[i])
+            else:
+                mtimes.append(node.st_mtime)
+                sizes.append(node.size)
+                hashes.append(node.content_hash)
+                fms.append(node.frontmatter)
+                warns.append(node.warnings)
+        rank = dict(zip(paths, range(len(paths))))
+        builder = LinkColumnsBuilder(base.strings if base is not None else ("",))
+        owners: list[int] = []
+        for path, node in self._built.items():
+            builder.add(
+                (path, ln.target_path, ln.target_anchor, ln.line, ln.alias, ln.embed, ln.raw_target)
+                for ln in node.links
+            )
+            owners.extend([rank[path]] * len(node.links))
+        extra = builder.finish()
+        parts = [extra]
+        owner = np.asarray(owners, dtype=np.int64)
+        if base is not None and len(base):
+            # Loaded links of files still as loaded (not rebuilt, not removed), in stored order.
+            rank_of_sid = np.full(len(base.strings), -1, dtype=np.int64)
+            for path, sid in self._sid.items():
+                if path in self._base and path not in self._built:
+                    rank_of_sid[sid] = rank[path]
+            kept = rank_of_sid[base.source]
+            parts.insert(0, base.select(kept >= 0))
+            owner = np.concatenate([kept[kept >= 0], owner])
+        order = np.argsort(owner, kind="stable")
+        links = _compacted(
+            extra.strings,
+            *(np.concatenate([getattr(c, name) for c in parts])[order] for name in _LINK_FIELDS),
+        )
+        return (
+            FileColumns(
+                ids=np.zeros(0, np.int64),
+                paths=list(paths),
+                mtimes=np.asarray(mtimes, dtype=np.float64),
+                sizes=np.asarray(sizes, dtype=np.int64),
+                hashes=hashes,
+                frontmatter=fms,
+                warnings=warns,
+                origins=list(origins),
+                dates=np.asarray(dates, dtype=np.int32),
+            ),
+            links,
+        )
+
     def _build(self, path: str) -> FileNode:
         files = self._files
         assert files is not None
@@ -522,6 +587,39 @@ class MemoryIndex:
         self.doc_start[docs] = starts
         self.doc_end[docs] = ends
 
+    def columns(self) -> IndexColumns | None:
+        """Everything as `load` takes it, as a load of the stored rows would give it (the
+        snapshot after edits); None when the chunks are not in rowid order."""
+        postings, doc_lengths = self.bm25.live_postings()
+        ptr = postings[0]
+        if len(ptr) - 1 < len(self.vocab):  # terms no chunk uses yet still count
+            ptr = np.concatenate([ptr, np.full(len(self.vocab) + 1 - len(ptr), ptr[-1])])
+            postings = (ptr, postings[1], postings[2])
+        docs = self.bm25.live_docs()
+        rowid = self.doc_rowid[docs]
+        if len(rowid) > 1 and not bool(np.all(rowid[1:] > rowid[:-1])):
+            return None
+        ids = self.file_ids
+        paths = sorted(self.nodes, key=ids.__getitem__)
+        slot_file = np.fromiter((ids.get(p, -1) for p in self.slot_paths), np.int64)
+        doc_file = slot_file[self.doc_slot[docs]] if len(docs) else np.zeros(0, np.int64)
+        if len(doc_file) and doc_file.min() < 0:
+            return None
+        dates = self.slot_dates[[self.slot_of[p] for p in paths]]
+        files, links = self.nodes.columns(paths, [self.origins[p] for p in paths], dates)
+        files.ids = np.fromiter((ids[p] for p in paths), np.int64, count=len(paths))
+        return IndexColumns(
+            vocab=self.vocab.terms(),
+            postings=postings,
+            doc_lengths=doc_lengths,
+            doc_rowid=rowid,
+            doc_file=doc_file,
+            doc_start=self.doc_start[docs],
+            doc_end=self.doc_end[docs],
+            files=files,
+            links=links,
+        )
+
     # -- filters (cached per version: searches between batches reuse them) ------------------
     def _cached(self, key: str, build: Callable[[], Any]) -> Any:
         entry = self._cache.get(key)
@@ -628,6 +726,24 @@ class MemoryIndex:
         for path, docs in list(self.file_docs.items()):
             self.file_docs[path] = doc_map[docs]
         return {"docs_before": before_docs, "docs_after": self.bm25.n_total}
+
+
+_LINK_FIELDS = ("source", "target", "anchor", "alias", "raw", "line", "embed")
+
+
+def _compacted(strings: list[str], *cols: np.ndarray) -> LinkColumns:
+    """Link columns keeping only the strings they use ("" stays string 0)."""
+    source, target, anchor, alias, raw, line, embed = cols
+    ints = (source, target, anchor, alias, raw)
+    used = np.zeros(len(strings), dtype=bool)
+    used[0] = True
+    for col in ints:
+        used[col] = True
+    new_id = np.cumsum(used) - 1
+    kept = [strings[i] for i in np.flatnonzero(used).tolist()]
+    return LinkColumns(
+        kept, *(new_id[c].astype(np.int32) for c in ints), line.astype(np.int32), embed.astype(bool)
+    )
 
 
 def _after_prefix(prefix: str) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,7 @@ from reme_core.memory_index import FileColumns, IndexColumns
 
 SNAPSHOT_NAME = "bm25-postings.npz"
 _VERSION = 2
+_SAVING = threading.Lock()  # one writer per process: the temporary file is named by pid
 
 
 def stamp(generation: int, state: tuple[float, ...]) -> np.ndarray:
@@ -91,6 +93,11 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
 
 def save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
     """Write a snapshot atomically (temporary file, then rename); errors are ignored."""
+    with _SAVING:
+        _save(path, current, cols)
+
+
+def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     files, links = cols.files, cols.links
     try:

@@ -6,6 +6,7 @@ Keeping it fresh (diff, apply, rebuild) lives in reme_core.indexer, which `Works
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,9 @@ from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run
 from reme_core.store import Store, StoreError, is_busy, retry_busy
 from reme_core.tokenizer import Tokenizer
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
+
+# Commits then this long without another: write the snapshot (`Workspace.save_snapshot`).
+SNAPSHOT_QUIET_SECONDS = 2.0
 
 # Re-exported: callers import the batch types from here, as before the split.
 __all__ = [
@@ -90,6 +94,8 @@ class Workspace(Indexer):
         # Set when this object rebuilt the index (e.g. `open` found none): `--reindex` reuses it.
         self.last_reindex: ReindexSummary | None = None
         self.vectors: VectorIndex | None = None  # vector recall, when on (see "vectors" below)
+        self._snapshot_stale = False  # a commit of ours moved the database past the snapshot
+        self._snapshot_timer: threading.Timer | None = None
 
     # -- opening ------------------------------------------------------------------------------
     @classmethod
@@ -190,6 +196,7 @@ class Workspace(Indexer):
                         index.load(cols)
                         if snap is not None:
                             snapshot.save(snap, current, cols)
+                    self._snapshot_stale = False
         except Exception as exc:  # a damaged database shows up here as many exception types
             if is_busy(exc):
                 raise
@@ -255,10 +262,52 @@ class Workspace(Indexer):
             return True
         return False
 
+    def _snapshot_soon(self) -> None:
+        """After a commit: write the snapshot once commits have been quiet for a while."""
+        if self._snapshot_path() is None:
+            return
+        with self.lock:
+            self._snapshot_stale = True
+            if self._snapshot_timer is not None:
+                self._snapshot_timer.cancel()
+            timer = threading.Timer(SNAPSHOT_QUIET_SECONDS, self.save_snapshot)
+            timer.daemon = True
+            self._snapshot_timer = timer
+            timer.start()
+
+    def save_snapshot(self) -> bool:
+        """Write the snapshot of the index when a commit of ours left it stale, so the next
+        open loads columns instead of reading every row. False when nothing was written (not
+        stale, another process committed since, or a private store)."""
+        snap = self._snapshot_path() if self.store.conn is not None else None
+        if snap is None or not self._snapshot_stale:
+            return False
+        with self.lock:
+            if self.store.conn is None or not self._snapshot_stale:
+                return False
+            try:
+                with bulk_objects(), self.store.reading():
+                    generation = self.store.generation()
+                    if generation != self._generation:
+                        return False  # memory is behind: the next `_load` writes it
+                    current = snapshot.stamp(generation, self.store.state())
+                    cols = self.index.columns()
+            except sqlite3.Error:
+                return False
+            self._snapshot_stale = False
+        if cols is None:
+            return False
+        snapshot.save(snap, current, cols)
+        return True
+
     def close(self) -> None:
-        """Release the database."""
+        """Write a stale snapshot, then release the database."""
         if self.vectors is not None:
             self.vectors.close()
+        timer = self._snapshot_timer
+        if timer is not None:
+            timer.cancel()
+        self.save_snapshot()
         with self.lock:
             self.store.close()
 
