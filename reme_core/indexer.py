@@ -449,13 +449,15 @@ class Indexer:
         columns = ColumnsBuilder()
         regular = regular_inside(self.root, sorted(set(paths)))
         with bulk_objects():
-            for batch in parse_many(self.root, regular, self.settings, self.config.workers, tick):
-                _mark_racy(batch, time.time())
-                refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
-                skipped += refused
-                if batch.files or refused:
-                    self._write_built(batch, refused, columns)
-            with self.store.transaction():
+            with self.store.bulk_load():
+                for batch in parse_many(
+                    self.root, regular, self.settings, self.config.workers, tick
+                ):
+                    _mark_racy(batch, time.time())
+                    refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
+                    skipped += refused
+                    if batch.files or refused:
+                        self._write_built(batch, refused, columns)
                 self.store.put_meta({"fingerprint": self._fingerprint()})
                 self._generation = self.store.bump_generation()
             cols = columns.finish(self.index.vocab.terms())
@@ -465,14 +467,13 @@ class Indexer:
     def _write_built(
         self, batch: ParsedBatch, refused: list[tuple[str, str]], columns: ColumnsBuilder
     ) -> None:
-        """Write one batch to the private builder store and keep its columns."""
+        """Write one batch to the private builder store (inside its bulk load), keep columns."""
         vocab = self.index.vocab
-        with self.store.transaction():
-            (write,) = self._writes([batch], "reindex")
-            new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
-            self.store.add_terms(self._persisted_terms, new_terms)
-            file_ids, rowids = self.store.write_files(write)
-            self.store.record_skipped(refused)
+        (write,) = self._writes([batch], "reindex")
+        new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
+        self.store.add_terms(self._persisted_terms, new_terms)
+        file_ids, rowids = self.store.write_files(write)
+        self.store.record_skipped(refused)
         self._persisted_terms = len(vocab)
         columns.add(write, file_ids, rowids)
 

@@ -95,19 +95,17 @@ class LinkColumnsBuilder:
     def add(self, links: Iterable[tuple[str, str, str, int, str, bool, str]]) -> None:
         """Append (source, target, anchor, line, alias, embed, raw) tuples."""
         ids = self._ids
+        intern = ids.setdefault
         source, target, anchor, alias, raw, lines = self._cols
-        for row in links:
-            for col, text in zip(
-                (source, target, anchor, alias, raw),
-                (row[0], row[1], row[2], row[4], row[6]),
-                strict=True,
-            ):
-                sid = ids.get(text)
-                if sid is None:
-                    sid = ids[text] = len(ids)
-                col.append(sid)
-            lines.append(row[3])
-            self._embed.append(bool(row[5]))
+        embeds = self._embed
+        for src, tgt, anc, line, als, embed, rw in links:
+            source.append(intern(src, len(ids)))
+            target.append(intern(tgt, len(ids)))
+            anchor.append(intern(anc, len(ids)))
+            alias.append(intern(als, len(ids)))
+            raw.append(intern(rw, len(ids)))
+            lines.append(line)
+            embeds.append(bool(embed))
 
     def finish(self) -> LinkColumns:
         """The columns of every link added; "" is string 0."""
