@@ -36,7 +36,7 @@ class PostingsBuilder:
     """
 
     def __init__(self) -> None:
-        self._batches: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (docs, terms, tfs)
+        self._batches: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (ptr, terms, tfs)
         self._lengths: list[np.ndarray] = []
         self._n_docs = 0
         self._n_postings = 0
@@ -59,10 +59,7 @@ class PostingsBuilder:
         sums = np.zeros(len(tfs) + 1, dtype=np.int64)
         np.cumsum(tfs, out=sums[1:])
         self._lengths.append(sums[doc_ptr[1:]] - sums[doc_ptr[:-1]])
-        docs = np.repeat(
-            np.arange(self._n_docs, self._n_docs + m, dtype=np.int32), np.diff(doc_ptr)
-        )
-        self._batches.append((docs, term_ids, tfs))
+        self._batches.append((doc_ptr, term_ids, tfs))
         self._n_docs += m
         self._n_postings += len(term_ids)
 
@@ -79,8 +76,12 @@ class PostingsBuilder:
         out_tfs = np.empty(self._n_postings, dtype=np.int32)
         batches, self._batches = self._batches, []
         batches.reverse()
+        first = 0
         while batches:  # in batch order, so each term's documents stay ascending
-            docs, terms, tfs = batches.pop()
+            doc_ptr, terms, tfs = batches.pop()
+            m = len(doc_ptr) - 1
+            docs = np.repeat(np.arange(first, first + m, dtype=np.int32), np.diff(doc_ptr))
+            first += m
             if not len(terms):
                 continue
             order = _term_keys(terms) & 0xFFFFFFFF  # a stable argsort by term, but faster
