@@ -30,7 +30,9 @@ from reme_core.tokenizer import Tokenizer
 from reme_core.wikilinks import find_markdown_links, find_wikilinks
 
 POOL_THRESHOLD = 256
-BATCH_FILES = 48
+# Files per pool task. The parent maps each batch's distinct terms to global ids; larger
+# batches share more of them (Zipf): 48 -> 128 files makes about a third fewer lookups.
+BATCH_FILES = 128
 IN_FLIGHT_PER_WORKER = 4
 
 
