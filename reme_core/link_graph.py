@@ -107,6 +107,23 @@ class LinkColumnsBuilder:
             lines.append(line)
             embeds.append(bool(embed))
 
+    def add_file(self, source: str, links: Sequence[FileLink]) -> None:
+        """Append one file's parsed links (as `add` would take them, without the tuples)."""
+        if not links:
+            return
+        ids = self._ids
+        intern = ids.setdefault
+        sources, target, anchor, alias, raw, lines = self._cols
+        sid = intern(source, len(ids))
+        for link in links:
+            sources.append(sid)
+            target.append(intern(link.target_path, len(ids)))
+            anchor.append(intern(link.target_anchor, len(ids)))
+            alias.append(intern(link.alias, len(ids)))
+            raw.append(intern(link.raw_target, len(ids)))
+            lines.append(link.line)
+            self._embed.append(link.embed)
+
     def finish(self) -> LinkColumns:
         """The columns of every link added; "" is string 0."""
         source, target, anchor, alias, raw, lines = (

@@ -164,18 +164,7 @@ class ColumnsBuilder:
             counts.append(len(pf.chunks))
             self._doc_start.extend(c.start_line for c in pf.chunks)
             self._doc_end.extend(c.end_line for c in pf.chunks)
-            self._links.add(
-                (
-                    node.path,
-                    ln.target_path,
-                    ln.target_anchor,
-                    ln.line,
-                    ln.alias,
-                    ln.embed,
-                    ln.raw_target,
-                )
-                for ln in node.links
-            )
+            self._links.add_file(node.path, node.links)
         self._doc_rowid.append(np.asarray(rowids, dtype=np.int64))
         self._doc_file.append(np.repeat(np.asarray(file_ids, dtype=np.int64), counts))
         self._postings.add(write.doc_ptr, write.term_ids, write.tfs)
@@ -304,10 +293,7 @@ class NodeTable(Mapping[str, FileNode]):
         builder = LinkColumnsBuilder(base.strings if base is not None else ("",))
         owners: list[int] = []
         for path, node in self._built.items():
-            builder.add(
-                (path, ln.target_path, ln.target_anchor, ln.line, ln.alias, ln.embed, ln.raw_target)
-                for ln in node.links
-            )
+            builder.add_file(path, node.links)
             owners.extend([rank[path]] * len(node.links))
         extra = builder.finish()
         parts = [extra]
