@@ -5,9 +5,11 @@ Keeping it fresh (diff, apply, rebuild) lives in reme_core.indexer, which `Works
 
 from __future__ import annotations
 
+import atexit
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +44,15 @@ from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
 # Commits then this long without another: write the snapshot (`Workspace.save_snapshot`).
 SNAPSHOT_QUIET_SECONDS = 2.0
+# Workspaces whose snapshot is stale: written at exit too (the CLI never closes its workspace).
+_STALE: weakref.WeakSet[Workspace] = weakref.WeakSet()
+
+
+@atexit.register
+def _save_stale_snapshots() -> None:
+    for ws in list(_STALE):
+        ws.save_snapshot()
+
 
 # Re-exported: callers import the batch types from here, as before the split.
 __all__ = [
@@ -268,6 +279,7 @@ class Workspace(Indexer):
             return
         with self.lock:
             self._snapshot_stale = True
+            _STALE.add(self)
             if self._snapshot_timer is not None:
                 self._snapshot_timer.cancel()
             timer = threading.Timer(SNAPSHOT_QUIET_SECONDS, self.save_snapshot)
@@ -295,6 +307,7 @@ class Workspace(Indexer):
             except sqlite3.Error:
                 return False
             self._snapshot_stale = False
+            _STALE.discard(self)
         if cols is None:
             return False
         snapshot.save(snap, current, cols)
