@@ -3,6 +3,10 @@
 The block is built in the search worker but laid out when drawn, because only then is the
 pane's width known: the path is shortened from the left to keep the header on one line, and
 a long line is cut from the left so that its first matched term stays visible.
+
+Every row is one unwrapped line, so a block's height is known without rendering it:
+`HitVisual` (what an OptionList draws a block with) tells Textual that height, so laying out
+all hits costs nothing and only the blocks on screen are rendered.
 """
 
 from __future__ import annotations
@@ -13,7 +17,13 @@ from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
+from rich.segment import Segment
 from rich.text import Text
+from textual._context import active_app
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
 
 from reme_core import SearchHit, Workspace
 
@@ -126,6 +136,17 @@ class HitBlock:
         return cls(hit.path, hit.start_line, hit.end_line, f"{hit.score:.4f}", lines, usable)
 
     @property
+    def height(self) -> int:
+        """Rows the block renders at any width (a newline in the path splits the header)."""
+        return self.path.count("\n") + 1 + len(self.lines)
+
+    @property
+    def width(self) -> int:
+        """Cells of the widest row when nothing is shortened."""
+        digits = len(str(self.lines[-1][0])) if self.lines else 1
+        return max([cell_len(self.header), *(digits + 1 + cell_len(ln) for _, ln in self.lines)])
+
+    @property
     def header(self) -> str:
         """The full, unshortened header text."""
         return f"{self.path}:{self.start_line}-{self.end_line} [{self.score}]"
@@ -141,9 +162,9 @@ class HitBlock:
         text.append(score, style="dim")
         return text
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
-        width = options.max_width
-        yield self.header_text(width)
+    def rows(self, width: int) -> list[Text]:
+        """The header and the numbered snippet lines, fitted to `width` cells."""
+        rows = [self.header_text(width)]
         digits = len(str(self.lines[-1][0])) if self.lines else 1
         for number, line in self.lines:
             body = Text(_crop_to_match(line, self.terms, width - digits - 1))
@@ -151,4 +172,46 @@ class HitBlock:
             text = Text(no_wrap=True, overflow="ellipsis")
             text.append(f"{number:>{digits}} ", style="dim")
             text.append_text(body)
-            yield text
+            rows.append(text)
+        return rows
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        yield from self.rows(options.max_width)
+
+    def visualize(self) -> HitVisual:
+        """The Textual visual an OptionList draws this block with."""
+        return HitVisual(self)
+
+
+class HitVisual(Visual):
+    """How Textual draws a `HitBlock`: measured by counting rows, drawn row by row.
+
+    Rows are cut to the width directly (as Rich's `no_wrap` + ellipsis would), without the
+    console's render pipeline; the segments are the same.
+    """
+
+    def __init__(self, block: HitBlock) -> None:
+        self.block = block
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        """The widest row, unshortened."""
+        return self.block.width
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        """The block's row count (no row wraps)."""
+        return self.block.height
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        """One strip per row, on the option's base style."""
+        console = active_app.get().console
+        base = style.rich_style
+        strips: list[Strip] = []
+        for row in self.block.rows(width):
+            for line in row.split(allow_blank=True):
+                if "\t" in line:
+                    line.expand_tabs(console.tab_size)
+                line.truncate(width, overflow="ellipsis")
+                strips.append(Strip(Segment.apply_style(line.render(console), base)))
+        return strips[:height]
