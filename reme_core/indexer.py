@@ -23,8 +23,9 @@ import numpy as np
 from reme_core import snapshot
 from reme_core.config import Config
 from reme_core.errors import RemeError
+from reme_core.index_columns import ColumnsBuilder, IndexColumns
 from reme_core.maintenance import OptimizeReport
-from reme_core.memory_index import ColumnsBuilder, IndexColumns, MemoryIndex
+from reme_core.memory_index import MemoryIndex
 from reme_core.parsing import ParsedBatch, ParseSettings, parse_many, pool_context, uses_pool
 from reme_core.paths import is_ignored, regular_inside, resolve_inside
 from reme_core.scanner import FileStat, Scope, scan

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from reme_core.errors import FileRefused, RemeError
 from reme_core.link_resolution import ObsidianResolver, normalize_target
-from reme_core.memory_index import _aliases
+from reme_core.models import aliases_of
 from reme_core.paths import normalize_relpath, resolve_inside
 from reme_core.wikilinks import WikilinkMatch, find_markdown_links, find_wikilinks
 
@@ -225,9 +225,9 @@ def _resolver_after_move(ws: Workspace, src: str, dst: str) -> tuple[ObsidianRes
     with ws.lock:
         nodes = dict(ws.index.nodes)
     src_node = nodes.pop(src, None)
-    aliases = {path: _aliases(node.frontmatter) for path, node in nodes.items()}
+    aliases = {path: aliases_of(node.frontmatter) for path, node in nodes.items()}
     if src_node is not None:
-        aliases[dst] = _aliases(src_node.frontmatter)
+        aliases[dst] = aliases_of(src_node.frontmatter)
     paths = set(aliases)
     return ObsidianResolver(paths, aliases), paths
 

@@ -7,382 +7,19 @@ access, and the link graph answers from index arrays (see reme_core.link_graph).
 
 from __future__ import annotations
 
-import re
-from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from reme_core.bm25 import BM25Index, PostingsBuilder
-from reme_core.link_graph import (
-    Grouped,
-    LinkColumns,
-    LinkColumnsBuilder,
-    LinkGraph,
-    link_columns,
-)
+from reme_core.bm25 import BM25Index
+from reme_core.index_columns import NO_DATE, IndexColumns, file_date
+from reme_core.link_graph import LinkColumns, LinkGraph
 from reme_core.link_resolution import ObsidianResolver
-from reme_core.models import FileLink, FileNode, frontmatter_tags
-from reme_core.store import BatchWrite, ChunkArrays, FileRow
+from reme_core.models import FileLink, FileNode, aliases_of, frontmatter_tags
+from reme_core.node_table import FileDocs, NodeTable
 from reme_core.vocabulary import Vocabulary
-
-_DATE_SEGMENT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\.[A-Za-z0-9]+)?$")
-NO_DATE = -1
-
-
-def date_ordinal(value: object) -> int:
-    """Ordinal of a `YYYY-MM-DD` value, or NO_DATE when it is not a real date."""
-    text = str(value).strip()[:10] if value is not None else ""
-    m = _DATE_SEGMENT.match(text)
-    if not m:
-        return NO_DATE
-    try:
-        return date(int(m[1]), int(m[2]), int(m[3])).toordinal()
-    except ValueError:
-        return NO_DATE
-
-
-def file_date(path: str, frontmatter: dict) -> int:
-    """The note's date: a `YYYY-MM-DD` path segment after the layer, else frontmatter `date`."""
-    for segment in path.split("/")[1:]:
-        ordinal = date_ordinal(segment)
-        if ordinal != NO_DATE:
-            return ordinal
-    return date_ordinal(frontmatter.get("date"))
-
-
-@dataclass(slots=True)
-class FileColumns:
-    """Stored files as parallel columns, in file id order."""
-
-    ids: np.ndarray  # int64
-    paths: list[str]
-    mtimes: np.ndarray  # float64
-    sizes: np.ndarray  # int64
-    hashes: list[str]
-    frontmatter: list[dict[str, Any]]
-    warnings: list[list[str]]
-    origins: list[str]
-    dates: np.ndarray  # int32 `file_date` of each file
-
-
-@dataclass(slots=True)
-class IndexColumns:
-    """Everything `MemoryIndex.load` needs, as a snapshot or the store's rows give it."""
-
-    vocab: list[str]
-    postings: tuple[np.ndarray, np.ndarray, np.ndarray]  # term-major (ptr, docs, tfs)
-    doc_lengths: np.ndarray  # int64 per chunk
-    doc_rowid: np.ndarray  # int64 per chunk, in rowid order
-    doc_file: np.ndarray  # int64 file id per chunk
-    doc_start: np.ndarray  # int32
-    doc_end: np.ndarray  # int32
-    files: FileColumns
-    links: LinkColumns  # literal targets, as written
-
-
-def columns_from_rows(
-    files: Sequence[FileRow],
-    links: dict[int, list[tuple]],
-    vocab: list[str],
-    chunks: ChunkArrays,
-) -> IndexColumns:
-    """The columns of stored rows (when no snapshot matches): postings sorted here."""
-    bm25 = BM25Index.from_arrays(chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab))
-    n = len(files)
-    path_of = {r.id: r.path for r in files}
-    return IndexColumns(
-        vocab=vocab,
-        postings=bm25.postings(),
-        doc_lengths=bm25.doc_lengths(),
-        doc_rowid=chunks.rowids,
-        doc_file=chunks.file_ids.astype(np.int64),
-        doc_start=chunks.starts,
-        doc_end=chunks.ends,
-        files=FileColumns(
-            ids=np.fromiter((r.id for r in files), np.int64, count=n),
-            paths=[r.path for r in files],
-            mtimes=np.fromiter((r.mtime for r in files), np.float64, count=n),
-            sizes=np.fromiter((r.size for r in files), np.int64, count=n),
-            hashes=[r.hash for r in files],
-            frontmatter=[r.frontmatter for r in files],
-            warnings=[r.warnings for r in files],
-            origins=[r.origin for r in files],
-            dates=np.fromiter((file_date(r.path, r.frontmatter) for r in files), np.int32, n),
-        ),
-        links=link_columns(
-            (path_of[file_id], *row)
-            for file_id, rows in links.items()
-            if file_id in path_of
-            for row in rows
-        ),
-    )
-
-
-class ColumnsBuilder:
-    """The columns of a rebuild, accumulated batch by batch as flat arrays (no object per file).
-
-    `finish` sorts the postings once (see `PostingsBuilder`): the rebuild hands the result to
-    `MemoryIndex.load` and writes it as the snapshot, like an open from the stored rows.
-    """
-
-    def __init__(self) -> None:
-        self._postings = PostingsBuilder()
-        self._links = LinkColumnsBuilder()
-        self._ids = array("q")
-        self._paths: list[str] = []
-        self._mtimes = array("d")
-        self._sizes = array("q")
-        self._hashes: list[str] = []
-        self._frontmatter: list[dict[str, Any]] = []
-        self._warnings: list[list[str]] = []
-        self._origins: list[str] = []
-        self._dates = array("i")
-        self._doc_rowid: list[np.ndarray] = []
-        self._doc_file: list[np.ndarray] = []
-        self._doc_start = array("i")
-        self._doc_end = array("i")
-
-    def add(self, write: BatchWrite, file_ids: Sequence[int], rowids: np.ndarray) -> None:
-        """One committed batch: its files, their chunks' places and CSR, and their links."""
-        counts = []
-        for pf, file_id, origin in zip(write.files, file_ids, write.origins, strict=True):
-            node = pf.node
-            self._ids.append(file_id)
-            self._paths.append(node.path)
-            self._mtimes.append(node.st_mtime)
-            self._sizes.append(node.size)
-            self._hashes.append(node.content_hash)
-            self._frontmatter.append(node.frontmatter)
-            self._warnings.append(node.warnings)
-            self._origins.append(origin)
-            self._dates.append(file_date(node.path, node.frontmatter))
-            counts.append(len(pf.chunks))
-            self._doc_start.extend(c.start_line for c in pf.chunks)
-            self._doc_end.extend(c.end_line for c in pf.chunks)
-            self._links.add_file(node.path, node.links)
-        self._doc_rowid.append(np.asarray(rowids, dtype=np.int64))
-        self._doc_file.append(np.repeat(np.asarray(file_ids, dtype=np.int64), counts))
-        self._postings.add(write.doc_ptr, write.term_ids, write.tfs)
-
-    def finish(self, vocab: list[str]) -> IndexColumns:
-        """Everything added, as `MemoryIndex.load` and the snapshot take it."""
-        postings, doc_lengths = self._postings.finish(len(vocab))
-
-        def ints(values: array, dtype: type) -> np.ndarray:
-            return np.frombuffer(values, dtype=dtype).copy() if len(values) else np.zeros(0, dtype)
-
-        def joined(parts: list[np.ndarray]) -> np.ndarray:
-            return np.concatenate(parts) if parts else np.zeros(0, np.int64)
-
-        return IndexColumns(
-            vocab=vocab,
-            postings=postings,
-            doc_lengths=doc_lengths,
-            doc_rowid=joined(self._doc_rowid),
-            doc_file=joined(self._doc_file),
-            doc_start=ints(self._doc_start, np.int32),
-            doc_end=ints(self._doc_end, np.int32),
-            files=FileColumns(
-                ids=ints(self._ids, np.int64),
-                paths=self._paths,
-                mtimes=ints(self._mtimes, np.float64),
-                sizes=ints(self._sizes, np.int64),
-                hashes=self._hashes,
-                frontmatter=self._frontmatter,
-                warnings=self._warnings,
-                origins=self._origins,
-                dates=ints(self._dates, np.int32),
-            ),
-            links=self._links.finish(),
-        )
-
-
-class NodeTable(Mapping[str, FileNode]):
-    """Indexed files by path; a `FileNode` is built from the loaded columns on first access."""
-
-    def __init__(self, files: FileColumns | None = None, links: LinkColumns | None = None) -> None:
-        self._files = files
-        self._links = links
-        self._base: dict[str, int] = {}
-        self._sid: dict[str, int] = {}
-        self._by_source: Grouped | None = None
-        if files is not None:
-            self._base = dict(zip(files.paths, range(len(files.paths))))
-        if links is not None:
-            self._sid = dict(zip(links.strings, range(len(links.strings))))
-            self._by_source = Grouped(links.source, len(links.strings))
-        self._live: dict[str, None] = dict.fromkeys(self._base)  # insertion order, like a dict
-        self._built: dict[str, FileNode] = {}
-
-    def __getitem__(self, path: str) -> FileNode:
-        node = self._built.get(path)
-        if node is None:
-            if path not in self._live:
-                raise KeyError(path)
-            node = self._built[path] = self._build(path)
-        return node
-
-    def __contains__(self, path: object) -> bool:
-        return path in self._live
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._live)
-
-    def __len__(self) -> int:
-        return len(self._live)
-
-    def put(self, node: FileNode) -> None:
-        """Add or replace a file's node."""
-        self._live[node.path] = None
-        self._built[node.path] = node
-
-    def discard(self, path: str) -> None:
-        """Forget a file (its columns are never used again)."""
-        self._live.pop(path, None)
-        self._built.pop(path, None)
-        self._base.pop(path, None)
-
-    def frontmatter(self, path: str) -> dict[str, Any]:
-        """A live file's frontmatter without building its node."""
-        node = self._built.get(path)
-        if node is not None or self._files is None:
-            return node.frontmatter if node is not None else {}
-        return self._files.frontmatter[self._base[path]]
-
-    def stats(self) -> dict[str, tuple[float, int]]:
-        """(mtime, size) of every live file, what the start-up diff compares."""
-        out: dict[str, tuple[float, int]] = {}
-        files = self._files
-        if files is not None:
-            out = dict(zip(files.paths, zip(files.mtimes.tolist(), files.sizes.tolist())))
-            out = {p: out[p] for p in self._base if p not in self._built}
-        for path, node in self._built.items():
-            out[path] = (node.st_mtime, node.size)
-        return out
-
-    def columns(
-        self, paths: Sequence[str], origins: Sequence[str], dates: np.ndarray
-    ) -> tuple[FileColumns, LinkColumns]:
-        """The file columns of live ``paths`` (in that order) and their literal links, each
-        file's in source order: loaded files stay columns, changed ones come from their nodes.
-        """
-        files, base = self._files, self._links
-        mtimes, sizes, hashes, fms, warns = [], [], [], [], []
-        for path in paths:
-            node = self._built.get(path)
-            if node is None:
-                assert files is not None
-                i = self._base[path]
-                mtimes.append(files.mtimes[i])
-                sizes.append(files.sizes[i])
-                hashes.append(files.hashes[i])
-                fms.append(files.frontmatter[i])
-                warns.append(files.warnings[i])
-            else:
-                mtimes.append(node.st_mtime)
-                sizes.append(node.size)
-                hashes.append(node.content_hash)
-                fms.append(node.frontmatter)
-                warns.append(node.warnings)
-        rank = dict(zip(paths, range(len(paths))))
-        builder = LinkColumnsBuilder(base.strings if base is not None else ("",))
-        owners: list[int] = []
-        for path, node in self._built.items():
-            builder.add_file(path, node.links)
-            owners.extend([rank[path]] * len(node.links))
-        extra = builder.finish()
-        parts = [extra]
-        owner = np.asarray(owners, dtype=np.int64)
-        if base is not None and len(base):
-            # Loaded links of files still as loaded (not rebuilt, not removed), in stored order.
-            rank_of_sid = np.full(len(base.strings), -1, dtype=np.int64)
-            for path, sid in self._sid.items():
-                if path in self._base and path not in self._built:
-                    rank_of_sid[sid] = rank[path]
-            kept = rank_of_sid[base.source]
-            parts.insert(0, base.select(kept >= 0))
-            owner = np.concatenate([kept[kept >= 0], owner])
-        order = np.argsort(owner, kind="stable")
-        links = _compacted(
-            extra.strings,
-            *(np.concatenate([getattr(c, name) for c in parts])[order] for name in _LINK_FIELDS),
-        )
-        return (
-            FileColumns(
-                ids=np.zeros(0, np.int64),
-                paths=list(paths),
-                mtimes=np.asarray(mtimes, dtype=np.float64),
-                sizes=np.asarray(sizes, dtype=np.int64),
-                hashes=hashes,
-                frontmatter=fms,
-                warnings=warns,
-                origins=list(origins),
-                dates=np.asarray(dates, dtype=np.int32),
-            ),
-            links,
-        )
-
-    def _build(self, path: str) -> FileNode:
-        files = self._files
-        assert files is not None
-        i = self._base[path]
-        node = FileNode(
-            path=path,
-            st_mtime=float(files.mtimes[i]),
-            size=int(files.sizes[i]),
-            frontmatter=files.frontmatter[i],
-            content_hash=files.hashes[i],
-            warnings=files.warnings[i],
-        )
-        sid = self._sid.get(path)
-        if sid is not None and self._links is not None and self._by_source is not None:
-            node.links = [self._links.link(j) for j in self._by_source.rows(sid)]
-        return node
-
-
-class FileDocs:
-    """BM25 doc ids of each file's chunks; the loaded ones stay one sorted array until changed."""
-
-    def __init__(self, paths: Sequence[str] = (), doc_slot: np.ndarray | None = None) -> None:
-        self._slot: dict[str, int] = {}
-        self._grouped: Grouped | None = None
-        if doc_slot is not None and len(doc_slot):
-            self._grouped = Grouped(doc_slot, len(paths))
-            counts = np.diff(self._grouped.ptr)
-            self._slot = {paths[i]: i for i in np.flatnonzero(counts).tolist()}
-        self._own: dict[str, np.ndarray] = {}
-
-    def get(self, path: str) -> np.ndarray | None:
-        docs = self._own.get(path)
-        if docs is None and path in self._slot and self._grouped is not None:
-            slot = self._slot[path]
-            docs = self._grouped.order[self._grouped.ptr[slot] : self._grouped.ptr[slot + 1]]
-        return docs
-
-    def pop(self, path: str, default: np.ndarray | None = None) -> np.ndarray | None:
-        docs = self.get(path)
-        self._own.pop(path, None)
-        self._slot.pop(path, None)
-        return default if docs is None else docs
-
-    def __setitem__(self, path: str, docs: np.ndarray) -> None:
-        self._slot.pop(path, None)
-        self._own[path] = docs
-
-    def items(self) -> Iterator[tuple[str, np.ndarray]]:
-        for path in list(self._slot):
-            docs = self.get(path)
-            assert docs is not None
-            yield path, docs
-        yield from list(self._own.items())
-
-    def values(self) -> Iterator[np.ndarray]:
-        return (docs for _, docs in self.items())
 
 
 class MemoryIndex:
@@ -470,7 +107,7 @@ class MemoryIndex:
         self._version += 1
         if self.resolver is not None:
             for path, fm in zip(self.slot_paths, files.frontmatter):
-                self.resolver.add(path, _aliases(fm))
+                self.resolver.add(path, aliases_of(fm))
             links = self._resolved_columns(links)
         self.graph.load(self.slot_paths, links)
 
@@ -518,7 +155,7 @@ class MemoryIndex:
                 self.slot_dates = _grown(self.slot_dates, len(self.slot_paths), NO_DATE)
             self.slot_dates[len(self.slot_paths) - 1] = ordinal
         if self.resolver is not None:
-            self.resolver.add(path, _aliases(node.frontmatter))
+            self.resolver.add(path, aliases_of(node.frontmatter))
 
     def remove_file(self, path: str) -> None:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
@@ -714,24 +351,6 @@ class MemoryIndex:
         return {"docs_before": before_docs, "docs_after": self.bm25.n_total}
 
 
-_LINK_FIELDS = ("source", "target", "anchor", "alias", "raw", "line", "embed")
-
-
-def _compacted(strings: list[str], *cols: np.ndarray) -> LinkColumns:
-    """Link columns keeping only the strings they use ("" stays string 0)."""
-    source, target, anchor, alias, raw, line, embed = cols
-    ints = (source, target, anchor, alias, raw)
-    used = np.zeros(len(strings), dtype=bool)
-    used[0] = True
-    for col in ints:
-        used[col] = True
-    new_id = np.cumsum(used) - 1
-    kept = [strings[i] for i in np.flatnonzero(used).tolist()]
-    return LinkColumns(
-        kept, *(new_id[c].astype(np.int32) for c in ints), line.astype(np.int32), embed.astype(bool)
-    )
-
-
 def _after_prefix(prefix: str) -> str | None:
     """The least string above every string that starts with ``prefix`` (None: there is none)."""
     stem = prefix.rstrip("\U0010ffff")
@@ -743,12 +362,3 @@ def _grown(arr: np.ndarray, need: int, fill: int) -> np.ndarray:
     out = np.full(max(need, 2 * len(arr), 1024), fill, dtype=arr.dtype)
     out[: len(arr)] = arr
     return out
-
-
-def _aliases(frontmatter: dict) -> list[str]:
-    raw = frontmatter.get("aliases") or frontmatter.get("alias")
-    if isinstance(raw, str):
-        return [raw]
-    if isinstance(raw, list):
-        return [str(a) for a in raw if a]
-    return []

@@ -101,6 +101,16 @@ def frontmatter_tags(frontmatter: dict[str, Any]) -> list[str]:
     return [p.strip().lstrip("#") for p in parts if p.strip().lstrip("#")]
 
 
+def aliases_of(frontmatter: dict) -> list[str]:
+    """Aliases of a frontmatter mapping (`aliases`, else `alias`)."""
+    raw = frontmatter.get("aliases") or frontmatter.get("alias")
+    if isinstance(raw, str):
+        return [raw]
+    if isinstance(raw, list):
+        return [str(a) for a in raw if a]
+    return []
+
+
 @dataclass(slots=True)
 class ParsedFile:
     """What a chunker makes of one file, before it reaches the stores."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from reme_core.memory_index import NO_DATE, date_ordinal
+from reme_core.index_columns import NO_DATE, date_ordinal
 from reme_core.vectors.fusion import rrf_fuse
 
 if TYPE_CHECKING:

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from reme_core.index_columns import FileColumns, IndexColumns
 from reme_core.link_graph import LinkColumns
-from reme_core.memory_index import FileColumns, IndexColumns
 
 SNAPSHOT_NAME = "bm25-postings.npz"
 _VERSION = 2

@@ -18,6 +18,7 @@ from typing import Any
 from reme_core import file_ops, snapshot
 from reme_core.config import Config, config_to_dict, load_config
 from reme_core.errors import NotIndexed, RemeError
+from reme_core.index_columns import columns_from_rows
 from reme_core.indexer import (
     DB_NAME,
     BatchReport,
@@ -30,7 +31,7 @@ from reme_core.indexer import (
     pid_alive,
 )
 from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
-from reme_core.memory_index import MemoryIndex, columns_from_rows
+from reme_core.memory_index import MemoryIndex
 from reme_core.models import FileChunk
 from reme_core.parsing import ParseSettings, tokenizer_for
 from reme_core.paths import METADATA_DIR, normalize_relpath

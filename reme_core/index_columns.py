@@ -1,0 +1,191 @@
+"""The columns `MemoryIndex.load` takes and the snapshot stores, from stored rows or a rebuild.
+
+Also each note's date (`file_date`), one of the file columns.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import numpy as np
+
+from reme_core.bm25 import BM25Index
+from reme_core.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
+from reme_core.postings_builder import PostingsBuilder
+from reme_core.store import BatchWrite, ChunkArrays, FileRow
+
+_DATE_SEGMENT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\.[A-Za-z0-9]+)?$")
+NO_DATE = -1
+
+
+def date_ordinal(value: object) -> int:
+    """Ordinal of a `YYYY-MM-DD` value, or NO_DATE when it is not a real date."""
+    text = str(value).strip()[:10] if value is not None else ""
+    m = _DATE_SEGMENT.match(text)
+    if not m:
+        return NO_DATE
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3])).toordinal()
+    except ValueError:
+        return NO_DATE
+
+
+def file_date(path: str, frontmatter: dict) -> int:
+    """The note's date: a `YYYY-MM-DD` path segment after the layer, else frontmatter `date`."""
+    for segment in path.split("/")[1:]:
+        ordinal = date_ordinal(segment)
+        if ordinal != NO_DATE:
+            return ordinal
+    return date_ordinal(frontmatter.get("date"))
+
+
+@dataclass(slots=True)
+class FileColumns:
+    """Stored files as parallel columns, in file id order."""
+
+    ids: np.ndarray  # int64
+    paths: list[str]
+    mtimes: np.ndarray  # float64
+    sizes: np.ndarray  # int64
+    hashes: list[str]
+    frontmatter: list[dict[str, Any]]
+    warnings: list[list[str]]
+    origins: list[str]
+    dates: np.ndarray  # int32 `file_date` of each file
+
+
+@dataclass(slots=True)
+class IndexColumns:
+    """Everything `MemoryIndex.load` needs, as a snapshot or the store's rows give it."""
+
+    vocab: list[str]
+    postings: tuple[np.ndarray, np.ndarray, np.ndarray]  # term-major (ptr, docs, tfs)
+    doc_lengths: np.ndarray  # int64 per chunk
+    doc_rowid: np.ndarray  # int64 per chunk, in rowid order
+    doc_file: np.ndarray  # int64 file id per chunk
+    doc_start: np.ndarray  # int32
+    doc_end: np.ndarray  # int32
+    files: FileColumns
+    links: LinkColumns  # literal targets, as written
+
+
+def columns_from_rows(
+    files: Sequence[FileRow],
+    links: dict[int, list[tuple]],
+    vocab: list[str],
+    chunks: ChunkArrays,
+) -> IndexColumns:
+    """The columns of stored rows (when no snapshot matches): postings sorted here."""
+    bm25 = BM25Index.from_arrays(chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab))
+    n = len(files)
+    path_of = {r.id: r.path for r in files}
+    return IndexColumns(
+        vocab=vocab,
+        postings=bm25.postings(),
+        doc_lengths=bm25.doc_lengths(),
+        doc_rowid=chunks.rowids,
+        doc_file=chunks.file_ids.astype(np.int64),
+        doc_start=chunks.starts,
+        doc_end=chunks.ends,
+        files=FileColumns(
+            ids=np.fromiter((r.id for r in files), np.int64, count=n),
+            paths=[r.path for r in files],
+            mtimes=np.fromiter((r.mtime for r in files), np.float64, count=n),
+            sizes=np.fromiter((r.size for r in files), np.int64, count=n),
+            hashes=[r.hash for r in files],
+            frontmatter=[r.frontmatter for r in files],
+            warnings=[r.warnings for r in files],
+            origins=[r.origin for r in files],
+            dates=np.fromiter((file_date(r.path, r.frontmatter) for r in files), np.int32, n),
+        ),
+        links=link_columns(
+            (path_of[file_id], *row)
+            for file_id, rows in links.items()
+            if file_id in path_of
+            for row in rows
+        ),
+    )
+
+
+class ColumnsBuilder:
+    """The columns of a rebuild, accumulated batch by batch as flat arrays (no object per file).
+
+    `finish` sorts the postings once (see `PostingsBuilder`): the rebuild hands the result to
+    `MemoryIndex.load` and writes it as the snapshot, like an open from the stored rows.
+    """
+
+    def __init__(self) -> None:
+        self._postings = PostingsBuilder()
+        self._links = LinkColumnsBuilder()
+        self._ids = array("q")
+        self._paths: list[str] = []
+        self._mtimes = array("d")
+        self._sizes = array("q")
+        self._hashes: list[str] = []
+        self._frontmatter: list[dict[str, Any]] = []
+        self._warnings: list[list[str]] = []
+        self._origins: list[str] = []
+        self._dates = array("i")
+        self._doc_rowid: list[np.ndarray] = []
+        self._doc_file: list[np.ndarray] = []
+        self._doc_start = array("i")
+        self._doc_end = array("i")
+
+    def add(self, write: BatchWrite, file_ids: Sequence[int], rowids: np.ndarray) -> None:
+        """One committed batch: its files, their chunks' places and CSR, and their links."""
+        counts = []
+        for pf, file_id, origin in zip(write.files, file_ids, write.origins, strict=True):
+            node = pf.node
+            self._ids.append(file_id)
+            self._paths.append(node.path)
+            self._mtimes.append(node.st_mtime)
+            self._sizes.append(node.size)
+            self._hashes.append(node.content_hash)
+            self._frontmatter.append(node.frontmatter)
+            self._warnings.append(node.warnings)
+            self._origins.append(origin)
+            self._dates.append(file_date(node.path, node.frontmatter))
+            counts.append(len(pf.chunks))
+            self._doc_start.extend(c.start_line for c in pf.chunks)
+            self._doc_end.extend(c.end_line for c in pf.chunks)
+            self._links.add_file(node.path, node.links)
+        self._doc_rowid.append(np.asarray(rowids, dtype=np.int64))
+        self._doc_file.append(np.repeat(np.asarray(file_ids, dtype=np.int64), counts))
+        self._postings.add(write.doc_ptr, write.term_ids, write.tfs)
+
+    def finish(self, vocab: list[str]) -> IndexColumns:
+        """Everything added, as `MemoryIndex.load` and the snapshot take it."""
+        postings, doc_lengths = self._postings.finish(len(vocab))
+
+        def ints(values: array, dtype: type) -> np.ndarray:
+            return np.frombuffer(values, dtype=dtype).copy() if len(values) else np.zeros(0, dtype)
+
+        def joined(parts: list[np.ndarray]) -> np.ndarray:
+            return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+        return IndexColumns(
+            vocab=vocab,
+            postings=postings,
+            doc_lengths=doc_lengths,
+            doc_rowid=joined(self._doc_rowid),
+            doc_file=joined(self._doc_file),
+            doc_start=ints(self._doc_start, np.int32),
+            doc_end=ints(self._doc_end, np.int32),
+            files=FileColumns(
+                ids=ints(self._ids, np.int64),
+                paths=self._paths,
+                mtimes=ints(self._mtimes, np.float64),
+                sizes=ints(self._sizes, np.int64),
+                hashes=self._hashes,
+                frontmatter=self._frontmatter,
+                warnings=self._warnings,
+                origins=self._origins,
+                dates=ints(self._dates, np.int32),
+            ),
+            links=self._links.finish(),
+        )
