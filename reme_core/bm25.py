@@ -17,6 +17,20 @@ _FOLD_MIN = 1 << 18  # delta postings kept outside the CSR before a fold is cons
 _Stats = list[tuple[np.ndarray, np.ndarray, float]]  # (docs, tfs, idf) per posting segment
 
 
+def as_csr(
+    doc_ptr: np.ndarray, term_ids: np.ndarray, tfs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A doc-major CSR batch as int64/int32 arrays; ValueError when its shape is inconsistent."""
+    doc_ptr = np.asarray(doc_ptr, dtype=np.int64)
+    term_ids = np.asarray(term_ids, dtype=np.int32)
+    tfs = np.asarray(tfs, dtype=np.int32)
+    if len(doc_ptr) == 0 or doc_ptr[0] != 0 or not doc_ptr[-1] == len(term_ids) == len(tfs):
+        raise ValueError("doc_ptr must start at 0 and end at len(term_ids) == len(tfs)")
+    if len(term_ids) and term_ids.min() < 0:
+        raise ValueError("term ids must be non-negative")
+    return doc_ptr, term_ids, tfs
+
+
 def term_keys(terms: np.ndarray) -> np.ndarray:
     """Stable sort by term as sorted ``term << 32 | position`` keys.
 
@@ -175,13 +189,7 @@ class BM25Index:
         self, doc_ptr: np.ndarray, term_ids: np.ndarray, tfs: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Validate a CSR batch and record its documents' lengths; return it as numpy arrays."""
-        doc_ptr = np.asarray(doc_ptr, dtype=np.int64)
-        term_ids = np.asarray(term_ids, dtype=np.int32)
-        tfs = np.asarray(tfs, dtype=np.int32)
-        if len(doc_ptr) == 0 or doc_ptr[0] != 0 or not doc_ptr[-1] == len(term_ids) == len(tfs):
-            raise ValueError("doc_ptr must start at 0 and end at len(term_ids) == len(tfs)")
-        if len(term_ids) and term_ids.min() < 0:
-            raise ValueError("term ids must be non-negative")
+        doc_ptr, term_ids, tfs = as_csr(doc_ptr, term_ids, tfs)
         first, m = self._n_total, len(doc_ptr) - 1
         dl = np.zeros(m, dtype=np.int64)
         filled = doc_ptr[1:] > doc_ptr[:-1]  # reduceat needs the starts of non-empty docs only

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reme_core.bm25 import term_keys
+from reme_core.bm25 import as_csr, term_keys
 
 
 class PostingsBuilder:
@@ -28,13 +28,7 @@ class PostingsBuilder:
 
     def add(self, doc_ptr: np.ndarray, term_ids: np.ndarray, tfs: np.ndarray) -> None:
         """Append a CSR batch of documents (unique, non-negative term ids per document)."""
-        doc_ptr = np.asarray(doc_ptr, dtype=np.int64)
-        term_ids = np.asarray(term_ids, dtype=np.int32)
-        tfs = np.asarray(tfs, dtype=np.int32)
-        if len(doc_ptr) == 0 or doc_ptr[0] != 0 or not doc_ptr[-1] == len(term_ids) == len(tfs):
-            raise ValueError("doc_ptr must start at 0 and end at len(term_ids) == len(tfs)")
-        if len(term_ids) and term_ids.min() < 0:
-            raise ValueError("term ids must be non-negative")
+        doc_ptr, term_ids, tfs = as_csr(doc_ptr, term_ids, tfs)
         m = len(doc_ptr) - 1
         sums = np.zeros(len(tfs) + 1, dtype=np.int64)
         np.cumsum(tfs, out=sums[1:])
