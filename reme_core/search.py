@@ -43,6 +43,8 @@ class SearchHit:
     vector_score: float | None = None
     matched_terms: list[str] = field(default_factory=list)
     chunk_id: str = ""
+    body: str = field(default="", repr=False)
+    """The exact source lines `start_line..end_line` (`text` minus skeleton and fence)."""
 
 
 @dataclass(slots=True)
@@ -59,7 +61,7 @@ class SearchResult:
         """The structured result (`--json`)."""
         return {
             "query": self.query,
-            "results": [asdict(h) for h in self.results],
+            "results": [_hit_dict(h) for h in self.results],
             "link_expansion": {
                 path: {d: [asdict(n) for n in ns] for d, ns in dirs.items()}
                 for path, dirs in self.link_expansion.items()
@@ -73,6 +75,13 @@ class SearchResult:
         if not self.results:
             return self.message or f"No results for {self.query!r}."
         return "\n".join(format_hit(h, self.link_expansion.get(h.path)) for h in self.results)
+
+
+def _hit_dict(hit: SearchHit) -> dict[str, Any]:
+    """A hit for `--json`: `text` already holds the body, so it is not repeated."""
+    data = asdict(hit)
+    del data["body"]
+    return data
 
 
 def format_score(hit: SearchHit) -> str:
@@ -237,6 +246,7 @@ def run_search(
                 keyword_score=kw_score_of.get(doc),
                 vector_score=vec_score_of.get(doc),
                 chunk_id=cid,
+                body=body,
             )
         )
         hit_docs.append(doc)

@@ -11,7 +11,6 @@ all hits costs nothing and only the blocks on screen are rendered.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -25,29 +24,22 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
-from reme_core import SearchHit, Workspace
+from reme_core import SearchHit
 
 SNIPPET_LINES = 3
 ELLIPSIS = "…"
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
-def body_lines(hit: SearchHit, ws: Workspace | None = None) -> list[str]:
-    """The chunk's own source lines, `start_line..end_line`.
+def body_lines(hit: SearchHit) -> list[str]:
+    """The chunk's own source lines, `start_line..end_line`, without the heading skeleton.
 
-    `hit.text` adds a heading skeleton before the body and, for a code block split in parts,
-    a closing fence after it. Counting lines separates them, except when the text ends with a
-    fence line that may be either: then the workspace's stored chunk settles it.
+    Search gives the body; a hit made elsewhere falls back to counting lines from the end.
     """
+    if hit.body:
+        return hit.body.split("\n")
     lines = hit.text.split("\n")
     extra = len(lines) - (hit.end_line - hit.start_line + 1)
-    if extra <= 0:
-        return lines
-    if ws is not None and _FENCE.match(lines[-1]):
-        for chunk in ws.chunks(hit.path):
-            if (chunk.start_line, chunk.end_line) == (hit.start_line, hit.end_line):
-                return chunk.body.split("\n")
-    return lines[extra:]
+    return lines[extra:] if extra > 0 else lines
 
 
 def usable_terms(terms: list[str]) -> list[str]:
@@ -129,10 +121,10 @@ class HitBlock:
     terms: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, hit: SearchHit, terms: list[str], ws: Workspace | None = None) -> HitBlock:
+    def of(cls, hit: SearchHit, terms: list[str]) -> HitBlock:
         """Pick the snippet lines of a hit (done in the search worker)."""
         usable = usable_terms(terms)
-        lines = best_lines(hit.start_line, body_lines(hit, ws), usable)
+        lines = best_lines(hit.start_line, body_lines(hit), usable)
         return cls(hit.path, hit.start_line, hit.end_line, f"{hit.score:.4f}", lines, usable)
 
     @property

@@ -52,9 +52,7 @@ def run_query(ws: Workspace, parsed: ParsedQuery) -> Found:
         expand_links=False,
         **parsed.search_kwargs(),
     )
-    prompts = [
-        HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms], ws) for h in result.results
-    ]
+    prompts = [HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms]) for h in result.results]
     return Found(result.results, prompts, result.message, time.perf_counter() - started)
 
 
