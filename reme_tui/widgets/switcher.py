@@ -8,6 +8,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from reme_core import Workspace
 from reme_tui.messages import OpenNote
 
 DISCOVER_LIMIT = 200
@@ -57,9 +58,9 @@ class NoteSwitcher(Provider):
                 )
 
 
-def _entries(ws: object) -> list[NoteEntry]:
+def _entries(ws: Workspace) -> list[NoteEntry]:
     entries = []
-    for path in ws.files():  # type: ignore[attr-defined]
-        node = ws.node(path)  # type: ignore[attr-defined]
+    for path in ws.files():
+        node = ws.node(path)
         entries.append(NoteEntry(path, node.name if node else "", node.description if node else ""))
     return entries
