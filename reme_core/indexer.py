@@ -26,13 +26,19 @@ from reme_core.errors import RemeError
 from reme_core.index_columns import ColumnsBuilder, IndexColumns
 from reme_core.maintenance import OptimizeReport
 from reme_core.memory_index import MemoryIndex
-from reme_core.parsing import ParsedBatch, ParseSettings, parse_many, pool_context, uses_pool
+from reme_core.parsing import (
+    VANISHED,
+    ParsedBatch,
+    ParseSettings,
+    parse_many,
+    pool_context,
+    uses_pool,
+)
 from reme_core.paths import is_ignored, regular_inside, resolve_inside
 from reme_core.scanner import FileStat, Scope, scan
 from reme_core.store import BatchWrite, Store, is_busy, retry_busy
 
 DB_NAME = "index.sqlite"
-VANISHED = "vanished"
 _COMMIT_ATTEMPTS = 5
 ProgressFn = Callable[[int, int], None]
 
@@ -318,21 +324,20 @@ class Indexer:
                 progress(done, total)
 
         batches = []
-        for batch in parse_many(self.root, paths, self.settings, self.config.workers, tick):
+        vocab = self.index.vocab
+        for batch in parse_many(self.root, paths, self.settings, vocab, self.config.workers, tick):
             _mark_racy(batch, time.time())
             batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]
 
     def _writes(self, batches: Sequence[ParsedBatch], origin: str) -> list[BatchWrite]:
-        """Map each batch's local terms to global ids (one vocabulary call per batch)."""
+        """Each batch's rows: CSR pointers over its chunks' term ids, and each file's origin."""
         writes = []
         for batch in batches:
-            global_ids = self.index.vocab.add_many(batch.terms)
-            ids = global_ids[batch.term_idx] if len(batch.term_idx) else batch.term_idx
             ptr = np.zeros(len(batch.doc_nterms) + 1, dtype=np.int64)
             np.cumsum(batch.doc_nterms, out=ptr[1:])
             origins = [self._origin_of(pf.node.path, origin) for pf in batch.files]
-            writes.append(BatchWrite(batch.files, origins, ptr, ids, batch.tfs))
+            writes.append(BatchWrite(batch.files, origins, ptr, batch.term_ids, batch.tfs))
         return writes
 
     def _update_memory(
@@ -403,40 +408,40 @@ class Indexer:
         builder.store.conn.execute("PRAGMA synchronous=OFF")
         builder.index = self._new_index()
         builder._generation = 0
-        skipped, cols = builder._build(paths, progress)
+        skipped, columns = builder._build(paths, progress)
         with self.lock:
             with contextlib.suppress(sqlite3.DatabaseError):  # a rebuild reuses embeddings
                 self.store.copy_vectors_into(builder.store)
             if tmp is None:
+                builder._load_columns(columns)
                 self.store.close()
                 self.store = builder.store
             else:
-                self._install(builder.store, tmp)
+                self._install(builder, tmp, columns)
             self.index = builder.index
             self._generation = self.store.generation()
             self._persisted_terms = len(self.index.vocab)
             self._db_ino = self._ino()
             self._snapshot_stale = False
-            self._save_snapshot(cols, self._generation)
         graph = self.index.graph
         return ReindexSummary(
             files=len(self.index.nodes),
             chunks=self.index.bm25.n_docs,
             links=graph.n_edges,
-            dangling_links=len(graph.dangling()),
+            dangling_links=graph.dangling_count(),
             skipped=skipped,
             seconds=time.perf_counter() - started,
         )
 
     def _build(
         self, paths: Sequence[str], progress: ProgressFn | None
-    ) -> tuple[list[tuple[str, str]], IndexColumns]:
+    ) -> tuple[list[tuple[str, str]], ColumnsBuilder]:
         """Fill this private, empty builder: each parsed batch is written as it arrives.
 
         The parent's store work then overlaps the pool's parsing, and parsed text is dropped
-        batch by batch; what memory needs is kept as flat columns and loaded once at the end
-        (one sort of the postings, links resolved once). Returns the refused files and the
-        columns (the snapshot of the rebuilt database).
+        batch by batch; what memory needs is kept as flat columns, loaded once at the end by
+        `_load_columns` (one sort of the postings, links resolved once). Returns the refused
+        files and those columns.
         """
         done, total = 0, len(paths)
 
@@ -448,22 +453,26 @@ class Indexer:
 
         skipped: list[tuple[str, str]] = []
         columns = ColumnsBuilder()
-        regular = regular_inside(self.root, sorted(set(paths)))
+        vocab = self.index.vocab
+        with bulk_objects(), self.store.bulk_load():
+            for batch in parse_many(
+                self.root, sorted(set(paths)), self.settings, vocab, self.config.workers, tick
+            ):
+                _mark_racy(batch, time.time())
+                refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
+                skipped += refused
+                if batch.files or refused:
+                    self._write_built(batch, refused, columns)
+            self.store.put_meta({"fingerprint": self._fingerprint()})
+            self._generation = self.store.bump_generation()
+        return skipped, columns
+
+    def _load_columns(self, columns: ColumnsBuilder) -> IndexColumns:
+        """Place the built postings and load them into this builder's index."""
         with bulk_objects():
-            with self.store.bulk_load():
-                for batch in parse_many(
-                    self.root, regular, self.settings, self.config.workers, tick
-                ):
-                    _mark_racy(batch, time.time())
-                    refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
-                    skipped += refused
-                    if batch.files or refused:
-                        self._write_built(batch, refused, columns)
-                self.store.put_meta({"fingerprint": self._fingerprint()})
-                self._generation = self.store.bump_generation()
             cols = columns.finish(self.index.vocab.terms())
             self.index.load(cols)
-        return skipped, cols
+        return cols
 
     def _write_built(
         self, batch: ParsedBatch, refused: list[tuple[str, str]], columns: ColumnsBuilder
@@ -478,18 +487,14 @@ class Indexer:
         self._persisted_terms = len(vocab)
         columns.add(write, file_ids, rowids)
 
-    def _save_snapshot(self, cols: IndexColumns, generation: int) -> None:
-        """Write the snapshot of a freshly installed database, unless it moved on since."""
-        snap = self._snapshot_path()
-        if snap is None:
-            return
-        with contextlib.suppress(sqlite3.Error), self.store.reading():
-            if self.store.generation() == generation:
-                snapshot.save(snap, snapshot.stamp(generation, self.store.state()), cols)
+    def _install(self, builder: Indexer, tmp: Path, columns: ColumnsBuilder) -> None:
+        """Copy a rebuilt database over the live one in a single transaction, then drop it.
 
-    def _install(self, built: Store, tmp: Path) -> None:
-        """Copy a rebuilt database over the live one in a single transaction, then drop it."""
-        db = self.db_path
+        The copy (and the checkpoint of its log) waits on SQLite and the disk, not on the GIL,
+        so it runs on a thread while the postings are placed and the snapshot is written. The
+        snapshot is stamped with the rebuilt state: it stands for nothing until the copy commits.
+        """
+        db, built = self.db_path, builder.store
         assert isinstance(db, Path)
         try:
             live_generation = retry_busy(self.store.generation)
@@ -497,8 +502,34 @@ class Indexer:
             live_generation = 0
         # Jump well past any generation another process may have seen, so none mistakes the
         # rebuilt database for one it already loaded.
-        built.set_meta("generation", str(max(live_generation + 1, time.time_ns() // 1_000_000)))
+        generation = max(live_generation + 1, time.time_ns() // 1_000_000)
+        built.set_meta("generation", str(generation))
         built.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        snap = self._snapshot_path()
+        current = snapshot.stamp(generation, built.state()) if snap is not None else None
+        failed: list[BaseException] = []
+
+        def copy_in() -> None:
+            try:
+                self._copy_in(built, db)
+            except BaseException as exc:  # re-raised below, on the caller's thread
+                failed.append(exc)
+
+        copier = threading.Thread(target=copy_in, name="reme-install", daemon=True)
+        copier.start()
+        try:
+            cols = builder._load_columns(columns)
+            if snap is not None and current is not None:
+                snapshot.save(snap, current, cols)
+        finally:
+            copier.join()
+        if failed:
+            raise failed[0]
+        built.close()
+        self._remove_db(tmp)
+
+    def _copy_in(self, built: Store, db: Path) -> None:
+        """The backup copy into the live database, then the checkpoint of its log."""
         try:
             retry_busy(lambda: built.copy_into(self.store))
         except sqlite3.OperationalError as exc:
@@ -507,8 +538,10 @@ class Indexer:
             self._replace_damaged(built, db)
         except sqlite3.DatabaseError:
             self._replace_damaged(built, db)
-        built.close()
-        self._remove_db(tmp)
+        # The copy went through the write-ahead log: move it into the database now, not in
+        # whichever statement comes next.
+        with contextlib.suppress(sqlite3.Error):
+            self.store.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _replace_damaged(self, built: Store, db: Path) -> None:
         """The live database cannot take the copy (damaged): start it afresh, then copy."""

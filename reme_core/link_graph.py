@@ -284,6 +284,20 @@ class LinkGraph:
                 result.extend(self.inlinks(target))
         return result
 
+    def dangling_count(self) -> int:
+        """``len(dangling())`` without building a link object (summaries and stats at 50k)."""
+        counts = {t: sum(map(len, by_source.values())) for t, by_source in self._in.items()}
+        if self._base is not None:
+            live = np.ones(len(self._base), dtype=bool)
+            void = [self._sid[p] for p in self._void]
+            if void:
+                live &= ~np.isin(self._base.source, void)
+            targets, n = np.unique(self._base.target[live], return_counts=True)
+            strings = self._base.strings
+            for t, c in zip(targets.tolist(), n.tolist(), strict=True):
+                counts[strings[t]] = counts.get(strings[t], 0) + c
+        return sum(c for t, c in counts.items() if t not in self._files and self.is_dangling(t))
+
     def traverse(
         self, path: str, depth: int = 1, direction: str = "both"
     ) -> tuple[list[TraverseNode], list[TraverseEdge]]:

@@ -94,7 +94,7 @@ def index_stats(ws: Workspace) -> dict[str, Any]:
         "tombstones": index.bm25.n_tombstones,
         "vocabulary": len(index.vocab),
         "links": graph.n_edges,
-        "dangling_links": len(graph.dangling()),
+        "dangling_links": graph.dangling_count(),
         "skipped": len(ws.store.skipped()),
         "db_bytes": ws.store.size_bytes(),
         "generation": ws.store.generation(),

@@ -1,7 +1,8 @@
 """One file in, one node + chunks + token counts out; batches run in a process pool.
 
-A batch returns its own small term list and term indices into it, so the parent maps each
-distinct term of the batch once (not every posting) to the global vocabulary.
+Each pool worker numbers terms in a term space of its own that lasts the whole job, and a batch
+ships only the terms its worker never sent before: the parent maps each distinct term to the
+global vocabulary once per worker (not once per batch), then translates ids with one gather.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -24,15 +26,16 @@ from reme_core.frontmatter import split_frontmatter
 from reme_core.link_resolution import normalize_target
 from reme_core.markdown_chunker import chunk_markdown
 from reme_core.models import FileLink, FileNode, ParsedFile
+from reme_core.paths import regular_inside
 from reme_core.text_chunker import chunk_text
 from reme_core.text_decode import decode_text, looks_binary
 from reme_core.tokenizer import Tokenizer
+from reme_core.vocabulary import Vocabulary
 from reme_core.wikilinks import find_markdown_links, find_wikilinks
 
 POOL_THRESHOLD = 256
-# Files per pool task. The parent maps each batch's distinct terms to global ids; larger
-# batches share more of them (Zipf): 48 -> 128 files makes about a third fewer lookups.
 BATCH_FILES = 128
+VANISHED = "vanished"
 IN_FLIGHT_PER_WORKER = 4
 
 
@@ -50,17 +53,26 @@ class ParseSettings:
 
 @dataclass(slots=True)
 class ParsedBatch:
-    """Parsed files of one batch with their chunks' term counts as flat arrays."""
+    """Parsed files of one batch with their chunks' term counts as flat arrays.
+
+    From a worker, ``term_idx`` indexes the worker's term space: ``terms`` are the ones new to
+    it (ids ``space[1]`` onwards). ``parse_many`` replaces them with vocabulary ids in
+    ``term_ids`` before yielding.
+    """
 
     files: list[ParsedFile] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)
+    space: tuple[int, int] | None = None  # (worker pid, size of its term space before)
     doc_nterms: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     term_idx: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    term_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     tfs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
 
 _TOKENIZERS: dict[bool, Tokenizer] = {}
+# This process's term space while it serves a pool job: (job id, term -> worker-local id).
+_SPACE: tuple[str, dict[str, int]] = ("", {})
 
 
 def tokenizer_for(use_jieba: bool) -> Tokenizer:
@@ -137,23 +149,32 @@ def collect_links(relpath: str, text: str, markdown_links: bool) -> list[FileLin
     return links
 
 
-def parse_batch(root: str, relpaths: Sequence[str], settings: ParseSettings) -> ParsedBatch:
+def parse_batch(
+    root: str, relpaths: Sequence[str], settings: ParseSettings, job: str = ""
+) -> ParsedBatch:
     """Parse and tokenise a batch; refused or vanished files are reported, never raised.
 
-    Term counting is one vectorised pass over the whole batch (token -> local id by a C-level
-    `map`, then `np.unique` of (chunk, term) keys) rather than a Counter and dict lookups per
-    chunk: it is most of a worker's time outside chunking and tokenising.
+    ``job`` names a pool job: term ids then come from this process's term space for that job
+    (see the module docstring); without it the batch numbers its own terms from 0. Files that
+    are gone, or no longer regular files inside the workspace, are reported as vanished.
+    Term counting is one vectorised pass over the whole batch (token -> id by a C-level
+    `map`, then `np.unique` of (chunk, term) keys) rather than a Counter per chunk.
     """
+    global _SPACE
     tokenizer = tokenizer_for(settings.use_jieba)
     batch = ParsedBatch()
     tokens: list[str] = []
     lengths: list[int] = []
     base = Path(root)
+    fit = set(regular_inside(base, relpaths))
     for rel in relpaths:
+        if rel not in fit:
+            batch.skipped.append((rel, VANISHED))
+            continue
         try:
             parsed = parse_file(base, rel, settings)
         except FileNotFoundError:
-            batch.skipped.append((rel, "vanished"))
+            batch.skipped.append((rel, VANISHED))
             continue
         except (FileRefused, OSError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -164,16 +185,48 @@ def parse_batch(root: str, relpaths: Sequence[str], settings: ParseSettings) -> 
             lengths.append(len(chunk_tokens))
             tokens.extend(chunk_tokens)
         batch.files.append(parsed)
-    batch.terms = list(dict.fromkeys(tokens))  # first-seen order, as the vocabulary assigns ids
-    n_terms = max(len(batch.terms), 1)
-    local = dict(zip(batch.terms, range(len(batch.terms))))
-    ids = np.fromiter(map(local.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+    if job and _SPACE[0] != job:
+        _SPACE = (job, {})
+    space = _SPACE[1] if job else {}
+    known = len(space)
+    # First-seen order, as the vocabulary assigns ids.
+    batch.terms = list(itertools.filterfalse(space.__contains__, dict.fromkeys(tokens)))
+    space.update(zip(batch.terms, range(known, known + len(batch.terms))))
+    batch.space = (os.getpid(), known) if job else None
+    n_terms = max(len(space), 1)
+    ids = np.fromiter(map(space.__getitem__, tokens), dtype=np.int64, count=len(tokens))
     chunk_of = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
     keys, tfs = np.unique(chunk_of * n_terms + ids, return_counts=True)
     batch.doc_nterms = np.bincount(keys // n_terms, minlength=len(lengths)).astype(np.int32)
     batch.term_idx = (keys % n_terms).astype(np.int32)
     batch.tfs = tfs.astype(np.int32)
     return batch
+
+
+class TermSpaces:
+    """The parent's side of the workers' term spaces: worker-local id -> vocabulary id.
+
+    Results are consumed in submission order and each worker takes its tasks in that order, so
+    a batch's terms always extend the space its earlier (already consumed) batches built.
+    """
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.vocab = vocab
+        self._maps: dict[int, np.ndarray] = {}
+
+    def resolve(self, batch: ParsedBatch) -> None:
+        """Set ``batch.term_ids`` (vocabulary ids), adding its new terms to the vocabulary."""
+        fresh = self.vocab.add_many(batch.terms)
+        if batch.space is None:
+            mapping = fresh
+        else:
+            pid, known = batch.space
+            before = self._maps.get(pid, np.zeros(0, np.int32))
+            if len(before) != known:
+                raise RuntimeError(f"worker {pid} term space out of step: {len(before)} != {known}")
+            mapping = self._maps[pid] = np.concatenate([before, fresh])
+        batch.term_ids = mapping[batch.term_idx] if len(batch.term_idx) else batch.term_idx
+        batch.terms, batch.term_idx = [], np.zeros(0, np.int32)
 
 
 def uses_pool(n_files: int, workers: int = 0) -> bool:
@@ -202,18 +255,26 @@ def parse_many(
     root: Path,
     relpaths: Sequence[str],
     settings: ParseSettings,
+    vocab: Vocabulary,
     workers: int = 0,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[ParsedBatch]:
-    """Yield parsed batches in order; a process pool across all cores for large jobs."""
+    """Yield parsed batches in order, their terms as ``vocab`` ids (new terms are added).
+
+    Large jobs run in a process pool across all cores.
+    """
     batches = [relpaths[i : i + BATCH_FILES] for i in range(0, len(relpaths), BATCH_FILES)]
     n_workers = workers or os.cpu_count() or 1
+    spaces = TermSpaces(vocab)
     if not uses_pool(len(relpaths), workers):
         for paths in batches:
-            yield parse_batch(str(root), paths, settings)
+            batch = parse_batch(str(root), paths, settings)
+            spaces.resolve(batch)
+            yield batch
             if progress:
                 progress(len(paths))
         return
+    job = f"{os.getpid()}-{time.monotonic_ns()}"
     context = pool_context(settings, start=False)
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
         # A bounded window of batches in flight: results are consumed (and freed) in order, so
@@ -222,7 +283,7 @@ def parse_many(
         todo = iter(batches)
 
         def submit(paths: Sequence[str]) -> None:
-            pending.append((len(paths), pool.submit(parse_batch, str(root), paths, settings)))
+            pending.append((len(paths), pool.submit(parse_batch, str(root), paths, settings, job)))
 
         for paths in itertools.islice(todo, IN_FLIGHT_PER_WORKER * n_workers):
             submit(paths)
@@ -231,6 +292,8 @@ def parse_many(
             paths = next(todo, None)
             if paths is not None:
                 submit(paths)
-            yield future.result()
+            batch = future.result()
+            spaces.resolve(batch)
+            yield batch
             if progress:
                 progress(n)

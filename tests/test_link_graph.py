@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.link_graph import LinkGraph, TraverseEdge, TraverseNode
+from reme_core.link_graph import LinkGraph, TraverseEdge, TraverseNode, link_columns
 from reme_core.models import FileLink
 from reme_core.wikilinks import find_wikilinks
 
@@ -226,3 +226,21 @@ def test_random_graph_is_consistent(edges: list[tuple[str, str, str]], removed: 
     assert {(link.source_path, link.line) for link in g.dangling()} == {
         (link.source_path, link.line) for link in live if link.target_path not in by_source
     }
+    assert g.dangling_count() == len(g.dangling())
+
+
+@settings(max_examples=80, deadline=None)
+@given(edges=EDGES, removed=st.lists(st.sampled_from(NAMES), max_size=3), rewired=EDGES)
+def test_dangling_count_over_loaded_columns_and_overlay(
+    edges: list[tuple[str, str, str]],
+    removed: list[str],
+    rewired: list[tuple[str, str, str]],
+) -> None:
+    g = LinkGraph()
+    g.load(NAMES, link_columns((s, d, a, i, "", False, d) for i, (s, d, a) in enumerate(edges)))
+    for name in removed:
+        g.remove_file(name)
+    for src in {s for s, _, _ in rewired}:
+        lines = enumerate(rewired, start=100)
+        g.set_links(src, [FileLink(src, d, a, i) for i, (s, d, a) in lines if s == src])
+    assert g.dangling_count() == len(g.dangling())

@@ -1,0 +1,115 @@
+"""The parsing pool: worker term spaces must give exactly the serial index, and refuse drift."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reme_core import Workspace
+from reme_core.parsing import (
+    BATCH_FILES,
+    POOL_THRESHOLD,
+    VANISHED,
+    ParseSettings,
+    TermSpaces,
+    parse_batch,
+)
+from reme_core.vocabulary import Vocabulary
+from tests.conftest import write_files
+
+WORDS = ["solar", "inverter", "memory", "光伏", "逆变器"] + [f"w{i}" for i in range(3000)]
+
+
+def _corpus(n: int, seed: int = 3) -> dict[str, str | bytes]:
+    rng = random.Random(seed)
+    files: dict[str, str | bytes] = {}
+    for i in range(n):
+        words = rng.choices(WORDS, weights=[1 / (r + 1) for r in range(len(WORDS))], k=120)
+        body = " ".join(words)
+        files[f"daily/2026-06-{i % 28 + 1:02d}/note-{i}.md"] = (
+            f"---\nname: note {i}\n---\n# Note {i}\n\n{body}\n\n## More\n\n{body[::-1]}\n"
+        )
+    return files
+
+
+def _open(root: Path, workers: int) -> Workspace:
+    (root / "reme.yaml").write_text(f"workers: {workers}\n", encoding="utf-8")
+    return Workspace.open(root)
+
+
+def _postings(ws: Workspace) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Each chunk's (term id, tf) pairs as stored, in term order."""
+    rows = ws.store.conn.execute("SELECT id, term_ids, tfs FROM chunks ORDER BY id")
+    return [
+        (cid, sorted(zip(np.frombuffer(ids, "<i4").tolist(), np.frombuffer(tfs, "<i4").tolist())))
+        for cid, ids, tfs in rows
+    ]
+
+
+def test_pooled_rebuild_equals_serial(tmp_path: Path) -> None:
+    n = POOL_THRESHOLD + 3 * BATCH_FILES  # several batches per worker
+    pooled_root = write_files(tmp_path / "pooled", _corpus(n))
+    outside = tmp_path / "outside.md"
+    outside.write_text("# secret\n\nexfiltrated words\n", encoding="utf-8")
+    os.symlink(outside, pooled_root / "daily" / "escape.md")
+    serial_root = tmp_path / "serial"
+    shutil.copytree(pooled_root, serial_root, symlinks=True)
+
+    pooled, serial = _open(pooled_root, 2), _open(serial_root, 1)
+    try:
+        assert pooled.stats()["files"] == serial.stats()["files"] == n
+        # Same terms with the same ids, and the same postings for every chunk.
+        assert pooled.index.vocab.terms() == serial.index.vocab.terms()
+        assert _postings(pooled) == _postings(serial)
+        for query in ["solar inverter", "w7 w1500", "逆变器", "memory w2999"]:
+            got = [(h.path, h.start_line, round(h.score, 9)) for h in pooled.search(query).results]
+            want = [(h.path, h.start_line, round(h.score, 9)) for h in serial.search(query).results]
+            assert got == want and got
+        assert pooled.search("exfiltrated").results == []
+    finally:
+        pooled.close()
+        serial.close()
+
+
+def test_worker_term_space_ships_only_new_terms(make_tree) -> None:
+    root = make_tree({"a.md": "alpha beta beta\n", "b.md": "beta gamma\n", "c.md": "delta\n"})
+    settings = ParseSettings(use_jieba=False)
+    first = parse_batch(str(root), ["a.md"], settings, job="job-1")
+    second = parse_batch(str(root), ["b.md"], settings, job="job-1")
+    assert first.terms == ["alpha", "beta"] and first.space == (os.getpid(), 0)
+    assert second.terms == ["gamma"] and second.space == (os.getpid(), 2)
+    assert sorted(second.term_idx.tolist()) == [1, 2]  # beta keeps its worker id
+
+    vocab = Vocabulary(["zeta"])
+    spaces = TermSpaces(vocab)
+    spaces.resolve(first)
+    spaces.resolve(second)
+    assert vocab.terms() == ["zeta", "alpha", "beta", "gamma"]
+    assert sorted(vocab.term(int(i)) for i in second.term_ids) == ["beta", "gamma"]
+
+    fresh = parse_batch(str(root), ["c.md"], settings, job="job-2")  # a new job starts afresh
+    assert fresh.terms == ["delta"] and fresh.space == (os.getpid(), 0)
+
+
+def test_term_space_out_of_step_is_refused(make_tree) -> None:
+    root = make_tree({"a.md": "alpha\n", "b.md": "beta\n"})
+    settings = ParseSettings(use_jieba=False)
+    parse_batch(str(root), ["a.md"], settings, job="job-3")
+    second = parse_batch(str(root), ["b.md"], settings, job="job-3")
+    with pytest.raises(RuntimeError, match="out of step"):
+        TermSpaces(Vocabulary()).resolve(second)  # its first batch was never resolved
+
+
+def test_batch_reports_gone_and_escaping_files_as_vanished(make_tree, tmp_path: Path) -> None:
+    root = make_tree({"a.md": "alpha\n"})
+    (tmp_path / "secret.md").write_text("secret\n", encoding="utf-8")
+    os.symlink(tmp_path / "secret.md", root / "escape.md")
+    batch = parse_batch(str(root), ["a.md", "escape.md", "gone.md"], ParseSettings(use_jieba=False))
+    assert [pf.node.path for pf in batch.files] == ["a.md"]
+    assert batch.skipped == [("escape.md", VANISHED), ("gone.md", VANISHED)]
+    assert np.array_equal(np.sort(batch.term_idx), [0])
