@@ -30,12 +30,13 @@ from reme_core.parsing import (
     VANISHED,
     ParsedBatch,
     ParseSettings,
+    TermSpaces,
     parse_many,
     pool_context,
     uses_pool,
 )
 from reme_core.paths import is_ignored, regular_inside, resolve_inside
-from reme_core.scanner import FileStat, Scope, scan
+from reme_core.scanner import FileStat, ScanAhead, Scope, scan
 from reme_core.store import BatchWrite, Store, is_busy, retry_busy
 
 DB_NAME = "index.sqlite"
@@ -162,9 +163,14 @@ class Indexer:
                 Path(f"{db}{suffix}").unlink()
 
     # -- keeping fresh ------------------------------------------------------------------------
-    def diff(self) -> Changes:
-        """Compare the files on disk with the index (mtime and size; `apply` confirms by hash)."""
-        disk = scan(self.root, self.watch_scope)
+    def diff(self, ahead: ScanAhead | None = None) -> Changes:
+        """Compare the files on disk with the index (mtime and size; `apply` confirms by hash).
+
+        ``ahead`` is a walk started before the index was loaded; a file it lacks may have been
+        created (and indexed by another process) since, so such a file is looked at again.
+        """
+        with bulk_objects():  # 50k FileStats: the collector would walk the whole index heap
+            disk = ahead.result() if ahead is not None else scan(self.root, self.watch_scope)
         changes = Changes()
         with self.lock:
             stored = self.index.nodes.stats()
@@ -174,6 +180,8 @@ class Indexer:
             if stat is None and origins.get(path) == "reindex" and not is_ignored(path):
                 # Taken by a rebuild from outside the watched folders: keep it while it exists.
                 stat = self._stat(path) if self.rebuild_scope.covers(path) else None
+            if stat is None and ahead is not None and self.watch_scope.covers(path):
+                stat = self._stat(path)
             if stat is None:
                 changes.deleted.append(path)
             elif stat.mtime != mtime or stat.size != size:
@@ -189,10 +197,12 @@ class Indexer:
             return None
         return FileStat(st.st_mtime, st.st_size) if path.is_file() else None
 
-    def sync(self, progress: ProgressFn | None = None) -> BatchReport:
+    def sync(
+        self, progress: ProgressFn | None = None, ahead: ScanAhead | None = None
+    ) -> BatchReport:
         """The start-up diff: bring the index up to date with the files, one transaction."""
         self.refresh_if_changed()
-        changes = self.diff()
+        changes = self.diff(ahead)
         if not changes:
             return BatchReport(generation=self._generation)
         return self.apply(changes, progress=progress)
@@ -324,20 +334,27 @@ class Indexer:
                 progress(done, total)
 
         batches = []
-        vocab = self.index.vocab
-        for batch in parse_many(self.root, paths, self.settings, vocab, self.config.workers, tick):
+        for batch in parse_many(self.root, paths, self.settings, self.config.workers, tick):
             _mark_racy(batch, time.time())
             batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]
 
-    def _writes(self, batches: Sequence[ParsedBatch], origin: str) -> list[BatchWrite]:
-        """Each batch's rows: CSR pointers over its chunks' term ids, and each file's origin."""
+    def _writes(
+        self, batches: Sequence[ParsedBatch], origin: str, spaces: TermSpaces | None = None
+    ) -> list[BatchWrite]:
+        """Each batch's rows: CSR pointers over its chunks' vocabulary ids, each file's origin.
+
+        Without ``spaces`` these are all the batches of one parse, mapped afresh (a commit
+        retried after a reload maps them again, with the reloaded vocabulary).
+        """
+        spaces = spaces or TermSpaces(self.index.vocab)
         writes = []
         for batch in batches:
+            ids = spaces.ids(batch)
             ptr = np.zeros(len(batch.doc_nterms) + 1, dtype=np.int64)
             np.cumsum(batch.doc_nterms, out=ptr[1:])
             origins = [self._origin_of(pf.node.path, origin) for pf in batch.files]
-            writes.append(BatchWrite(batch.files, origins, ptr, batch.term_ids, batch.tfs))
+            writes.append(BatchWrite(batch.files, origins, ptr, ids, batch.tfs))
         return writes
 
     def _update_memory(
@@ -453,16 +470,16 @@ class Indexer:
 
         skipped: list[tuple[str, str]] = []
         columns = ColumnsBuilder()
-        vocab = self.index.vocab
+        spaces = TermSpaces(self.index.vocab)
         with bulk_objects(), self.store.bulk_load():
             for batch in parse_many(
-                self.root, sorted(set(paths)), self.settings, vocab, self.config.workers, tick
+                self.root, sorted(set(paths)), self.settings, self.config.workers, tick
             ):
                 _mark_racy(batch, time.time())
                 refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
                 skipped += refused
                 if batch.files or refused:
-                    self._write_built(batch, refused, columns)
+                    self._write_built(batch, refused, columns, spaces)
             self.store.put_meta({"fingerprint": self._fingerprint()})
             self._generation = self.store.bump_generation()
         return skipped, columns
@@ -475,11 +492,15 @@ class Indexer:
         return cols
 
     def _write_built(
-        self, batch: ParsedBatch, refused: list[tuple[str, str]], columns: ColumnsBuilder
+        self,
+        batch: ParsedBatch,
+        refused: list[tuple[str, str]],
+        columns: ColumnsBuilder,
+        spaces: TermSpaces,
     ) -> None:
         """Write one batch to the private builder store (inside its bulk load), keep columns."""
         vocab = self.index.vocab
-        (write,) = self._writes([batch], "reindex")
+        (write,) = self._writes([batch], "reindex", spaces)
         new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
         self.store.add_terms(self._persisted_terms, new_terms)
         file_ids, rowids = self.store.write_files(write)

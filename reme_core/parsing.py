@@ -55,9 +55,9 @@ class ParseSettings:
 class ParsedBatch:
     """Parsed files of one batch with their chunks' term counts as flat arrays.
 
-    From a worker, ``term_idx`` indexes the worker's term space: ``terms`` are the ones new to
-    it (ids ``space[1]`` onwards). ``parse_many`` replaces them with vocabulary ids in
-    ``term_ids`` before yielding.
+    ``term_idx`` indexes the batch's term space: ``terms`` are the ones new to it (ids from
+    ``space[1]`` on, for a pool worker's space; from 0 for a batch of its own). `TermSpaces`
+    turns them into vocabulary ids.
     """
 
     files: list[ParsedFile] = field(default_factory=list)
@@ -66,7 +66,6 @@ class ParsedBatch:
     space: tuple[int, int] | None = None  # (worker pid, size of its term space before)
     doc_nterms: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     term_idx: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
-    term_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     tfs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
 
@@ -204,18 +203,20 @@ def parse_batch(
 
 
 class TermSpaces:
-    """The parent's side of the workers' term spaces: worker-local id -> vocabulary id.
+    """Vocabulary ids for the batches of one `parse_many` run, taken in the order yielded.
 
     Results are consumed in submission order and each worker takes its tasks in that order, so
-    a batch's terms always extend the space its earlier (already consumed) batches built.
+    a batch's terms always extend the space its earlier (already mapped) batches built. Map
+    with the vocabulary the batches are written with (after any reload), and start a new
+    instance to map the same batches again.
     """
 
     def __init__(self, vocab: Vocabulary) -> None:
         self.vocab = vocab
         self._maps: dict[int, np.ndarray] = {}
 
-    def resolve(self, batch: ParsedBatch) -> None:
-        """Set ``batch.term_ids`` (vocabulary ids), adding its new terms to the vocabulary."""
+    def ids(self, batch: ParsedBatch) -> np.ndarray:
+        """The batch's term ids in the vocabulary (its new terms are added to it)."""
         fresh = self.vocab.add_many(batch.terms)
         if batch.space is None:
             mapping = fresh
@@ -225,8 +226,7 @@ class TermSpaces:
             if len(before) != known:
                 raise RuntimeError(f"worker {pid} term space out of step: {len(before)} != {known}")
             mapping = self._maps[pid] = np.concatenate([before, fresh])
-        batch.term_ids = mapping[batch.term_idx] if len(batch.term_idx) else batch.term_idx
-        batch.terms, batch.term_idx = [], np.zeros(0, np.int32)
+        return mapping[batch.term_idx] if len(batch.term_idx) else batch.term_idx
 
 
 def uses_pool(n_files: int, workers: int = 0) -> bool:
@@ -255,22 +255,18 @@ def parse_many(
     root: Path,
     relpaths: Sequence[str],
     settings: ParseSettings,
-    vocab: Vocabulary,
     workers: int = 0,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[ParsedBatch]:
-    """Yield parsed batches in order, their terms as ``vocab`` ids (new terms are added).
+    """Yield parsed batches in order (map their terms with one `TermSpaces`, in that order).
 
     Large jobs run in a process pool across all cores.
     """
     batches = [relpaths[i : i + BATCH_FILES] for i in range(0, len(relpaths), BATCH_FILES)]
     n_workers = workers or os.cpu_count() or 1
-    spaces = TermSpaces(vocab)
     if not uses_pool(len(relpaths), workers):
         for paths in batches:
-            batch = parse_batch(str(root), paths, settings)
-            spaces.resolve(batch)
-            yield batch
+            yield parse_batch(str(root), paths, settings)
             if progress:
                 progress(len(paths))
         return
@@ -292,8 +288,6 @@ def parse_many(
             paths = next(todo, None)
             if paths is not None:
                 submit(paths)
-            batch = future.result()
-            spaces.resolve(batch)
-            yield batch
+            yield future.result()
             if progress:
                 progress(n)

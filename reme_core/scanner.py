@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from reme_core.config import Config
 from reme_core.paths import METADATA_DIR, is_ignored, is_ignored_child
@@ -112,3 +117,93 @@ def _walk(
                 found[prefix + name] = FileStat(st.st_mtime, st.st_size)
         except OSError:
             continue
+
+
+class ScanAhead:
+    """A scan started now in a forked child and collected later (the start-up diff's walk).
+
+    Opening a large workspace is two independent halves: loading the index (numpy and JSON)
+    and walking the folders (``scandir`` + ``stat``). On a second core the walk is free. Only
+    a single-threaded process forks (a child of a threaded one could inherit a held lock);
+    otherwise, or if anything fails, `result` walks here. The walk is a little older than the
+    loaded index, so the diff re-checks the files it calls deleted.
+    """
+
+    def __init__(self, root: Path, scope: Scope) -> None:
+        self.root, self.scope = root, scope
+        self._pid, self._fd = 0, -1
+        if not hasattr(os, "fork") or threading.active_count() != 1:
+            return
+        try:
+            read_fd, write_fd = os.pipe()
+        except OSError:
+            return
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        if pid == 0:  # the child: walk, send, and leave without running any exit handler
+            code = 1
+            try:
+                os.close(read_fd)
+                with os.fdopen(write_fd, "wb") as out:
+                    out.write(_encode(scan(root, scope)))
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        self._pid, self._fd = pid, read_fd
+
+    @property
+    def forked(self) -> bool:
+        """Whether the walk runs in a child (else `result` walks in this process)."""
+        return self._pid != 0
+
+    def result(self) -> dict[str, FileStat]:
+        """What `scan(root, scope)` returns, from the child when it succeeded."""
+        if self._pid:
+            pid, self._pid = self._pid, 0
+            try:
+                with os.fdopen(self._fd, "rb") as pipe:
+                    data = pipe.read()
+                _, status = os.waitpid(pid, 0)
+                if os.waitstatus_to_exitcode(status) == 0:
+                    return _decode(data)
+            except (OSError, ValueError):
+                pass
+        return scan(self.root, self.scope)
+
+    def close(self) -> None:
+        """Stop and reap the child if `result` was never asked for (idempotent)."""
+        if self._pid:
+            pid, self._pid = self._pid, 0
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def _encode(found: dict[str, FileStat]) -> bytes:
+    """Paths (NUL-separated, file-system encoding) then float64 mtimes and int64 sizes."""
+    names = "\0".join(found).encode("utf-8", "surrogateescape")
+    mtimes = np.fromiter((st.mtime for st in found.values()), np.float64, len(found))
+    sizes = np.fromiter((st.size for st in found.values()), np.int64, len(found))
+    header = np.array([len(found), len(names)], dtype=np.int64).tobytes()
+    return header + names + mtimes.tobytes() + sizes.tobytes()
+
+
+def _decode(data: bytes) -> dict[str, FileStat]:
+    n, n_names = np.frombuffer(data, np.int64, 2).tolist()
+    at = 16 + n_names
+    if len(data) != at + 16 * n:
+        raise ValueError("truncated scan result")
+    if not n:
+        return {}
+    paths = data[16:at].decode("utf-8", "surrogateescape").split("\0")
+    mtimes = np.frombuffer(data, np.float64, n, at).tolist()
+    sizes = np.frombuffer(data, np.int64, n, at + 8 * n).tolist()
+    return dict(zip(paths, map(FileStat, mtimes, sizes), strict=True))

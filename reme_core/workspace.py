@@ -37,7 +37,7 @@ from reme_core.parsing import ParseSettings, tokenizer_for
 from reme_core.paths import METADATA_DIR, normalize_relpath
 from reme_core.reading import ReadResult, read_lines
 from reme_core.retrieve import RetrieveResult, run_retrieve
-from reme_core.scanner import Scope, scan, scopes_for
+from reme_core.scanner import ScanAhead, Scope, scan, scopes_for
 from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run_search
 from reme_core.store import Store, StoreError, is_busy, retry_busy
 from reme_core.tokenizer import Tokenizer
@@ -124,9 +124,15 @@ class Workspace(Indexer):
         if not root.is_dir():
             raise RemeError(f"{root}: not a folder")
         ws = cls(root.resolve(), load_config(root, overrides))
-        ws._open_store(progress)
-        if sync:
-            ws.sync(progress)
+        # The start-up diff's walk runs on another core while the index loads.
+        ahead = ScanAhead(ws.root, ws.watch_scope) if sync else None
+        try:
+            ws._open_store(progress)
+            if sync:
+                ws.sync(progress, ahead if ws.last_reindex is None else None)
+        finally:
+            if ahead is not None:
+                ahead.close()
         if ws.config.vectors.enabled:
             ws.vectors = VectorIndex(ws)
             ws.vectors.start()

@@ -87,10 +87,14 @@ def test_worker_term_space_ships_only_new_terms(make_tree) -> None:
 
     vocab = Vocabulary(["zeta"])
     spaces = TermSpaces(vocab)
-    spaces.resolve(first)
-    spaces.resolve(second)
+    spaces.ids(first)
+    second_ids = spaces.ids(second)
     assert vocab.terms() == ["zeta", "alpha", "beta", "gamma"]
-    assert sorted(vocab.term(int(i)) for i in second.term_ids) == ["beta", "gamma"]
+    assert sorted(vocab.term(int(i)) for i in second_ids) == ["beta", "gamma"]
+    # Mapping the same batches again (a retried commit) takes a new instance, same answer.
+    again = TermSpaces(vocab)
+    again.ids(first)
+    assert again.ids(second).tolist() == second_ids.tolist()
 
     fresh = parse_batch(str(root), ["c.md"], settings, job="job-2")  # a new job starts afresh
     assert fresh.terms == ["delta"] and fresh.space == (os.getpid(), 0)
@@ -102,7 +106,7 @@ def test_term_space_out_of_step_is_refused(make_tree) -> None:
     parse_batch(str(root), ["a.md"], settings, job="job-3")
     second = parse_batch(str(root), ["b.md"], settings, job="job-3")
     with pytest.raises(RuntimeError, match="out of step"):
-        TermSpaces(Vocabulary()).resolve(second)  # its first batch was never resolved
+        TermSpaces(Vocabulary()).ids(second)  # its first batch was never resolved
 
 
 def test_batch_reports_gone_and_escaping_files_as_vanished(make_tree, tmp_path: Path) -> None:

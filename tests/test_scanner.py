@@ -1,0 +1,94 @@
+"""The scan and the scan started ahead in a forked child: the same answer, and no leftovers."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from reme_core import Workspace
+from reme_core.scanner import ScanAhead, Scope, scan
+from tests.helpers import hits
+
+SCOPE = Scope(("daily", "digest"), (".md",))
+
+
+@pytest.fixture
+def tree(make_tree) -> Path:
+    root = make_tree(
+        {
+            "daily/2026-06-01/a.md": "alpha\n",
+            "daily/2026-06-01/b.md": "beta " * 500,
+            "digest/wiki/东极岛.md": "海岛\n",
+            "digest/wiki/.hidden.md": "ignored\n",
+            "digest/wiki/notes.txt": "not markdown\n",
+            "resource/outside-scope.md": "no\n",
+        }
+    )
+    # A name that is not UTF-8 survives the trip through the pipe (surrogate escapes).
+    (root / os.fsdecode(b"daily/2026-06-01/caf\xe9.md")).write_text("cafe\n", encoding="utf-8")
+    return root
+
+
+def test_scan_ahead_gives_what_scan_gives(tree: Path) -> None:
+    ahead = ScanAhead(tree, SCOPE)
+    try:
+        assert ahead.forked == (threading.active_count() == 1)
+        found = ahead.result()
+    finally:
+        ahead.close()
+    assert found == scan(tree, SCOPE)
+    assert "daily/2026-06-01/caf\udce9.md" in found and "digest/wiki/东极岛.md" in found
+    assert found["daily/2026-06-01/b.md"].size == 2500
+    assert "resource/outside-scope.md" not in found and "digest/wiki/.hidden.md" not in found
+
+
+def test_scan_ahead_walks_here_in_a_threaded_process(tree: Path) -> None:
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        ahead = ScanAhead(tree, SCOPE)
+        assert not ahead.forked  # a child of a threaded process could inherit a held lock
+        assert ahead.result() == scan(tree, SCOPE)
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_unused_scan_ahead_is_reaped(tree: Path) -> None:
+    if threading.active_count() != 1:
+        pytest.skip("only a single-threaded process forks")
+    ahead = ScanAhead(tree, SCOPE)
+    pid = ahead._pid
+    ahead.close()
+    ahead.close()  # idempotent
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left behind
+
+
+def test_file_indexed_after_the_walk_is_not_deleted(make_tree) -> None:
+    root = make_tree({"daily/2026-06-01/a.md": "alpha\n"})
+    first = Workspace.open(root)
+    try:
+        walked = scan(root, first.watch_scope)  # the walk, taken before the file appears
+        (root / "daily/2026-06-01/new.md").write_text("fresh gamma\n", encoding="utf-8")
+        other = Workspace.open(root)  # another process indexes and commits it
+        other.close()
+        report = first.sync(ahead=_Fixed(walked))
+        assert not any(c.kind == "deleted" for c in report.changes)
+        assert hits(first, "gamma") == ["daily/2026-06-01/new.md"]
+    finally:
+        first.close()
+
+
+class _Fixed(ScanAhead):
+    """A walk whose answer is fixed (it was taken before a file appeared)."""
+
+    def __init__(self, found: dict) -> None:
+        self._found, self._pid, self._fd = found, 0, -1
+
+    def result(self) -> dict:
+        return dict(self._found)
