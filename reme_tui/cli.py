@@ -7,14 +7,17 @@ No traceback reaches a user unless REME_DEBUG is set.
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import os
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from reme_core import RemeError, Workspace
 from reme_tui import cli_files, cli_watch  # noqa: F401  (their commands register on import)
@@ -358,8 +361,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"reme-tui: unexpected error: {exc.__class__.__name__}: {exc}", file=sys.stderr)
         code = EXIT_FAILED
     if argv is None:
-        sys.exit(code)
+        _exit(code)
     return code
+
+
+def _exit(code: int) -> NoReturn:
+    """Leave without freeing every object one by one (a fifth of a second at 50k files).
+
+    Exit handlers still run (one writes the index snapshot) and output is flushed. A live
+    non-daemon thread gets the ordinary exit, which waits for it.
+    """
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and not t.daemon for t in threading.enumerate()):
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

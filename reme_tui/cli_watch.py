@@ -1,15 +1,17 @@
-"""`reme-tui watch`: keep the index fresh and print every applied change until Ctrl-C/SIGTERM."""
+"""`reme-tui watch`: keep the index fresh and print every applied change until Ctrl-C/SIGTERM.
+
+asyncio and the watcher are imported when the command runs: every other command (a one-shot
+search above all) starts without them.
+"""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import signal
 import sys
 from types import FrameType
 
 from reme_core import BatchReport, Workspace
-from reme_core.watcher import watch_workspace
 from reme_tui.cli_commands import EXIT_OK, command, open_workspace
 
 
@@ -44,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     def interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
+    import asyncio
+
     signal.signal(signal.SIGTERM, interrupt)
     try:
         ws = open_workspace(args)
@@ -58,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _watch(ws: Workspace, args: argparse.Namespace) -> None:
+    import asyncio
+
+    from reme_core.watcher import watch_workspace
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

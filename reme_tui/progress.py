@@ -1,4 +1,7 @@
-"""A rich progress bar on stderr for long CLI operations (silent when not a terminal)."""
+"""A rich progress bar on stderr for long CLI operations (silent when not a terminal).
+
+rich is imported only for a terminal: scripted runs start without it.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +9,18 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 
 @contextmanager
 def console_progress(label: str, unit: str = "files") -> Iterator[Callable[[int, int], None]]:
     """Yield a `(done, total)` callback; the bar appears only once there is work to show."""
+    if not sys.stderr.isatty():
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     console = Console(stderr=True)
-    if not console.is_terminal or not sys.stderr.isatty():
+    if not console.is_terminal:
         yield lambda done, total: None
         return
     progress = Progress(

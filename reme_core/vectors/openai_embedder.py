@@ -7,12 +7,9 @@ which the caller shows as the vector status while BM25 keeps answering.
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
@@ -156,6 +153,10 @@ class OpenAIEmbedder(Embedder):
         raise self._unavailable(f"{last} (after {self._max_tries} tries)")
 
     def _post_once(self, body: bytes, headers: dict[str, str], has_key: bool) -> Any:
+        import http.client  # here, not at import: every start-up would pay for ssl and certifi
+        import urllib.error
+        import urllib.request
+
         request = urllib.request.Request(self._url, data=body, headers=headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=self._timeout) as response:
