@@ -8,13 +8,12 @@ inherits them; they use its store, in-memory index, locks and settings.
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +22,7 @@ import numpy as np
 from reme_core import snapshot
 from reme_core.config import Config
 from reme_core.errors import RemeError
+from reme_core.gc_pause import bulk_objects
 from reme_core.index_columns import ColumnsBuilder, IndexColumns
 from reme_core.maintenance import OptimizeReport
 from reme_core.memory_index import MemoryIndex
@@ -55,23 +55,6 @@ def _mark_racy(batch: ParsedBatch, now: float) -> None:
     for pf in batch.files:
         if now - pf.node.st_mtime < RACY_SECONDS:
             pf.node.st_mtime = RACY_MTIME
-
-
-@contextlib.contextmanager
-def bulk_objects() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a bulk step creates many objects.
-
-    Loading or rebuilding creates hundreds of thousands of nodes, links and chunks that
-    reference counting frees on its own; the collector's repeated passes over a growing heap
-    were a third of `Workspace.open` at 50k files. Collection resumes (if it was on) after.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def pid_alive(pid: int) -> bool:

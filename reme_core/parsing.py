@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -23,6 +24,7 @@ import numpy as np
 
 from reme_core.errors import FileRefused
 from reme_core.frontmatter import split_frontmatter
+from reme_core.gc_pause import bulk_objects
 from reme_core.link_resolution import normalize_target
 from reme_core.markdown_chunker import chunk_markdown
 from reme_core.models import FileLink, FileNode, ParsedFile
@@ -159,6 +161,13 @@ def parse_batch(
     Term counting is one vectorised pass over the whole batch (token -> id by a C-level
     `map`, then `np.unique` of (chunk, term) keys) rather than a Counter per chunk.
     """
+    with bulk_objects():  # a batch's objects are freed by reference counting: ~12% faster
+        return _parse_batch(root, relpaths, settings, job)
+
+
+def _parse_batch(
+    root: str, relpaths: Sequence[str], settings: ParseSettings, job: str
+) -> ParsedBatch:
     global _SPACE
     tokenizer = tokenizer_for(settings.use_jieba)
     batch = ParsedBatch()
@@ -231,7 +240,22 @@ class TermSpaces:
 
 def uses_pool(n_files: int, workers: int = 0) -> bool:
     """Whether `parse_many` parses this many files in a process pool."""
-    return n_files >= POOL_THRESHOLD and (workers or os.cpu_count() or 1) >= 2
+    return (
+        n_files >= POOL_THRESHOLD and (workers or os.cpu_count() or 1) >= 2 and _main_rerunnable()
+    )
+
+
+def _main_rerunnable() -> bool:
+    """Whether pool workers can prepare ``__main__`` the way multiprocessing does.
+
+    They re-import it by module name or re-run its file; a script read from stdin (or a file
+    deleted since) cannot be, and every worker would die. Such callers parse in-process.
+    """
+    main = sys.modules.get("__main__")
+    if main is None or getattr(getattr(main, "__spec__", None), "name", None):
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
 
 
 def pool_context(settings: ParseSettings, start: bool = True) -> BaseContext:

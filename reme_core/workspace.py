@@ -18,6 +18,7 @@ from typing import Any
 from reme_core import file_ops, snapshot
 from reme_core.config import Config, config_to_dict, load_config
 from reme_core.errors import NotIndexed, RemeError
+from reme_core.gc_pause import bulk_objects
 from reme_core.index_columns import columns_from_rows
 from reme_core.indexer import (
     DB_NAME,
@@ -27,7 +28,6 @@ from reme_core.indexer import (
     Indexer,
     ProgressFn,
     ReindexSummary,
-    bulk_objects,
     pid_alive,
 )
 from reme_core.maintenance import OptimizeReport, index_stats, run_optimize

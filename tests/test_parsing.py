@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -117,3 +119,18 @@ def test_batch_reports_gone_and_escaping_files_as_vanished(make_tree, tmp_path: 
     assert [pf.node.path for pf in batch.files] == ["a.md"]
     assert batch.skipped == [("escape.md", VANISHED), ("gone.md", VANISHED)]
     assert np.array_equal(np.sort(batch.term_idx), [0])
+
+
+def test_a_script_read_from_stdin_can_rebuild_a_large_workspace(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "ws", _corpus(POOL_THRESHOLD + 10))
+    script = (
+        "from reme_core import Workspace\n"
+        f"ws = Workspace.open({str(root)!r})\n"
+        "print(ws.stats()['files'], ws.search('solar').results[0].path)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    count, path = proc.stdout.split()
+    assert int(count) == POOL_THRESHOLD + 10 and path.startswith("daily/")
