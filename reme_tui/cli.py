@@ -28,10 +28,12 @@ from reme_tui.cli_commands import (
     EXIT_USAGE,
     UsageError,
     add_workspace_flag,
+    close_opened,
     command,
     emit_json,
     open_workspace,
     print_warnings,
+    track,
     workspace_path,
 )
 
@@ -236,7 +238,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
     overrides = None if vectors is None else {"vectors": {"enabled": vectors}}
     with console_progress("Rebuilding") as progress:
         # Opening a folder with no index already builds it: do not build it twice.
-        ws = Workspace.open(path, overrides, sync=False, progress=progress)
+        ws = track(Workspace.open(path, overrides, sync=False, progress=progress))
         summary = ws.last_reindex or ws.reindex(progress)
     print_warnings(ws)
     print(
@@ -360,6 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"reme-tui: unexpected error: {exc.__class__.__name__}: {exc}", file=sys.stderr)
         code = EXIT_FAILED
+    close_opened()
     if argv is None:
         _exit(code)
     return code

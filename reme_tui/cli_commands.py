@@ -9,6 +9,7 @@ as `python -m reme_tui.cli`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -76,9 +77,27 @@ def open_workspace(args: argparse.Namespace, **overrides: Any) -> Workspace:
     from reme_tui.progress import console_progress
 
     with console_progress("Indexing") as progress:
-        ws = Workspace.open(workspace_path(args), overrides or None, progress=progress)
+        ws = track(Workspace.open(workspace_path(args), overrides or None, progress=progress))
     print_warnings(ws)
     return ws
+
+
+_OPENED: list[Workspace] = []
+
+
+def track(ws: Workspace) -> Workspace:
+    """Remember a workspace the command opened, for `close_opened`."""
+    _OPENED.append(ws)
+    return ws
+
+
+def close_opened() -> None:
+    """Close what the command opened (the CLI leaves without tearing objects down): the
+    database log is folded in and removed, a stale snapshot is written."""
+    while _OPENED:
+        ws = _OPENED.pop()
+        with contextlib.suppress(Exception):
+            ws.close()
 
 
 def emit_json(data: Any) -> None:
