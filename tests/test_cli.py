@@ -39,6 +39,10 @@ def test_reindex_prints_a_summary(root: Path) -> None:
     assert "dangling links 1" in out.stdout
     assert "skipped 1" in out.stdout and "daily/blob.md: binary" in out.stdout
     assert "Traceback" not in out.stderr
+    # The CLI leaves without tearing objects down, but closes the database first: the
+    # write-ahead log (the whole copied-in index) is folded in and removed, a snapshot written.
+    meta = root / "metadata"
+    assert not (meta / "index.sqlite-wal").exists() and (meta / "bm25-postings.npz").exists()
 
 
 def test_search_text_and_json(root: Path) -> None:
