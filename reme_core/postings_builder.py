@@ -11,8 +11,9 @@ class PostingsBuilder:
     """Term-major postings of doc-major batches, built once at the end by a counting sort.
 
     A rebuild adds each parsed batch here instead of merging it into a live index: the batches
-    are kept as they came (int32 arrays) and scattered into place one by one in `finish`, so the
-    peak is the finished postings plus the batches, with no int64 sort key over every posting.
+    are kept as they came (term ids int32, counts in the narrowest type that holds them: one
+    byte nearly always) and scattered into place one by one in `finish`, so the peak is the
+    finished postings plus the batches, with no int64 sort key over every posting.
     """
 
     def __init__(self) -> None:
@@ -33,7 +34,7 @@ class PostingsBuilder:
         sums = np.zeros(len(tfs) + 1, dtype=np.int64)
         np.cumsum(tfs, out=sums[1:])
         self._lengths.append(sums[doc_ptr[1:]] - sums[doc_ptr[:-1]])
-        self._batches.append((doc_ptr, term_ids, tfs))
+        self._batches.append((doc_ptr, term_ids, _compact(tfs)))
         self._n_docs += m
         self._n_postings += len(term_ids)
 
@@ -70,3 +71,12 @@ class PostingsBuilder:
         lengths = np.concatenate(self._lengths) if self._lengths else np.zeros(0, np.int64)
         self._lengths, self._n_docs, self._n_postings = [], 0, 0
         return (ptr, out_docs, out_tfs), lengths
+
+
+def _compact(tfs: np.ndarray) -> np.ndarray:
+    """Term counts in one byte, or two, when they fit (a 50k rebuild holds 17M of them)."""
+    top = int(tfs.max()) if len(tfs) else 0
+    for dtype in (np.uint8, np.uint16):
+        if top <= np.iinfo(dtype).max:
+            return tfs.astype(dtype)
+    return tfs
