@@ -60,8 +60,9 @@ def _load_jieba() -> Callable[[str], Iterable[str]] | None:
                 # HMM off: unknown words fall back to single characters on both the document and
                 # the query side, instead of context-dependent guesses that may not line up.
                 # jieba is pure Python (~3M chars/s); headings repeat in every chunk's prefix and
-                # phrases recur, so a bounded cache of whole runs pays for itself.
-                _jieba_cut = lru_cache(maxsize=1 << 16)(lambda run: tuple(cut(run)))
+                # phrases recur, so a small cache of whole runs pays for itself. Small: a run
+                # seldom recurs far away, and 64k runs held ~45 MB in every pool worker.
+                _jieba_cut = lru_cache(maxsize=1 << 12)(lambda run: tuple(cut(run)))
             except Exception:  # any import or dictionary failure: bigrams still work
                 _jieba_failed = True
         return _jieba_cut
