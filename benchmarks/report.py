@@ -39,8 +39,13 @@ TARGETS = (
     Target("very common word p95 (ws.search)", "query", "common_p95_ms", 3.0, "ms"),
     Target("very common word p95 (BM25Index.search)", "query", "raw_common_p95_ms", 3.0, "ms"),
     Target("one-file edit searchable and durable (median)", "edit", "edit_apply_p50_ms", 10, "ms"),
+    Target("peak RSS of --reindex, largest process", "reindex", "peak_rss_mb", 600, "MB"),
     Target(
-        "peak RSS of --reindex, parent + pool workers", "reindex", "tree_peak_rss_mb", 600, "MB"
+        "peak RSS of --reindex, parent + pool workers summed",
+        "reindex",
+        "tree_peak_rss_mb",
+        600,
+        "MB",
     ),
     Target(
         "peak PSS of --reindex, parent + pool workers", "reindex", "tree_peak_pss_mb", 600, "MB"
