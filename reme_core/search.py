@@ -225,11 +225,17 @@ def run_search(
         ranked = list(zip(kw_docs.tolist(), kw_scores.tolist()))
     ranked = [(d, s) for d, s in ranked if s >= min_score]
     shown = ranked if (phrases or exclude_terms) else ranked[:limit]
-    texts = ws.store.chunk_texts([int(index.doc_rowid[d]) for d, _ in shown])
+    # Per-hit columns in one gather each (numpy scalar reads cost more than the search's rest).
+    at = np.fromiter((d for d, _ in shown), dtype=np.int64, count=len(shown))
+    rowids = index.doc_rowid[at].tolist()
+    places = zip(rowids, index.doc_slot[at].tolist(), index.doc_start[at].tolist(), strict=True)
+    texts = ws.store.chunk_texts(rowids)
     hits: list[SearchHit] = []
     hit_docs: list[int] = []
-    for doc, score in ranked:
-        row = texts.get(int(index.doc_rowid[doc]))
+    for (doc, score), (rowid, slot, start), end in zip(
+        shown, places, index.doc_end[at].tolist(), strict=True
+    ):
+        row = texts.get(rowid)
         if row is None:
             continue
         cid, prefix, body, suffix = row
@@ -238,9 +244,9 @@ def run_search(
             continue
         hits.append(
             SearchHit(
-                path=index.slot_paths[index.doc_slot[doc]],
-                start_line=int(index.doc_start[doc]),
-                end_line=int(index.doc_end[doc]),
+                path=index.slot_paths[slot],
+                start_line=start,
+                end_line=end,
                 text=text,
                 score=float(score),
                 keyword_score=kw_score_of.get(doc),
