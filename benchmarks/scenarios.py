@@ -341,6 +341,9 @@ def edit(ctx: Context) -> Result:
 
 
 # -- TUI and vectors --------------------------------------------------------------------------
+TUI_FILES = 10_000
+
+
 def tui(ctx: Context) -> Result:
     """Keystroke -> results painted in the Textual app, driven by Pilot."""
     res = Result("tui")
@@ -355,7 +358,10 @@ def tui(ctx: Context) -> Result:
         return res
     import asyncio
 
-    res.metrics.update(asyncio.run(_tui_run(app_cls, ctx)))
+    # The issue states this target at 10k files: a larger run measures the TUI at that size.
+    sized = Context(min(ctx.n_files, TUI_FILES), ctx.seed, ctx.runs, ctx.quick, ctx.scratch)
+    res.metrics.update(asyncio.run(_tui_run(app_cls, sized)))
+    res.metrics["files"] = sized.n_files
     return res
 
 
