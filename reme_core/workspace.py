@@ -45,7 +45,7 @@ from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
 # Commits then this long without another: write the snapshot (`Workspace.save_snapshot`).
 SNAPSHOT_QUIET_SECONDS = 2.0
-# Workspaces whose snapshot is stale: written at exit too (the CLI never closes its workspace).
+# Workspaces whose snapshot is stale: written at exit too (a program may never close one).
 _STALE: weakref.WeakSet[Workspace] = weakref.WeakSet()
 
 

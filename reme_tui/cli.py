@@ -279,7 +279,10 @@ def run_browser(path: Path) -> int:
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
-    RemeApp(path).run()
+    app = RemeApp(path)
+    app.run()
+    if app.ws is not None:
+        track(app.ws)  # closed before the fast exit, like a command's
     return EXIT_OK
 
 
