@@ -10,6 +10,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -119,8 +120,8 @@ class ColumnsBuilder:
     `MemoryIndex.load` and writes it as the snapshot, like an open from the stored rows.
     """
 
-    def __init__(self) -> None:
-        self._postings = PostingsBuilder()
+    def __init__(self, spill_dir: Path | None = None) -> None:
+        self._postings = PostingsBuilder(spill_dir)
         self._links = LinkColumnsBuilder()
         self._ids = array("q")
         self._paths: list[str] = []

@@ -452,7 +452,8 @@ class Indexer:
                 progress(done, total)
 
         skipped: list[tuple[str, str]] = []
-        columns = ColumnsBuilder()
+        db = self.db_path  # the pending postings wait on disk beside it, when it is on disk
+        columns = ColumnsBuilder(db.parent if isinstance(db, Path) else None)
         spaces = TermSpaces(self.index.vocab)
         with bulk_objects(), self.store.bulk_load():
             for batch in parse_many(
