@@ -10,15 +10,33 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
 
 import numpy as np
 
-from reme_core.errors import RemeError
-from reme_core.models import FileLink, ParsedFile
+from reme_core.store_rows import (
+    BatchWrite,
+    ChunkArrays,
+    FileRow,
+    StoreError,
+    _link_row,
+    is_busy,
+    retry_busy,
+)
+from reme_core.store_vectors import VectorRows
+
+# Re-exported: callers import the row types and busy helpers from here.
+__all__ = [
+    "SCHEMA_VERSION",
+    "BatchWrite",
+    "ChunkArrays",
+    "FileRow",
+    "Store",
+    "StoreError",
+    "is_busy",
+    "retry_busy",
+]
 
 SCHEMA_VERSION = 1
 _BUSY_MS = 15_000
@@ -44,74 +62,6 @@ CREATE TABLE IF NOT EXISTS vectors (
 """
 
 
-class StoreError(RemeError):
-    """The database is missing, corrupt or of another schema version: rebuild from the files."""
-
-
-T = TypeVar("T")
-
-
-def is_busy(exc: BaseException) -> bool:
-    """SQLITE_BUSY / SQLITE_LOCKED: another process holds a lock; retry, never rebuild."""
-    if not isinstance(exc, sqlite3.OperationalError):
-        return False
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
-
-
-def retry_busy(fn: Callable[[], T], attempts: int = 60) -> T:
-    """Run `fn`, retrying busy errors SQLite returns without waiting (e.g. WAL recovery)."""
-    for attempt in range(attempts):
-        try:
-            return fn()
-        except sqlite3.OperationalError as exc:
-            if not is_busy(exc) or attempt == attempts - 1:
-                raise
-            time.sleep(min(0.25, 0.01 * (attempt + 1)))
-    raise AssertionError("unreachable")
-
-
-@dataclass(slots=True)
-class FileRow:
-    """A stored file as the start-up diff and the graph need it."""
-
-    id: int
-    path: str
-    mtime: float
-    size: int
-    hash: str
-    frontmatter: dict[str, Any]
-    warnings: list[str]
-    origin: str
-
-
-@dataclass(slots=True)
-class ChunkArrays:
-    """All chunks as parallel arrays plus a CSR of their term ids (rows in rowid order)."""
-
-    rowids: np.ndarray
-    file_ids: np.ndarray
-    starts: np.ndarray
-    ends: np.ndarray
-    doc_ptr: np.ndarray
-    term_ids: np.ndarray
-    tfs: np.ndarray
-
-
-@dataclass(slots=True)
-class BatchWrite:
-    """Files to upsert together: parses, origins, and all their chunks' term counts as one CSR.
-
-    Chunks are in file order; chunk ``i`` owns ``term_ids[doc_ptr[i]:doc_ptr[i + 1]]``.
-    """
-
-    files: list[ParsedFile]
-    origins: list[str]
-    doc_ptr: np.ndarray
-    term_ids: np.ndarray
-    tfs: np.ndarray
-
-
 def _connect(path: Path | str) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, check_same_thread=False)
     conn.isolation_level = None
@@ -120,7 +70,7 @@ def _connect(path: Path | str) -> sqlite3.Connection:
     return conn
 
 
-class Store:
+class Store(VectorRows):
     """A thin, typed layer over the SQLite file; the caller serialises access with a lock."""
 
     def __init__(self, path: Path | str, create: bool = True) -> None:
@@ -472,77 +422,6 @@ class Store:
             return 0
         base = Path(self.path)
         return sum(p.stat().st_size for p in (base, Path(f"{base}-wal")) if p.exists())
-
-    # -- vectors (keyed by chunk id, see reme_core.vectors.vector_index) ----------------------
-    def chunk_ids(self, rowids: Sequence[int] | None = None) -> dict[int, str]:
-        """rowid -> chunk id for the given rows, or for every chunk when `rowids` is None."""
-        if rowids is None:
-            return dict(self.conn.execute("SELECT rowid, id FROM chunks").fetchall())
-        out: dict[int, str] = {}
-        ids = [int(r) for r in rowids]
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ",".join("?" * len(part))
-            out.update(
-                self.conn.execute(f"SELECT rowid, id FROM chunks WHERE rowid IN ({marks})", part)
-            )
-        return out
-
-    def vectors_for(self, hashes: Sequence[str], model: str) -> dict[str, bytes]:
-        """Stored vector blobs of `model` for the given chunk hashes (missing ones are absent)."""
-        out: dict[str, bytes] = {}
-        keys = list(hashes)
-        for start in range(0, len(keys), 500):
-            part = keys[start : start + 500]
-            marks = ",".join("?" * len(part))
-            out.update(
-                self.conn.execute(
-                    f"SELECT hash, vec FROM vectors WHERE model=? AND hash IN ({marks})",
-                    [model, *part],
-                )
-            )
-        return out
-
-    def put_vectors(self, model: str, items: Iterable[tuple[str, bytes]]) -> None:
-        """Upsert vectors of `model` (inside the caller's transaction)."""
-        self.conn.executemany(
-            "INSERT INTO vectors(hash, model, vec) VALUES (?, ?, ?) "
-            "ON CONFLICT(hash, model) DO UPDATE SET vec=excluded.vec",
-            ((h, model, v) for h, v in items),
-        )
-
-    def drop_vectors_except(self, model: str, nbytes: int) -> int:
-        """Delete vectors of any other model or length (inside the caller's transaction)."""
-        cur = self.conn.execute(
-            "DELETE FROM vectors WHERE model != ? OR length(vec) != ?", (model, nbytes)
-        )
-        return cur.rowcount
-
-    def copy_vectors_into(self, target: Store) -> int:
-        """Copy the vectors of chunks `target` holds (a rebuild keeps them; others are dropped)."""
-        wanted = {row[0] for row in target.conn.execute("SELECT id FROM chunks")}
-        rows = [
-            r for r in self.conn.execute("SELECT hash, model, vec FROM vectors") if r[0] in wanted
-        ]
-        model = self.meta("vectors_model")
-        with target.transaction():
-            target.conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
-            if model:
-                target.put_meta({"vectors_model": model})
-        return len(rows)
-
-
-def _link_row(file_id: int, seq: int, link: FileLink) -> tuple[Any, ...]:
-    return (
-        file_id,
-        seq,
-        link.target_path,
-        link.target_anchor,
-        link.line,
-        link.alias,
-        int(link.embed),
-        link.raw_target,
-    )
 
 
 class _Transaction:
