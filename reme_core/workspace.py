@@ -1,6 +1,7 @@
 """The facade a program uses: open a workspace, keep it fresh, search, read and traverse it.
 
-Keeping it fresh (diff, apply, rebuild) lives in reme_core.indexer, which `Workspace` inherits.
+Keeping it fresh (diff, apply) lives in reme_core.indexer and the rebuild in reme_core.rebuild;
+`Workspace` inherits both.
 """
 
 from __future__ import annotations
