@@ -458,8 +458,25 @@ SCENARIOS: dict[str, Callable[[Context], Result]] = {
 }
 
 
+def compile_bytecode() -> None:
+    """Write the packages' bytecode first, as `pip install` does.
+
+    Without it (an editable install run with PYTHONDONTWRITEBYTECODE set, as on this machine)
+    every measured process, and the pool's forkserver, compiled reme_core from source:
+    ~80 ms of each CLI start.
+    """
+    import compileall
+
+    import reme_core
+    import reme_tui
+
+    for package in (reme_core, reme_tui):
+        compileall.compile_dir(Path(package.__file__).parent, quiet=1)
+
+
 def run(names: list[str], ctx: Context, log: Callable[[str], None] = print) -> list[Result]:
     """Run scenarios in order, sharing the context (the floor reads the reindex's wall time)."""
+    compile_bytecode()
     out = []
     for name in names:
         t0 = time.perf_counter()
