@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from reme_core.config import Config
 from reme_core.errors import RemeError
 from reme_core.gc_pause import bulk_objects
 from reme_core.maintenance import OptimizeReport
-from reme_core.memory_index import MemoryIndex
-from reme_core.parsing import VANISHED, ParsedBatch, ParseSettings, TermSpaces, parse_many
+from reme_core.parsing import VANISHED, ParsedBatch, TermSpaces, parse_many
 from reme_core.paths import is_ignored, regular_inside, resolve_inside
 from reme_core.rebuild import (
     DB_NAME,
@@ -36,7 +32,7 @@ from reme_core.rebuild import (
     pid_alive,
 )
 from reme_core.scanner import FileStat, ScanAhead, Scope, scan
-from reme_core.store import BatchWrite, Store, is_busy, retry_busy
+from reme_core.store import BatchWrite, is_busy, retry_busy
 
 # Re-exported: reme_core.workspace imports these from here.
 __all__ = [
@@ -90,20 +86,13 @@ class BatchReport:
 
 
 class Indexer(Rebuilder):
-    """Freshness methods of `Workspace` (see the module docstring); the rebuild is inherited."""
+    """Freshness methods of `Workspace` (see the module docstring); the rebuild is inherited.
 
-    root: Path
-    config: Config
-    settings: ParseSettings
-    store: Store
-    index: MemoryIndex
-    lock: threading.RLock
-    write_lock: threading.RLock
+    Attributes the two share are declared once, on `Rebuilder`.
+    """
+
     watch_scope: Scope
-    rebuild_scope: Scope
     link_resolution: str
-    _generation: int
-    _persisted_terms: int
     _listeners: list[Callable[[BatchReport], None]]
     _snapshot_soon: Callable[[], None]
 
