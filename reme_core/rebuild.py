@@ -22,6 +22,7 @@ from reme_core.gc_pause import bulk_objects
 from reme_core.index_columns import ColumnsBuilder, IndexColumns
 from reme_core.memory_index import MemoryIndex
 from reme_core.parsing import (
+    POOL_THRESHOLD,
     VANISHED,
     ParsedBatch,
     ParseSettings,
@@ -109,9 +110,16 @@ class Rebuilder:
 
     def _reindex(self, progress: ProgressFn | None) -> ReindexSummary:
         started = time.perf_counter()
-        paths = sorted(scan(self.root, self.rebuild_scope))
-        if uses_pool(len(paths), self.config.workers):
-            pool_context(self.settings)  # workers' imports load while the builder is set up
+
+        # A pool's server (it preloads the parsing stack and jieba, ~1 s) starts as soon as the
+        # walk has found enough files for a pool, and loads while the walk and setup go on.
+        def start_pool() -> None:
+            pool_context(self.settings)
+
+        when_many = None
+        if uses_pool(POOL_THRESHOLD, self.config.workers):
+            when_many = (POOL_THRESHOLD, start_pool)
+        paths = sorted(scan(self.root, self.rebuild_scope, when_many=when_many))
         shared = self._shared()
         tmp: Path | None = None
         if shared:

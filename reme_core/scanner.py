@@ -6,6 +6,7 @@ import contextlib
 import os
 import signal
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,18 +55,27 @@ def scopes_for(root: Path, config: Config) -> tuple[str, Scope, Scope]:
     return mode, watch, rebuild
 
 
-def scan(root: Path, scope: Scope) -> dict[str, FileStat]:
-    """Walk the scope's folders; follow symlinks only while their real path stays inside."""
+def scan(
+    root: Path, scope: Scope, *, when_many: tuple[int, Callable[[], None]] | None = None
+) -> dict[str, FileStat]:
+    """Walk the scope's folders; follow symlinks only while their real path stays inside.
+
+    ``when_many`` is (n, fn): ``fn`` is called once, as soon as n files are found (a rebuild
+    starts its process pool's server then, so it loads while the walk goes on).
+    """
     real_root = root.resolve()
     found: dict[str, FileStat] = {}
     seen_dirs: set[tuple[int, int]] = set()
+    hook = [when_many] if when_many is not None else []
     for top in sorted(set(scope.dirs)):
         start = root / top if top else root
         parts = top.split("/") if top else []
         if parts[:1] == [METADATA_DIR] or any(p.startswith(".") for p in parts):
             continue  # is_ignored would refuse every path below it
         if start.is_dir():
-            _walk(str(start), top, real_root, scope.suffixes, found, seen_dirs)
+            _walk(str(start), top, real_root, scope.suffixes, found, seen_dirs, hook)
+    if hook and len(found) >= hook[0][0]:  # reached in the last folder walked
+        hook.pop()[1]()
     return found
 
 
@@ -84,12 +94,15 @@ def _walk(
     suffixes: tuple[str, ...],
     found: dict[str, FileStat],
     seen_dirs: set[tuple[int, int]],
+    hook: list[tuple[int, Callable[[], None]]],
 ) -> None:
     """One folder, then its subfolders depth-first, in directory order.
 
     Plain strings and `DirEntry` data (the type from the directory listing, one `stat` per
     kept file): the walk of 50k files in 7k folders is most of the start-up diff.
     """
+    if hook and len(found) >= hook[0][0]:
+        hook.pop()[1]()
     try:
         info = os.stat(folder)
         key = (info.st_dev, info.st_ino)
@@ -111,7 +124,7 @@ def _walk(
             if entry.is_symlink() and not _inside(real_root, entry.path):
                 continue
             if entry.is_dir():
-                _walk(entry.path, prefix + name, real_root, suffixes, found, seen_dirs)
+                _walk(entry.path, prefix + name, real_root, suffixes, found, seen_dirs, hook)
             elif name.endswith(suffixes) and entry.is_file():
                 st = entry.stat()
                 found[prefix + name] = FileStat(st.st_mtime, st.st_size)

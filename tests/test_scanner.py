@@ -92,3 +92,12 @@ class _Fixed(ScanAhead):
 
     def result(self) -> dict:
         return dict(self._found)
+
+
+def test_scan_calls_when_many_once_past_the_count(tree: Path) -> None:
+    calls: list[int] = []
+    found = scan(tree, SCOPE, when_many=(2, lambda: calls.append(1)))
+    assert calls == [1] and len(found) == 4
+    scan(tree, SCOPE, when_many=(len(found), lambda: calls.append(2)))  # in the last folder
+    scan(tree, SCOPE, when_many=(len(found) + 1, lambda: calls.append(3)))
+    assert calls == [1, 2]  # never reached: never called
