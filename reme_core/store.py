@@ -23,6 +23,7 @@ from reme_core.store_rows import (
     _link_row,
     is_busy,
     retry_busy,
+    select_in,
 )
 from reme_core.store_vectors import VectorRows
 
@@ -241,17 +242,8 @@ class Store(VectorRows):
 
     def chunk_texts(self, rowids: Sequence[int]) -> dict[int, tuple[str, str, str, str]]:
         """(chunk id, prefix, body, suffix) for the given rows, fetched only for shown hits."""
-        out: dict[int, tuple[str, str, str, str]] = {}
-        ids = [int(r) for r in rowids]
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ",".join("?" * len(part))
-            for row in self.conn.execute(
-                f"SELECT rowid, id, prefix, body, suffix FROM chunks WHERE rowid IN ({marks})",
-                part,
-            ):
-                out[row[0]] = row[1:]
-        return out
+        sql = "SELECT rowid, id, prefix, body, suffix FROM chunks WHERE rowid IN ({marks})"
+        return {row[0]: row[1:] for row in select_in(self.conn, sql, [int(r) for r in rowids])}
 
     def file_chunks(self, file_id: int) -> list[tuple[int, str, int, int, str, str, str]]:
         """(rowid, id, start, end, prefix, body, suffix) of one file's chunks, in order."""
@@ -293,11 +285,9 @@ class Store(VectorRows):
         conn = self.conn
         paths = [pf.node.path for pf in batch.files]
         conn.executemany("DELETE FROM skipped WHERE path=?", ((p,) for p in paths))
-        known: dict[str, int] = {}
-        for start in range(0, len(paths), 500):
-            part = paths[start : start + 500]
-            marks = ",".join("?" * len(part))
-            known.update(conn.execute(f"SELECT path, id FROM files WHERE path IN ({marks})", part))
+        known: dict[str, int] = dict(
+            select_in(conn, "SELECT path, id FROM files WHERE path IN ({marks})", paths)
+        )
         next_id = int(conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
         file_ids: list[int] = []
         updates, inserts = [], []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -22,6 +22,21 @@ class StoreError(RemeError):
 
 
 T = TypeVar("T")
+
+
+_IN_BATCH = 500  # values per `IN (...)` list, well under SQLite's limit on bound variables
+
+
+def select_in(
+    conn: sqlite3.Connection, sql: str, values: Sequence[Any], before: Sequence[Any] = ()
+) -> Iterator[Any]:
+    """Rows of ``sql`` for every value, its ``IN ({marks})`` list bound 500 values at a time.
+
+    ``before`` are the parameters bound ahead of the list (the same for every statement).
+    """
+    for start in range(0, len(values), _IN_BATCH):
+        part = list(values[start : start + _IN_BATCH])
+        yield from conn.execute(sql.format(marks=",".join("?" * len(part))), [*before, *part])
 
 
 def is_busy(exc: BaseException) -> bool:

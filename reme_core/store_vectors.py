@@ -10,6 +10,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from reme_core.store_rows import select_in
+
 if TYPE_CHECKING:
     from reme_core.store import Store
 
@@ -27,30 +29,13 @@ class VectorRows:
         """rowid -> chunk id for the given rows, or for every chunk when `rowids` is None."""
         if rowids is None:
             return dict(self.conn.execute("SELECT rowid, id FROM chunks").fetchall())
-        out: dict[int, str] = {}
-        ids = [int(r) for r in rowids]
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ",".join("?" * len(part))
-            out.update(
-                self.conn.execute(f"SELECT rowid, id FROM chunks WHERE rowid IN ({marks})", part)
-            )
-        return out
+        sql = "SELECT rowid, id FROM chunks WHERE rowid IN ({marks})"
+        return dict(select_in(self.conn, sql, [int(r) for r in rowids]))
 
     def vectors_for(self, hashes: Sequence[str], model: str) -> dict[str, bytes]:
         """Stored vector blobs of `model` for the given chunk hashes (missing ones are absent)."""
-        out: dict[str, bytes] = {}
-        keys = list(hashes)
-        for start in range(0, len(keys), 500):
-            part = keys[start : start + 500]
-            marks = ",".join("?" * len(part))
-            out.update(
-                self.conn.execute(
-                    f"SELECT hash, vec FROM vectors WHERE model=? AND hash IN ({marks})",
-                    [model, *part],
-                )
-            )
-        return out
+        sql = "SELECT hash, vec FROM vectors WHERE model=? AND hash IN ({marks})"
+        return dict(select_in(self.conn, sql, list(hashes), before=[model]))
 
     def put_vectors(self, model: str, items: Iterable[tuple[str, bytes]]) -> None:
         """Upsert vectors of `model` (inside the caller's transaction)."""
