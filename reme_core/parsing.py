@@ -222,7 +222,7 @@ class TermSpaces:
 
     def __init__(self, vocab: Vocabulary) -> None:
         self.vocab = vocab
-        self._maps: dict[int, np.ndarray] = {}
+        self._maps: dict[int, tuple[np.ndarray, int]] = {}  # pid -> (buffer, ids in use)
 
     def ids(self, batch: ParsedBatch) -> np.ndarray:
         """The batch's term ids in the vocabulary (its new terms are added to it)."""
@@ -231,10 +231,15 @@ class TermSpaces:
             mapping = fresh
         else:
             pid, known = batch.space
-            before = self._maps.get(pid, np.zeros(0, np.int32))
-            if len(before) != known:
-                raise RuntimeError(f"worker {pid} term space out of step: {len(before)} != {known}")
-            mapping = self._maps[pid] = np.concatenate([before, fresh])
+            buffer, used = self._maps.get(pid, (np.zeros(0, np.int32), 0))
+            if used != known:
+                raise RuntimeError(f"worker {pid} term space out of step: {used} != {known}")
+            need = used + len(fresh)
+            if need > len(buffer):  # grows by doubling: no copy of the whole map per batch
+                buffer = np.concatenate([buffer[:used], np.empty(max(need, 2 * used), np.int32)])
+            buffer[used:need] = fresh
+            self._maps[pid] = (buffer, need)
+            mapping = buffer[:need]
         return mapping[batch.term_idx] if len(batch.term_idx) else batch.term_idx
 
 
