@@ -140,8 +140,13 @@ class Workspace(Indexer):
         return ws
 
     @property
+    def state_dir(self) -> Path:
+        """The folder of derived state (index, snapshot, journals): never notes."""
+        return self.root / METADATA_DIR
+
+    @property
     def db_path(self) -> Path | str:
-        meta = self.root / METADATA_DIR
+        meta = self.state_dir
         if meta.exists() and not meta.is_dir():
             return ":memory:"
         return meta / DB_NAME
