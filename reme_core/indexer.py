@@ -19,7 +19,8 @@ import numpy as np
 from reme_core.errors import RemeError
 from reme_core.gc_pause import bulk_objects
 from reme_core.maintenance import OptimizeReport
-from reme_core.parsing import VANISHED, ParsedBatch, TermSpaces, parse_many
+from reme_core.parse_pool import parse_many
+from reme_core.parsing import VANISHED, ParsedBatch, TermSpaces
 from reme_core.paths import is_ignored, regular_inside, resolve_inside
 from reme_core.rebuild import (
     DB_NAME,

@@ -21,16 +21,8 @@ from reme_core.config import Config
 from reme_core.gc_pause import bulk_objects
 from reme_core.index_columns import ColumnsBuilder, IndexColumns
 from reme_core.memory_index import MemoryIndex
-from reme_core.parsing import (
-    POOL_THRESHOLD,
-    VANISHED,
-    ParsedBatch,
-    ParseSettings,
-    TermSpaces,
-    parse_many,
-    pool_context,
-    uses_pool,
-)
+from reme_core.parse_pool import POOL_THRESHOLD, parse_many, pool_context, uses_pool
+from reme_core.parsing import VANISHED, ParsedBatch, ParseSettings, TermSpaces
 from reme_core.scanner import Scope, scan
 from reme_core.store import BatchWrite, Store, is_busy, retry_busy
 

@@ -13,14 +13,8 @@ import numpy as np
 import pytest
 
 from reme_core import Workspace
-from reme_core.parsing import (
-    BATCH_FILES,
-    POOL_THRESHOLD,
-    VANISHED,
-    ParseSettings,
-    TermSpaces,
-    parse_batch,
-)
+from reme_core.parse_pool import BATCH_FILES, POOL_THRESHOLD
+from reme_core.parsing import VANISHED, ParseSettings, TermSpaces, parse_batch
 from reme_core.vocabulary import Vocabulary
 from tests.conftest import write_files
 
