@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 
 from reme_core.parsing import tokenizer_for
+from reme_core.pool_worker import start_worker  # noqa: F401  (the workers' initializer)
 
 tokenizer_for(True).warm_up()
 gc.freeze()

@@ -78,6 +78,7 @@ class Rebuilder:
     write_lock: threading.RLock
     rebuild_scope: Scope
     last_reindex: ReindexSummary | None
+    warnings: list[str]
     _generation: int
     _persisted_terms: int
     _db_ino: int
@@ -86,6 +87,11 @@ class Rebuilder:
     # Also used: _writes (from Indexer); db_path, _shared, _new_index, _fingerprint, _ino (from
     # Workspace).
     _writes: Callable[..., list[BatchWrite]]
+
+    def _warn(self, message: str) -> None:
+        """Record a warning once (the CLI prints them, the browser shows them)."""
+        if message not in self.warnings:
+            self.warnings.append(message)
 
     @staticmethod
     def _remove_db(db: Path) -> None:
@@ -131,6 +137,8 @@ class Rebuilder:
         builder.index = self._new_index()
         builder._generation = 0
         skipped, columns = builder._build(paths, progress)
+        for warning in builder.warnings:
+            self._warn(warning)
         with self.lock:
             with contextlib.suppress(sqlite3.DatabaseError):  # a rebuild reuses embeddings
                 self.store.copy_vectors_into(builder.store)
@@ -179,7 +187,7 @@ class Rebuilder:
         spaces = TermSpaces(self.index.vocab)
         with bulk_objects(), self.store.bulk_load():
             for batch in parse_many(
-                self.root, sorted(set(paths)), self.settings, self.config.workers, tick
+                self.root, sorted(set(paths)), self.settings, self.config.workers, tick, self._warn
             ):
                 _mark_racy(batch, time.time())
                 refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
