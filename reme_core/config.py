@@ -68,6 +68,7 @@ class Config:
     optimize_tombstone_ratio: float = 0.3
     read_max_lines: int = 2000
     workers: int = 0
+    exclude: list[str] = field(default_factory=list)
     search: SearchSettings = field(default_factory=SearchSettings)
     vectors: VectorSettings = field(default_factory=VectorSettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
@@ -115,7 +116,7 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         raise ConfigError(f"{name}: expected a whole number, got {value!r}")
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"{name}: expected text, got {value!r}")
-    if name.endswith(("_dirs", "_suffixes")):
+    if name.endswith(("_dirs", "_suffixes")) or name == "exclude":
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

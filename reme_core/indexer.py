@@ -21,11 +21,12 @@ from reme_core.gc_pause import bulk_objects
 from reme_core.maintenance import OptimizeReport
 from reme_core.parse_pool import parse_many
 from reme_core.parsing import VANISHED, ParsedBatch, TermSpaces
-from reme_core.paths import is_ignored, regular_inside, resolve_inside
+from reme_core.paths import regular_inside, resolve_inside
 from reme_core.rebuild import (
     DB_NAME,
     RACY_MTIME,
     RACY_SECONDS,
+    REBUILD_KEY,
     ProgressFn,
     Rebuilder,
     ReindexSummary,
@@ -38,6 +39,7 @@ from reme_core.store import BatchWrite, is_busy, retry_busy
 # Re-exported: reme_core.workspace imports these from here.
 __all__ = [
     "DB_NAME",
+    "REBUILD_KEY",
     "BatchReport",
     "Changes",
     "FileChange",
@@ -112,7 +114,11 @@ class Indexer(Rebuilder):
             origins = dict(self.index.origins)
         for path, (mtime, size) in stored.items():
             stat = disk.get(path)
-            if stat is None and origins.get(path) == "reindex" and not is_ignored(path):
+            if (
+                stat is None
+                and origins.get(path) == "reindex"
+                and not self.rebuild_scope.ignores(path)
+            ):
                 # Taken by a rebuild from outside the watched folders: keep it while it exists.
                 stat = self._stat(path) if self.rebuild_scope.covers(path) else None
             if stat is None and ahead is not None and self.watch_scope.covers(path):
@@ -131,6 +137,15 @@ class Indexer(Rebuilder):
         except (OSError, RuntimeError, RemeError):
             return None
         return FileStat(st.st_mtime, st.st_size) if path.is_file() else None
+
+    def rebuilt_elsewhere(self) -> bool:
+        """Whether another process rebuilt the index since this one last looked (reloading
+        it now). Its copy replaced whatever this process committed while it ran, so the
+        caller should diff again: the files are the truth. True once per rebuild."""
+        self.refresh_if_changed()
+        with self.lock:
+            seen, self._rebuilt_elsewhere = self._rebuilt_elsewhere, False
+        return seen
 
     def sync(
         self, progress: ProgressFn | None = None, ahead: ScanAhead | None = None
@@ -269,7 +284,9 @@ class Indexer(Rebuilder):
                 progress(done, total)
 
         batches = []
-        for batch in parse_many(self.root, paths, self.settings, self.config.workers, tick):
+        for batch in parse_many(
+            self.root, paths, self.settings, self.config.workers, tick, self._warn
+        ):
             _mark_racy(batch, time.time())
             batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]

@@ -12,16 +12,23 @@ from pathlib import Path
 
 from reme_core.errors import PathRefused, RemeError
 
-METADATA_DIR = "metadata"
+METADATA_DIR = "metadata"  # derived state in memory mode (ReMe's layer)
+VAULT_STATE_DIR = ".reme-tui"  # derived state in vault mode: hidden, like .obsidian/
 _TEMP_PATTERNS = ("*~", "*.swp", "*.swo", "*.swx", "*.tmp", "#*#", "4913")
 # One compiled alternation: the scan tests every path, and fnmatch per pattern dominated it.
 _TEMP_RE = re.compile("|".join(f"(?:{translate(p)})" for p in _TEMP_PATTERNS))
 
 
-def is_ignored(relpath: str) -> bool:
+def state_dir_name(mode: str) -> str:
+    """The derived-state folder at the workspace root: ReMe's `metadata/` in memory mode, a
+    hidden folder in a vault, where `metadata/` may well be the owner's notes (SPEC §13)."""
+    return METADATA_DIR if mode == "memory" else VAULT_STATE_DIR
+
+
+def is_ignored(relpath: str, state_dir: str = METADATA_DIR) -> bool:
     """True for derived state, dot-files and dot-folders, and editor temp files (SPEC §1)."""
     parts = relpath.split("/")
-    if parts[0] == METADATA_DIR:
+    if parts[0] == state_dir:
         return True
     if any(p.startswith(".") for p in parts):
         return True
@@ -29,10 +36,10 @@ def is_ignored(relpath: str) -> bool:
     return _TEMP_RE.match(os.path.normcase(name)) is not None
 
 
-def is_ignored_child(parent: str, name: str) -> bool:
+def is_ignored_child(parent: str, name: str, state_dir: str = METADATA_DIR) -> bool:
     """``is_ignored(f"{parent}/{name}")`` for a ``parent`` (``""`` for the root) known not to
     be ignored: only the new name needs testing, as a walk descends."""
-    if name.startswith(".") or (not parent and name == METADATA_DIR):
+    if name.startswith(".") or (not parent and name == state_dir):
         return True
     return _TEMP_RE.match(os.path.normcase(name)) is not None
 

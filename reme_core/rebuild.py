@@ -24,9 +24,13 @@ from reme_core.memory_index import MemoryIndex
 from reme_core.parse_pool import POOL_THRESHOLD, parse_many, pool_context, uses_pool
 from reme_core.parsing import VANISHED, ParsedBatch, ParseSettings, TermSpaces
 from reme_core.scanner import Scope, scan
+from reme_core.state_lock import StateLock
 from reme_core.store import BatchWrite, Store, is_busy, retry_busy
 
 DB_NAME = "index.sqlite"
+# Meta key naming the rebuild that made the database: a live process that sees it change
+# re-checks the files, since the rebuild's copy replaced whatever it committed meanwhile.
+REBUILD_KEY = "rebuild"
 ProgressFn = Callable[[int, int], None]
 
 
@@ -79,6 +83,9 @@ class Rebuilder:
     rebuild_scope: Scope
     last_reindex: ReindexSummary | None
     warnings: list[str]
+    state_lock: StateLock
+    _rebuild_id: str | None
+    _rebuilt_elsewhere: bool
     _generation: int
     _persisted_terms: int
     _db_ino: int
@@ -101,8 +108,11 @@ class Rebuilder:
                 Path(f"{db}{suffix}").unlink()
 
     def reindex(self, progress: ProgressFn | None = None) -> ReindexSummary:
-        """Drop derived state and rebuild from the files (built aside, then copied in at once)."""
-        with self.write_lock:
+        """Drop derived state and rebuild from the files (built aside, then copied in at once).
+
+        One rebuild at a time across processes (the state folder's lock).
+        """
+        with self.write_lock, self.state_lock.held():
             self.last_reindex = self._reindex(progress)
             return self.last_reindex
 
@@ -150,6 +160,7 @@ class Rebuilder:
                 self._install(builder, tmp, columns)
             self.index = builder.index
             self._generation = self.store.generation()
+            self._rebuild_id = self.store.meta(REBUILD_KEY)
             self._persisted_terms = len(self.index.vocab)
             self._db_ino = self._ino()
             self._snapshot_stale = False
@@ -239,6 +250,7 @@ class Rebuilder:
         # rebuilt database for one it already loaded.
         generation = max(live_generation + 1, time.time_ns() // 1_000_000)
         built.set_meta("generation", str(generation))
+        built.set_meta(REBUILD_KEY, f"{os.getpid()}-{generation}")
         built.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         snap = self._snapshot_path()
         current = snapshot.stamp(generation, built.state()) if snap is not None else None
@@ -289,8 +301,9 @@ class Rebuilder:
     def _remove_stale_rebuilds(db: Path) -> None:
         """Delete rebuild files left by processes that died mid-rebuild."""
         for leftover in db.parent.glob(f"{DB_NAME}.rebuild-*"):
-            pid = leftover.name.rsplit("-", 1)[-1]
-            if not pid.isdigit() or pid_alive(int(pid)):
+            # index.sqlite.rebuild-<pid>, and its -wal, -shm or -journal beside it
+            pid = leftover.name[len(DB_NAME) + len(".rebuild-") :].split("-", 1)[0]
+            if not pid.isdigit() or pid_alive(int(pid)) or not leftover.is_file():
                 continue
             with contextlib.suppress(OSError):
                 leftover.unlink()

@@ -7,13 +7,14 @@ import os
 import signal
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from reme_core.config import Config
-from reme_core.paths import METADATA_DIR, is_ignored, is_ignored_child
+from reme_core.excludes import Excludes
+from reme_core.paths import METADATA_DIR, is_ignored, is_ignored_child, state_dir_name
 
 WATCH_LAYERS = ("daily", "digest")
 REINDEX_LAYERS = ("daily", "digest", "resource")
@@ -29,14 +30,23 @@ class FileStat:
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """The folders and suffixes a scan covers (`""` as a folder means the whole root)."""
+    """The folders and suffixes a scan covers (`""` as a folder means the whole root), less
+    the derived-state folder and the owner's excludes."""
 
     dirs: tuple[str, ...]
     suffixes: tuple[str, ...]
+    state_dir: str = METADATA_DIR
+    excludes: Excludes | None = field(default=None, compare=False)
+
+    def ignores(self, relpath: str) -> bool:
+        """Ignored whatever the folders: state, dot-paths, temp files, the owner's excludes."""
+        if is_ignored(relpath, self.state_dir):
+            return True
+        return self.excludes is not None and self.excludes.excludes(relpath)
 
     def covers(self, relpath: str) -> bool:
         """Whether a workspace-relative path is inside this scope."""
-        if is_ignored(relpath) or not relpath.endswith(self.suffixes):
+        if not relpath.endswith(self.suffixes) or self.ignores(relpath):
             return False
         return any(d == "" or relpath == d or relpath.startswith(d + "/") for d in self.dirs)
 
@@ -44,14 +54,20 @@ class Scope:
 def scopes_for(root: Path, config: Config) -> tuple[str, Scope, Scope]:
     """(mode, live/start-up scope, rebuild scope) for a workspace (SPEC §1)."""
     mode = config.resolved_mode(root)
+    state = state_dir_name(mode)
+    # A vault's .gitignore is its owner's word on what is not notes; a ReMe workspace has none.
+    excludes = Excludes.for_workspace(root, config.exclude, gitignore=mode == "vault")
     if mode == "memory":
-        watch = Scope(tuple(config.watch_dirs or WATCH_LAYERS), tuple(config.watch_suffixes))
-        rebuild = Scope(
-            tuple(config.reindex_dirs or REINDEX_LAYERS), tuple(config.reindex_suffixes)
+        watch_dirs, suffixes = config.watch_dirs or WATCH_LAYERS, config.watch_suffixes
+        rebuild_dirs, rebuild_suffixes = (
+            config.reindex_dirs or REINDEX_LAYERS,
+            config.reindex_suffixes,
         )
     else:
-        watch = Scope(tuple(config.watch_dirs or ("",)), tuple(config.watch_suffixes))
-        rebuild = Scope(tuple(config.reindex_dirs or ("",)), tuple(config.watch_suffixes))
+        watch_dirs, suffixes = config.watch_dirs or ("",), config.watch_suffixes
+        rebuild_dirs, rebuild_suffixes = config.reindex_dirs or ("",), config.watch_suffixes
+    watch = Scope(tuple(watch_dirs), tuple(suffixes), state, excludes)
+    rebuild = Scope(tuple(rebuild_dirs), tuple(rebuild_suffixes), state, excludes)
     return mode, watch, rebuild
 
 
@@ -69,14 +85,17 @@ def scan(
     hook = [when_many] if when_many is not None else []
     for top in sorted(set(scope.dirs)):
         start = root / top if top else root
-        parts = top.split("/") if top else []
-        if parts[:1] == [METADATA_DIR] or any(p.startswith(".") for p in parts):
-            continue  # is_ignored would refuse every path below it
+        if top and (scope.ignores(top) or _excluded_dir(scope, top)):
+            continue  # every path below it is ignored
         if start.is_dir():
-            _walk(str(start), top, real_root, scope.suffixes, found, seen_dirs, hook)
+            _walk(str(start), top, real_root, scope, found, seen_dirs, hook)
     if hook and len(found) >= hook[0][0]:  # reached in the last folder walked
         hook.pop()[1]()
     return found
+
+
+def _excluded_dir(scope: Scope, rel: str) -> bool:
+    return scope.excludes is not None and scope.excludes.excludes(rel, is_dir=True)
 
 
 def _inside(real_root: Path, path: str) -> bool:
@@ -91,7 +110,7 @@ def _walk(
     folder: str,
     rel: str,
     real_root: Path,
-    suffixes: tuple[str, ...],
+    scope: Scope,
     found: dict[str, FileStat],
     seen_dirs: set[tuple[int, int]],
     hook: list[tuple[int, Callable[[], None]]],
@@ -116,16 +135,20 @@ def _walk(
     # `rel` is not ignored and lies inside one of the scope's folders, so for the entries
     # below only their own name and suffix need testing (what `scope.covers` would add).
     prefix = f"{rel}/" if rel else ""
+    suffixes, state_dir, excludes = scope.suffixes, scope.state_dir, scope.excludes
     for entry in entries:
         name = entry.name
-        if is_ignored_child(rel, name):
+        if is_ignored_child(rel, name, state_dir):
             continue
         try:
             if entry.is_symlink() and not _inside(real_root, entry.path):
                 continue
             if entry.is_dir():
-                _walk(entry.path, prefix + name, real_root, suffixes, found, seen_dirs, hook)
+                if excludes is None or not excludes.excludes(prefix + name, is_dir=True):
+                    _walk(entry.path, prefix + name, real_root, scope, found, seen_dirs, hook)
             elif name.endswith(suffixes) and entry.is_file():
+                if excludes is not None and excludes.excludes(prefix + name):
+                    continue
                 st = entry.stat()
                 found[prefix + name] = FileStat(st.st_mtime, st.st_size)
         except OSError:

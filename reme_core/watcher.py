@@ -15,7 +15,6 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
-from reme_core.paths import is_ignored
 from reme_core.scanner import Scope, scan
 from reme_core.workspace import BatchReport, Changes, Workspace
 
@@ -118,7 +117,7 @@ class WatchFilter:
 
     def __call__(self, change: Change, path: str) -> bool:
         rel = self.relative(path)
-        if rel is None or is_ignored(rel):
+        if rel is None or self.scope.ignores(rel):
             return False
         if rel.endswith(self.scope.suffixes):
             return self.scope.covers(rel)
@@ -179,7 +178,9 @@ async def watch_workspace(
             async for raw in events:
                 rel = [(c, r) for c, p in raw if (r := flt.relative(p)) is not None]
                 changes = coalesce(set(rel))
-                if catch_up:
+                # At the start, and after a rebuild by another process (whose copy replaced
+                # what this one committed meanwhile), the disk is compared in full.
+                if catch_up or await asyncio.to_thread(ws.rebuilt_elsewhere):
                     changes = _merge(changes, await asyncio.to_thread(ws.diff))
                     catch_up = False
                 if changes:

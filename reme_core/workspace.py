@@ -7,6 +7,7 @@ Keeping it fresh (diff, apply) lives in reme_core.indexer and the rebuild in rem
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sqlite3
 import threading
@@ -23,6 +24,7 @@ from reme_core.gc_pause import bulk_objects
 from reme_core.index_columns import columns_from_rows
 from reme_core.indexer import (
     DB_NAME,
+    REBUILD_KEY,
     BatchReport,
     Changes,
     FileChange,
@@ -35,11 +37,12 @@ from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
 from reme_core.memory_index import MemoryIndex
 from reme_core.models import FileChunk
 from reme_core.parsing import ParseSettings, tokenizer_for
-from reme_core.paths import METADATA_DIR, normalize_relpath
+from reme_core.paths import METADATA_DIR, normalize_relpath, state_dir_name
 from reme_core.reading import ReadResult, read_lines
 from reme_core.retrieve import RetrieveResult, run_retrieve
 from reme_core.scanner import ScanAhead, Scope, scan, scopes_for
 from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run_search
+from reme_core.state_lock import StateLock
 from reme_core.store import Store, StoreError, is_busy, retry_busy
 from reme_core.tokenizer import Tokenizer
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
@@ -83,9 +86,10 @@ class Workspace(Indexer):
 
     def __init__(self, root: Path, config: Config) -> None:
         self.root = root
-        self._db_file = str(root / METADATA_DIR / DB_NAME)
         self.config = config
         self.mode, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
+        self._db_file = str(self.state_dir / DB_NAME)
+        self.state_lock = StateLock(self.state_dir)
         self.link_resolution = config.resolved_link_resolution(self.mode)
         self.warnings: list[str] = []
         self.lock = threading.RLock()
@@ -103,6 +107,8 @@ class Workspace(Indexer):
         self._generation = -1
         self._persisted_terms = 0
         self._db_ino = 0
+        self._rebuild_id: str | None = None  # the rebuild that made the loaded database
+        self._rebuilt_elsewhere = False
         self._listeners: list[Callable[[BatchReport], None]] = []
         # Set when this object rebuilt the index (e.g. `open` found none): `--reindex` reuses it.
         self.last_reindex: ReindexSummary | None = None
@@ -141,8 +147,12 @@ class Workspace(Indexer):
 
     @property
     def state_dir(self) -> Path:
-        """The folder of derived state (index, snapshot, journals): never notes."""
-        return self.root / METADATA_DIR
+        """The folder of derived state (index, snapshot, journals): never notes.
+
+        `metadata/` in memory mode (ReMe's layer); a hidden `.reme-tui/` in a vault, whose own
+        `metadata/` folder is notes like any other (SPEC §13).
+        """
+        return self.root / state_dir_name(self.mode)
 
     @property
     def db_path(self) -> Path | str:
@@ -155,27 +165,29 @@ class Workspace(Indexer):
         return repr((self.mode, self.link_resolution, self.settings))
 
     def _open_store(self, progress: ProgressFn | None) -> None:
+        state = self.state_dir.name
         db = self.db_path
         if db == ":memory:":
             self.warnings.append(
-                f"{METADATA_DIR} is a file, not a folder: the index is kept in memory only"
+                f"{state} is a file, not a folder: the index is kept in memory only"
             )
             self.store = Store(":memory:")
             self.reindex(progress)
             return
         assert isinstance(db, Path)
         try:
-            db.parent.mkdir(parents=True, exist_ok=True)
-            fresh = not db.exists()
+            self._make_state_dir()
+            self._remove_stale_rebuilds(db)
             self.store = retry_busy(lambda: Store(db))
-            stored = self.store.meta("fingerprint")
-            if stored and stored != self._fingerprint():
-                self.warnings.append("index settings changed: rebuilding the index")
-                self.reindex(progress)
-                return
-            if fresh or not stored:
-                self.reindex(progress)
-                return
+            if self._stale_reason() is not None:
+                # Another process may be building it right now: wait, then use what it built.
+                with self.state_lock.held(self._waiting):
+                    reason = self._stale_reason()
+                    if reason is not None:
+                        if reason:
+                            self.warnings.append(reason)
+                        self.reindex(progress)
+                        return
             retry_busy(self._load)
         except StoreError as exc:
             self.warnings.append(f"{db.relative_to(self.root)}: {exc}; rebuilt from the files")
@@ -185,9 +197,40 @@ class Workspace(Indexer):
             self.store = retry_busy(lambda: Store(db))
             self.reindex(progress)
         except PermissionError as exc:
-            self.warnings.append(f"cannot write {METADATA_DIR}/ ({exc.strerror}): index in memory")
+            self.warnings.append(f"cannot write {state}/ ({exc.strerror}): index in memory")
             self.store = Store(":memory:")
             self.reindex(progress)
+
+    def _stale_reason(self) -> str | None:
+        """None when the stored index is built with today's settings; else why it needs a
+        build ("" for a database that has never been built)."""
+        stored = retry_busy(lambda: self.store.meta("fingerprint"))
+        if not stored:
+            return ""
+        if stored != self._fingerprint():
+            return "index settings changed: rebuilding the index"
+        return None
+
+    def _waiting(self) -> None:
+        self._warn("another process was building this index: waited for it")
+
+    def _make_state_dir(self) -> None:
+        """Create the state folder; in a vault, hidden and kept out of git, and an index that
+        an older version left in the vault's `metadata/` is moved into it."""
+        state = self.state_dir
+        if self.mode == "vault" and not state.exists():
+            moved = _adopt_vault_index(self.root / METADATA_DIR, state)
+            if moved:
+                self.warnings.append(
+                    f"moved the index from {METADATA_DIR}/ to {state.name}/: in a vault, "
+                    f"{METADATA_DIR}/ is notes like any other folder"
+                )
+        state.mkdir(parents=True, exist_ok=True)
+        if self.mode == "vault":
+            ignore = state / ".gitignore"
+            if not ignore.exists():
+                with contextlib.suppress(OSError):
+                    ignore.write_text("# reme-tui's derived state: rebuilt from the notes\n*\n")
 
     def _load(self) -> None:
         """Rebuild the in-memory structures from the store (at open, or after another writer).
@@ -203,6 +246,7 @@ class Workspace(Indexer):
                     snapshot.remove_stale(snap, pid_alive)
                 with self.store.reading():  # one consistent view: the snapshot stamp relies on it
                     generation = self.store.generation()
+                    rebuild_id = self.store.meta(REBUILD_KEY)
                     current = snapshot.stamp(generation, self.store.state())
                     cols = snapshot.load(snap, current) if snap is not None else None
                     if cols is not None:
@@ -227,6 +271,9 @@ class Workspace(Indexer):
             raise StoreError(f"cannot load the index ({exc.__class__.__name__}: {exc})") from None
         self.index = index
         self._generation = generation
+        if self._rebuild_id is not None and rebuild_id != self._rebuild_id:
+            self._rebuilt_elsewhere = True
+        self._rebuild_id = rebuild_id
         self._persisted_terms = len(index.vocab)
         self._db_ino = self._ino()
 
@@ -253,7 +300,7 @@ class Workspace(Indexer):
     def _new_index(self) -> MemoryIndex:
         """An empty in-memory index; Obsidian vaults may resolve links to any file (attachments)."""
         obsidian = self.link_resolution == "obsidian"
-        every_file = Scope(("",), ("",))
+        every_file = Scope(("",), ("",), self.watch_scope.state_dir)
         lister = (lambda: scan(self.root, every_file)) if obsidian else None
         return MemoryIndex(obsidian, self._exists, lister)
 
@@ -550,3 +597,36 @@ class Workspace(Indexer):
     ) -> Path:
         """Write a new note with frontmatter and index it."""
         return file_ops.create(self, path, name, description, metadata, body)
+
+
+_LEGACY_STATE = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "bm25-postings.npz")
+
+
+def _adopt_vault_index(legacy: Path, state: Path) -> bool:
+    """Move our index out of a vault's `metadata/` (where versions before 0.2 kept it) into
+    the hidden state folder; True when moved. Only a real folder holding a database with our
+    meta table counts: a user's own `metadata/index.sqlite` is left alone."""
+    db = legacy / DB_NAME
+    try:
+        if legacy.is_symlink() or not db.is_file() or db.is_symlink():
+            return False
+        conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+        try:
+            conn.execute("PRAGMA trusted_schema=OFF")
+            ours = conn.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error):
+        return False
+    if not ours:
+        return False
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+        for name in _LEGACY_STATE:
+            if (legacy / name).is_file():
+                os.replace(legacy / name, state / name)
+    except OSError:
+        return False
+    with contextlib.suppress(OSError):
+        legacy.rmdir()  # only when empty: anything else in it is the owner's
+    return True
