@@ -4,6 +4,7 @@ Typical use: `Workspace.open("~/memory").search("index regression", limit=5).ans
 """
 
 from reme_core.config import Config, load_config
+from reme_core.discovery import Discovered, discover, enclosing_index
 from reme_core.errors import (
     ConfigError,
     FileRefused,
@@ -20,6 +21,7 @@ from reme_core.reading import ReadResult
 from reme_core.retrieve import RetrievedItem, RetrieveResult
 from reme_core.search import Neighbour, SearchHit, SearchResult, format_hit, format_score
 from reme_core.tokenizer import est_tokens
+from reme_core.undo import UndoRefused, UndoReport
 from reme_core.wikilinks import WikilinkMatch, find_wikilinks
 from reme_core.workspace import (
     BatchReport,
@@ -36,6 +38,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "DeleteReport",
+    "Discovered",
     "FileChange",
     "FileChunk",
     "FileLink",
@@ -57,8 +60,12 @@ __all__ = [
     "SearchHit",
     "SearchResult",
     "TraverseResult",
+    "UndoRefused",
+    "UndoReport",
     "WikilinkMatch",
     "Workspace",
+    "discover",
+    "enclosing_index",
     "est_tokens",
     "existing_file",
     "find_wikilinks",

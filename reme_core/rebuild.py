@@ -128,6 +128,8 @@ class Rebuilder:
         if uses_pool(POOL_THRESHOLD, self.config.workers):
             when_many = (POOL_THRESHOLD, start_pool)
         paths = sorted(scan(self.root, self.rebuild_scope, when_many=when_many))
+        if progress:
+            progress(0, len(paths))  # what was found, before the first batch is parsed
         shared = self._shared()
         tmp: Path | None = None
         if shared:

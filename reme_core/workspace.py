@@ -45,6 +45,7 @@ from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run
 from reme_core.state_lock import StateLock
 from reme_core.store import Store, StoreError, is_busy, retry_busy
 from reme_core.tokenizer import Tokenizer
+from reme_core.undo import UndoReport
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
 # Commits then this long without another: write the snapshot (`Workspace.save_snapshot`).
@@ -135,8 +136,10 @@ class Workspace(Indexer):
         ahead = ScanAhead(ws.root, ws.watch_scope) if sync else None
         try:
             ws._open_store(progress)
+            recovered = file_ops.recover(ws)  # a move or undo a crash interrupted
             if sync:
-                ws.sync(progress, ahead if ws.last_reindex is None else None)
+                fresh_walk = ws.last_reindex is not None or recovered
+                ws.sync(progress, None if fresh_walk else ahead)
         finally:
             if ahead is not None:
                 ahead.close()
@@ -583,9 +586,15 @@ class Workspace(Indexer):
         """Move a file and rewrite the wikilinks that point at it, all or nothing."""
         return file_ops.move(self, src, dst, rewrite_links, dry_run)
 
-    def delete(self, path: str) -> file_ops.DeleteReport:
-        """Delete a file; the report lists the inbound links left dangling."""
-        return file_ops.delete(self, path)
+    def delete(self, path: str, permanent: bool = False) -> file_ops.DeleteReport:
+        """Move a file to `.trash/` (`permanent`: remove it); the report lists the inbound
+        links left dangling."""
+        return file_ops.delete(self, path, permanent)
+
+    def undo(self) -> UndoReport:
+        """Revert the last delete or move made through reme, by any process (`UndoRefused`
+        when nothing can be, or the files changed since)."""
+        return file_ops.undo_last(self)
 
     def create(
         self,
@@ -605,7 +614,8 @@ _LEGACY_STATE = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "bm25-p
 def _adopt_vault_index(legacy: Path, state: Path) -> bool:
     """Move our index out of a vault's `metadata/` (where versions before 0.2 kept it) into
     the hidden state folder; True when moved. Only a real folder holding a database with our
-    meta table counts: a user's own `metadata/index.sqlite` is left alone."""
+    meta table counts: a user's own `metadata/index.sqlite` is left alone. A killed rebuild's
+    copy goes along, to be removed by the open as any other."""
     db = legacy / DB_NAME
     try:
         if legacy.is_symlink() or not db.is_file() or db.is_symlink():
@@ -613,7 +623,7 @@ def _adopt_vault_index(legacy: Path, state: Path) -> bool:
         conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
         try:
             conn.execute("PRAGMA trusted_schema=OFF")
-            ours = conn.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+            ours = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         finally:
             conn.close()
     except (OSError, sqlite3.Error):
@@ -627,6 +637,9 @@ def _adopt_vault_index(legacy: Path, state: Path) -> bool:
                 os.replace(legacy / name, state / name)
     except OSError:
         return False
+    for leftover in legacy.glob(f"{DB_NAME}.rebuild-*"):  # a killed rebuild's copy
+        with contextlib.suppress(OSError):
+            os.replace(leftover, state / leftover.name)
     with contextlib.suppress(OSError):
         legacy.rmdir()  # only when empty: anything else in it is the owner's
     return True

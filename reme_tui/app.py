@@ -56,7 +56,8 @@ class RemeApp(NoteOps, Upkeep, App[None]):
         Binding("f,alt+right,right_square_bracket", "forward", "Fwd"),
         Binding("e", "edit", "Edit"),
         Binding("r,f2", "move_note", "Rename"),
-        Binding("D", "delete_note", "Delete"),
+        Binding("delete,ctrl+d", "delete_note", "Delete"),
+        Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("n", "new_note", "New"),
         Binding("m", "markdown", "Markdown"),
         Binding("t", "traverse", "Traverse"),
@@ -86,7 +87,9 @@ class RemeApp(NoteOps, Upkeep, App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#progress").display = False
-        self.status.update_state(workspace=self.root.name or str(self.root))
+        self.status.update_state(
+            workspace=self.root.name or str(self.root), activity="opening the index…"
+        )
         self.query_one("#query", Input).focus()
         self.open_workspace()
 
@@ -154,7 +157,7 @@ class RemeApp(NoteOps, Upkeep, App[None]):
         bar = self.query_one("#progress", ProgressBar)
         bar.display = True
         bar.update(total=max(total, 1), progress=done)
-        self.status.update_state(activity=f"{verb} {done}/{total}")
+        self.status.update_state(activity=f"{verb}: {total:,} notes found, {done:,} read")
 
     def _progress_done(self, activity: str = "") -> None:
         self.query_one("#progress").display = False

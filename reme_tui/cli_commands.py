@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reme_core import Workspace
+from reme_core import Workspace, discover, enclosing_index
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -57,13 +57,34 @@ def command(name: str, help: str) -> Callable[[AddArguments], Callable[[Run], Ru
 
 def add_workspace_flag(p: argparse.ArgumentParser) -> None:
     """`-w/--workspace`, taken by the browser and by every command."""
-    p.add_argument("-w", "--workspace", help="workspace folder (default: $REME_WORKSPACE or .)")
+    p.add_argument(
+        "-w",
+        "--workspace",
+        help="workspace folder (default: $REME_WORKSPACE, else the workspace at or above .)",
+    )
 
 
 def workspace_path(args: argparse.Namespace) -> Path:
-    """`--workspace`, else `$REME_WORKSPACE`, else the current folder."""
+    """`--workspace` (or the browser's PATH), else `$REME_WORKSPACE`, else the workspace at or
+    above the current folder (SPEC §13); says on stderr which one when it is not the obvious."""
     chosen = getattr(args, "path", None) or args.workspace or os.environ.get("REME_WORKSPACE")
-    return Path(chosen or ".").expanduser()
+    if chosen:
+        path = Path(chosen).expanduser()
+    else:
+        found = discover(Path.cwd())
+        path = found.path
+        if found.how == "above":
+            print(f"reme-tui: workspace {path} (found above the current folder)", file=sys.stderr)
+        elif found.how == "reme-default":
+            print(f"reme-tui: workspace {path} (ReMe's default folder)", file=sys.stderr)
+    outer = enclosing_index(path) if path.is_dir() else None
+    if outer is not None:
+        print(
+            f"reme-tui: note: {path} lies inside the workspace {outer}; it gets an index of "
+            f"its own (open {outer} to search it all)",
+            file=sys.stderr,
+        )
+    return path
 
 
 def print_warnings(ws: Workspace) -> None:

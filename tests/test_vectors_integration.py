@@ -84,7 +84,8 @@ def attach(ws: Workspace, embedder: Embedder) -> VectorIndex:
 
 
 def stored_models(root: Path) -> dict[str, int]:
-    conn = sqlite3.connect(root / "metadata" / "index.sqlite")
+    state = "metadata" if (root / "metadata").is_dir() else ".reme-tui"  # memory / vault mode
+    conn = sqlite3.connect(root / state / "index.sqlite")
     try:
         return dict(conn.execute("SELECT model, count(*) FROM vectors GROUP BY model"))
     finally:
