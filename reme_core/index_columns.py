@@ -22,6 +22,9 @@ from reme_core.store import BatchWrite, ChunkArrays, FileRow
 
 _DATE_SEGMENT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\.[A-Za-z0-9]+)?$")
 NO_DATE = -1
+# File ids are handed out one past the largest; this many past the file count is churn no
+# workspace reaches, and it bounds the dense id -> slot map a load allocates.
+_MAX_ID_GAP = 1 << 24
 
 
 def date_ordinal(value: object) -> int:
@@ -75,13 +78,97 @@ class IndexColumns:
     links: LinkColumns  # literal targets, as written
 
 
+def check_columns(cols: IndexColumns) -> None:
+    """ValueError unless the columns keep the invariants of rows this program writes.
+
+    Columns come from a snapshot or a database that may have been made anywhere: lengths
+    agree, file ids and chunk rowids ascend, line ranges are 1 <= start <= end, postings
+    point inside their arrays with positive term frequencies, string ids stay inside their
+    tables, and every string is text (paths workspace-relative). Vectorised: one pass each.
+    """
+    files, links = cols.files, cols.links
+    n, m = len(files.paths), len(cols.doc_rowid)
+    if not (
+        len(files.ids) == len(files.mtimes) == len(files.sizes) == len(files.hashes) == n
+        and len(files.frontmatter) == len(files.warnings) == len(files.origins) == n
+        and len(files.dates) == n
+        and len(cols.doc_lengths) == len(cols.doc_file) == m
+        and len(cols.doc_start) == len(cols.doc_end) == m
+    ):
+        raise ValueError("file or chunk columns of different lengths")
+    ids = np.asarray(files.ids)
+    if n and (ids[0] < 0 or ids[-1] >= n + _MAX_ID_GAP or np.any(ids[1:] <= ids[:-1])):
+        raise ValueError("file ids are not ascending and bounded")
+    _check_text(files.paths, "paths")
+    joined = "\0".join(files.paths)
+    # Every segment of every path between NULs: none may be empty (absolute paths, "//"),
+    # "." or "..", and a path may hold no NUL of its own.
+    segments = f"\0{joined}\0".replace("/", "\0")
+    if n and (
+        joined.count("\0") != n - 1
+        or "\0\0" in segments
+        or "\0.\0" in segments
+        or "\0..\0" in segments
+    ):
+        raise ValueError("a path is not workspace-relative")
+    _check_text(files.hashes, "hashes")
+    _check_text(files.origins, "origins")
+    if set(map(type, files.frontmatter)) - {dict}:  # map(type): no Python loop per file
+        raise ValueError("frontmatter is not a mapping")
+    if set(map(type, files.warnings)) - {list}:
+        raise ValueError("warnings are not lists")
+    rowid, start, end = cols.doc_rowid, cols.doc_start, cols.doc_end
+    if m and (rowid[0] < 1 or np.any(rowid[1:] <= rowid[:-1])):
+        raise ValueError("chunk rowids are not ascending")
+    if m and (start.min() < 1 or np.any(end < start)):
+        raise ValueError("chunk line ranges are not 1 <= start <= end")
+    ptr, docs, tfs = cols.postings
+    _check_text(cols.vocab, "terms")
+    if not (
+        len(ptr) == len(cols.vocab) + 1
+        and ptr[0] == 0
+        and ptr[-1] == len(docs) == len(tfs)
+        and bool(np.all(ptr[1:] >= ptr[:-1]))
+        and (not len(docs) or (docs.min() >= 0 and docs.max() < m and tfs.min() > 0))
+        and (not m or cols.doc_lengths.min() >= 0)
+    ):
+        raise ValueError("postings do not fit their terms and chunks")
+    _check_text(links.strings, "link strings")
+    if not links.strings or links.strings[0] != "":
+        raise ValueError("link strings must start with the empty string")
+    ints = (links.source, links.target, links.anchor, links.alias, links.raw)
+    if len({len(c) for c in (*ints, links.line, links.embed)}) != 1:
+        raise ValueError("link columns of different lengths")
+    if len(links) and (
+        min(int(c.min()) for c in ints) < 0 or max(int(c.max()) for c in ints) >= len(links.strings)
+    ):
+        raise ValueError("link columns do not fit their strings")
+    if len(links) and not (links.source.all() and links.target.all()):
+        raise ValueError("a link without a source or a target")  # "" is string 0
+
+
+def _check_text(values: Sequence[str], what: str) -> None:
+    """ValueError unless every value is a str that UTF-8 can encode (no lone surrogates)."""
+    try:
+        "\0".join(values).encode("utf-8")
+    except (TypeError, UnicodeEncodeError):
+        raise ValueError(f"{what} are not all text") from None
+
+
 def columns_from_rows(
     files: Sequence[FileRow],
     links: dict[int, list[tuple]],
     vocab: list[str],
     chunks: ChunkArrays,
 ) -> IndexColumns:
-    """The columns of stored rows (when no snapshot matches): postings sorted here."""
+    """The columns of stored rows (when no snapshot matches): postings sorted here.
+
+    ValueError for term ids outside the vocabulary (the sort would size its pointers by the
+    largest) or term frequencies that are not positive.
+    """
+    term_ids, tfs = chunks.term_ids, chunks.tfs
+    if len(term_ids) and (term_ids.min() < 0 or term_ids.max() >= len(vocab) or tfs.min() < 1):
+        raise ValueError("stored term ids or frequencies out of range")
     bm25 = BM25Index.from_arrays(chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab))
     n = len(files)
     path_of = {r.id: r.path for r in files}

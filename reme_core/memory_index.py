@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from reme_core.bm25 import BM25Index
-from reme_core.index_columns import NO_DATE, IndexColumns, file_date
+from reme_core.index_columns import NO_DATE, IndexColumns, check_columns, file_date
 from reme_core.link_graph import LinkColumns, LinkGraph
 from reme_core.link_resolution import ObsidianResolver
 from reme_core.models import FileLink, FileNode, aliases_of, frontmatter_tags
@@ -49,28 +49,24 @@ class MemoryIndex:
         self._list_attachments = attachments
         self._attachments: ObsidianResolver | None = None
         self._version = 0  # bumped by every change of a node: keys the filter caches
+        # Chunk rowids whose stored text is known to match their file (reme_core.chunk_check):
+        # those this process indexed, and those checked against the disk since the load.
+        self.checked_rows: set[int] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
 
     # -- building -----------------------------------------------------------------------------
     def load(self, cols: IndexColumns) -> None:
         """Fill every structure from columns: numpy and bulk dict builds, no object per row.
 
-        ValueError when the columns do not fit together (a damaged snapshot).
+        ValueError when the columns do not fit together or break an invariant of the rows
+        (`check_columns`): a snapshot or database from elsewhere is never trusted.
         """
+        check_columns(cols)
         files = cols.files
         n = len(files.paths)
         self.vocab = Vocabulary(cols.vocab)
         ptr, docs, tfs = cols.postings
-        n_terms = max(len(cols.vocab), len(ptr) - 1)
-        self.bm25 = BM25Index.from_postings(ptr, docs, tfs, cols.doc_lengths, n_terms)
-        if not (
-            len(files.ids) == len(files.mtimes) == len(files.sizes) == len(files.hashes) == n
-            and len(files.frontmatter) == len(files.warnings) == len(files.origins) == n
-            and len(files.dates) == n
-            and len(cols.doc_lengths) == len(cols.doc_rowid) == len(cols.doc_file)
-            and len(cols.doc_rowid) == len(cols.doc_start) == len(cols.doc_end)
-        ):
-            raise ValueError("file or chunk columns of different lengths")
+        self.bm25 = BM25Index.from_postings(ptr, docs, tfs, cols.doc_lengths, len(cols.vocab))
         self.slot_paths = list(files.paths)
         self.slot_of = dict(zip(self.slot_paths, range(n)))
         if len(self.slot_of) != n:
@@ -79,30 +75,15 @@ class MemoryIndex:
         ids = np.asarray(files.ids, dtype=np.int64)
         self.file_ids = dict(zip(self.slot_paths, ids.tolist()))
         self.origins = dict(zip(self.slot_paths, files.origins))
-        slot_of_file = np.full(int(ids.max(initial=0)) + 1, -1, dtype=np.int32)
-        slot_of_file[ids] = np.arange(n, dtype=np.int32)
-        doc_file = np.asarray(cols.doc_file, dtype=np.int64)
-        if len(doc_file) and (doc_file.min() < 0 or doc_file.max() >= len(slot_of_file)):
-            raise ValueError("chunks of unknown files")
-        self.doc_slot = slot_of_file[doc_file]
-        if len(self.doc_slot) and self.doc_slot.min() < 0:
-            raise ValueError("chunks of unknown files")
+        self.doc_slot = _doc_slots(ids, cols.doc_file)
         self.doc_rowid = np.asarray(cols.doc_rowid, dtype=np.int64)
         self.doc_start = np.asarray(cols.doc_start, dtype=np.int32)
         self.doc_end = np.asarray(cols.doc_end, dtype=np.int32)
+        sizes = np.asarray(files.sizes, dtype=np.int64)
+        if len(self.doc_end) and bool(np.any(self.doc_end > sizes[self.doc_slot] + 1)):
+            raise ValueError("chunks end past the last line their file can have")
         self.file_docs = FileDocs(self.slot_paths, self.doc_slot)
         links = cols.links
-        if not links.strings or links.strings[0] != "":
-            raise ValueError("link strings must start with the empty string")
-        ints = (links.source, links.target, links.anchor, links.alias, links.raw)
-        lowest = min((int(c.min()) for c in ints if len(c)), default=0)
-        highest = max((int(c.max()) for c in ints if len(c)), default=0)
-        if len({len(c) for c in (*ints, links.line, links.embed)}) != 1 or not (
-            lowest >= 0 and highest < len(links.strings)
-        ):
-            raise ValueError("link columns do not fit their strings")
-        if not all(isinstance(fm, dict) for fm in files.frontmatter):
-            raise ValueError("frontmatter is not a mapping")
         self.nodes = NodeTable(files, links)
         self._version += 1
         if self.resolver is not None:
@@ -192,6 +173,7 @@ class MemoryIndex:
             self._put_node(node, file_id, origin)
         if not len(rowids):
             return
+        self.checked_rows.update(rowids.tolist())  # parsed from the files just now
         docs = self.bm25.add_many(doc_ptr, term_ids, tfs)
         slots = np.fromiter((self.slot_of[n.path] for n in nodes), np.int32, count=len(nodes))
         bounds = np.zeros(len(nodes) + 1, dtype=np.int64)
@@ -349,6 +331,20 @@ class MemoryIndex:
         for path, docs in list(self.file_docs.items()):
             self.file_docs[path] = doc_map[docs]
         return {"docs_before": before_docs, "docs_after": self.bm25.n_total}
+
+
+def _doc_slots(ids: np.ndarray, doc_file: np.ndarray) -> np.ndarray:
+    """Each chunk's file slot from its file id (``ids`` ascending, as `check_columns` makes
+    sure, so the dense map is bounded); ValueError for a chunk of no file."""
+    slot_of_file = np.full(int(ids[-1]) + 1 if len(ids) else 1, -1, dtype=np.int32)
+    slot_of_file[ids] = np.arange(len(ids), dtype=np.int32)
+    doc_file = np.asarray(doc_file, dtype=np.int64)
+    if len(doc_file) and (doc_file.min() < 0 or doc_file.max() >= len(slot_of_file)):
+        raise ValueError("chunks of unknown files")
+    slots = slot_of_file[doc_file]
+    if len(slots) and slots.min() < 0:
+        raise ValueError("chunks of unknown files")
+    return slots
 
 
 def _after_prefix(prefix: str) -> str | None:

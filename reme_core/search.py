@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from reme_core.chunk_check import ChunkCheck
 from reme_core.index_columns import NO_DATE, date_ordinal
 from reme_core.vectors.fusion import rrf_fuse
 
@@ -230,12 +231,15 @@ def run_search(
     rowids = index.doc_rowid[at].tolist()
     places = zip(rowids, index.doc_slot[at].tolist(), index.doc_start[at].tolist(), strict=True)
     texts = ws.store.chunk_texts(rowids)
+    check = ChunkCheck(ws)  # stored text is shown only when it matches the file
     hits: list[SearchHit] = []
     hit_docs: list[int] = []
     for (doc, score), (rowid, slot, start), end in zip(
         shown, places, index.doc_end[at].tolist(), strict=True
     ):
         row = texts.get(rowid)
+        if row is not None:
+            row = check.text(rowid, index.slot_paths[slot], start, end, row)
         if row is None:
             continue
         cid, prefix, body, suffix = row

@@ -8,18 +8,27 @@ database read in the same read transaction: the generation, and counts and sums 
 chunks, links and terms (cheap aggregate queries, no row is read). `MemoryIndex.load` still
 checks that the arrays fit together. Anything else (missing, stale, damaged, unwritable)
 means the index is built from the rows as before, and the snapshot written again.
+
+A snapshot is derived state a workspace may bring from anywhere, so it is never trusted: only
+a regular file is opened (not a FIFO, a device or a symlink), every member must be stored
+uncompressed (nothing is inflated: what is read is at most the file's size) with the dtype
+and shape the stamp's row counts give, and `MemoryIndex.load` checks the arrays' invariants.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
+import stat
+import struct
 import threading
 import zipfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -50,11 +59,155 @@ def _untext(arr: np.ndarray) -> Any:
     return json.loads(arr.tobytes())
 
 
+# Each member's dtype and shape: each dimension names a count of the stamp (`_sizes`), or
+# "postings" (the same in both members that have it), or None (JSON text: any length).
+_I8, _I4 = np.dtype("<i8"), np.dtype("<i4")
+_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
+    "stamp": (_I8, ("stamp",)),
+    "ptr": (_I8, ("terms+1",)),
+    "docs": (_I4, ("postings",)),
+    "tfs": (_I4, ("postings",)),
+    "doc_lengths": (_I8, ("chunks",)),
+    "doc_rowid": (_I8, ("chunks",)),
+    "doc_file": (_I8, ("chunks",)),
+    "doc_start": (_I4, ("chunks",)),
+    "doc_end": (_I4, ("chunks",)),
+    "vocab": (np.dtype("u1"), (None,)),
+    "file_ids": (_I8, ("files",)),
+    "file_mtimes": (np.dtype("<f8"), ("files",)),
+    "file_sizes": (_I8, ("files",)),
+    "file_dates": (_I4, ("files",)),
+    "files": (np.dtype("u1"), (None,)),
+    "link_strings": (np.dtype("u1"), (None,)),
+    "link_ints": (_I4, ("six", "links")),
+    "link_embed": (np.dtype("?"), ("links",)),
+}
+
+
+# A zip member's local header: signature ... file name length, extra field length.
+_LOCAL_HEADER = struct.Struct("<4s5H3L2H")
+
+
+def _sizes(expected: np.ndarray) -> dict[str, int]:
+    """The lengths the stamp's counts fix (`Store.state`: files, max id, sizes, mtimes,
+    chunks, max rowid, links, terms after the version and generation)."""
+    counts = expected.tolist()
+    return {
+        "stamp": len(counts),
+        "files": counts[2],
+        "chunks": counts[6],
+        "links": counts[8],
+        "terms+1": counts[9] + 1,
+        "six": 6,
+    }
+
+
+def open_regular(path: Path) -> IO[bytes] | None:
+    """``path`` opened for reading when it is a regular file (never a symlink, FIFO or
+    device: opening a FIFO would block), else None."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return os.fdopen(fd, "rb")
+    except OSError:
+        os.close(fd)
+        return None
+
+
+def _read_members(fh: IO[bytes], expected: np.ndarray) -> dict[str, np.ndarray] | None:
+    """Every member as an array, or None when the stamp is not `expected` or a member is not
+    what a snapshot of this stamp holds.
+
+    Sizes are checked before anything is read: members are stored, not compressed, inside
+    the file; each header's dtype and shape must be the expected ones and its data exactly
+    that long; each member's CRC must hold. Arrays are read straight from the file into
+    their buffers. The stamp is read first, so a stale snapshot costs little more than its
+    directory.
+    """
+    want = _sizes(expected)
+    size = os.fstat(fh.fileno()).st_size
+    with zipfile.ZipFile(fh) as archive:
+        infos = sorted(archive.infolist(), key=lambda info: info.filename != "stamp.npy")
+    if sorted(i.filename for i in infos) != sorted(f"{key}.npy" for key in _MEMBERS):
+        return None
+    out: dict[str, np.ndarray] = {}
+    postings: list[int] = []
+    for info in infos:
+        if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
+            return None
+        key = info.filename[: -len(".npy")]
+        arr = _read_member(fh, size, info, *_MEMBERS[key], want, postings)
+        if arr is None or (key == "stamp" and not np.array_equal(arr, expected)):
+            return None
+        out[key] = arr
+    return out
+
+
+def _read_member(
+    fh: IO[bytes],
+    size: int,
+    info: zipfile.ZipInfo,
+    dtype: np.dtype,
+    dims: tuple[str | None, ...],
+    want: dict[str, int],
+    postings: list[int],
+) -> np.ndarray | None:
+    """One stored `.npy` member, read only once its header says what `dtype` and `dims`
+    expect and that its data ends where the member does."""
+    fh.seek(info.header_offset)
+    local = fh.read(_LOCAL_HEADER.size)
+    if len(local) != _LOCAL_HEADER.size or local[:4] != b"PK\x03\x04":
+        return None
+    name_len, extra_len = _LOCAL_HEADER.unpack(local)[-2:]
+    start = info.header_offset + _LOCAL_HEADER.size + name_len + extra_len
+    if start + info.file_size > size:
+        return None
+    fh.seek(start)
+    version = np.lib.format.read_magic(fh)
+    if version == (1, 0):
+        shape, fortran, found = np.lib.format.read_array_header_1_0(fh)
+    elif version == (2, 0):
+        shape, fortran, found = np.lib.format.read_array_header_2_0(fh)
+    else:
+        return None
+    if fortran or found != dtype or len(shape) != len(dims):
+        return None
+    for n, dim in zip(shape, dims, strict=True):
+        if dim == "postings":
+            postings.append(n)
+            if n != postings[0]:
+                return None
+        elif dim is not None and n != want[dim]:
+            return None
+    header = fh.tell() - start
+    nbytes = math.prod(shape) * dtype.itemsize
+    if header + nbytes != info.file_size:
+        return None
+    arr = np.empty(shape, dtype=dtype)
+    data = memoryview(arr).cast("B") if nbytes else memoryview(b"")
+    if nbytes and fh.readinto(data) != nbytes:
+        return None
+    fh.seek(start)
+    if zlib.crc32(data, zlib.crc32(fh.read(header))) != info.CRC:
+        return None
+    return arr
+
+
 def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
     """The snapshot's columns when its stamp is `expected`, else None."""
+    fh = open_regular(path)
+    if fh is None:
+        return None
     try:
-        with np.load(path, allow_pickle=False) as data:
-            if not np.array_equal(data["stamp"], expected):
+        with fh:
+            data = _read_members(fh, expected)
+            if data is None:
                 return None
             files = _untext(data["files"])
             link_ints = data["link_ints"]
@@ -87,7 +240,9 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
                     embed=data["link_embed"],
                 ),
             )
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+    except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, MemoryError):
+        return None
+    except zipfile.BadZipFile:
         return None
 
 
@@ -100,8 +255,12 @@ def save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
 def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     files, links = cols.files, cols.links
+    # A new file of our own: never written through a symlink or into a FIFO left there.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        with open(tmp, "wb") as fh:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        with os.fdopen(os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o644), "wb") as fh:
             ptr, docs, tfs = cols.postings
             np.savez(
                 fh,

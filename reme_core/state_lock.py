@@ -46,7 +46,7 @@ class StateLock:
                     self._fd = -1
 
     def _acquire(self, on_wait: Callable[[], None] | None) -> int:
-        if fcntl is None:
+        if fcntl is None or self.path.parent.is_symlink():  # never create files through one
             return -1
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:

@@ -7,10 +7,14 @@ frequencies are stored per chunk as little-endian int32 blobs.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import os
 import sqlite3
+import stat
+import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +67,57 @@ CREATE TABLE IF NOT EXISTS vectors (
 """
 
 
+# What `sqlite_master` of one of our databases holds, made once from `_SCHEMA` itself.
+_EXPECTED: frozenset[tuple[str, str, str, str | None]] | None = None
+_EXPECTED_LOCK = threading.Lock()
+_MASTER = "SELECT type, name, tbl_name, sql FROM sqlite_master"
+# Files SQLite opens beside the database: each must be absent or a regular file.
+_SIDECARS = ("", "-wal", "-shm", "-journal")
+
+
+def _expected_schema() -> frozenset[tuple[str, str, str, str | None]]:
+    global _EXPECTED
+    with _EXPECTED_LOCK:
+        if _EXPECTED is None:
+            conn = sqlite3.connect(":memory:")
+            conn.executescript(_SCHEMA)
+            _EXPECTED = frozenset(conn.execute(_MASTER).fetchall())
+            conn.close()
+        return _EXPECTED
+
+
+def check_state_file(path: Path | str) -> None:
+    """Refuse a database path that SQLite must not open: a symlinked folder or file, a FIFO,
+    a device, a folder. The database is derived state, and a hostile workspace may ship any.
+
+    ``PermissionError`` when nothing in place may be touched (the folder is a symlink or
+    read-only, or a folder stands where a file should): keep the index in memory.
+    ``StoreError`` when the entry is ours to replace (a symlink, FIFO or socket named like
+    the database or its log): removing the entry touches nothing it points at.
+    """
+    path = Path(path)
+    folder = path.parent
+    if folder.is_symlink():
+        raise PermissionError(errno.EPERM, f"{folder.name} is a symbolic link, not followed")
+    for suffix in _SIDECARS:
+        try:
+            mode = os.lstat(f"{path}{suffix}").st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISREG(mode):
+            continue
+        name = f"{path.name}{suffix}"
+        if stat.S_ISDIR(mode):
+            raise PermissionError(errno.EISDIR, f"{name} is a folder, not a database")
+        raise StoreError(f"{name} is not a regular file")
+    # A read-only folder or database (a workspace from a read-only mount, `chmod -w`): SQLite
+    # could not even open its log, and nothing in it may be replaced.
+    if folder.is_dir() and not (
+        os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+    ):
+        raise PermissionError(errno.EACCES, "read-only")
+
+
 def _connect(path: Path | str) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, check_same_thread=False)
     conn.isolation_level = None
@@ -76,6 +131,9 @@ class Store(VectorRows):
 
     def __init__(self, path: Path | str, create: bool = True) -> None:
         self.path = path
+        self._cookie = -1  # the schema version `_verify_schema` last found sound
+        if str(path) != ":memory:":
+            check_state_file(path)
         try:
             self.conn = _connect(path)
             if str(path) != ":memory:":
@@ -99,19 +157,36 @@ class Store(VectorRows):
             raise
 
     def _read_version(self) -> int | None:
-        has_meta = self.conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'"
-        ).fetchone()
-        if not has_meta:
-            tables = self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables:
-                raise StoreError("database has no meta table")
+        """The stored schema version; None for an empty database. The schema is checked
+        first: no statement may touch a table before it is known to be one of ours."""
+        if not self.conn.execute(_MASTER).fetchone():
             return None
+        self._verify_schema()
         row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         try:
             return int(row[0]) if row else -1
         except ValueError:
             return -1
+
+    def _verify_schema(self) -> None:
+        """StoreError unless `sqlite_master` is exactly what `_SCHEMA` makes.
+
+        `trusted_schema=OFF` only stops functions with side effects: a foreign database's
+        triggers would still run inside our transactions and its views would run in place of
+        our tables. So nothing but our own tables and indexes, with our exact definitions.
+        """
+        cookie = self.conn.execute("PRAGMA schema_version").fetchone()[0]
+        if cookie == self._cookie:
+            return
+        found = frozenset(self.conn.execute(_MASTER).fetchall())
+        expected = _expected_schema()
+        if found != expected:
+            if not any(t == "table" and n == "meta" for t, n, _, _ in found):
+                raise StoreError("database has no meta table")
+            odd = [f"unexpected {t} {n}" for t, n, _, _ in sorted(found - expected)]
+            missing = [f"no {t} {n} as expected" for t, n, _, _ in sorted(expected - found)]
+            raise StoreError(f"not this program's schema ({', '.join(odd + missing)})")
+        self._cookie = cookie
 
     def close(self) -> None:
         """Close the connection (idempotent)."""
@@ -154,13 +229,15 @@ class Store(VectorRows):
             return
         self.conn.execute("BEGIN")
         try:
+            self._verify_schema()  # another process may have changed it since we looked
             yield
         finally:
             self.conn.execute("COMMIT")
 
     def transaction(self) -> _Transaction:
-        """`BEGIN IMMEDIATE` … `COMMIT` (rollback on error): one batch, all or nothing."""
-        return _Transaction(self.conn)
+        """`BEGIN IMMEDIATE` … `COMMIT` (rollback on error): one batch, all or nothing; the
+        schema is checked inside it, so no foreign trigger can run in the batch."""
+        return _Transaction(self.conn, self._verify_schema)
 
     @contextlib.contextmanager
     def bulk_load(self) -> Iterator[None]:
@@ -168,7 +245,7 @@ class Store(VectorRows):
         batch, and the secondary indexes are built once at the end instead of row by row."""
         self.conn.execute("DROP INDEX IF EXISTS chunks_file")
         self.conn.execute("DROP INDEX IF EXISTS links_file")
-        with self.transaction():
+        with _Transaction(self.conn):  # the schema lacks its indexes until the end
             yield
             for statement in _SCHEMA.split(";"):
                 if "CREATE INDEX" in statement:
@@ -178,7 +255,8 @@ class Store(VectorRows):
     def load_files(self) -> list[FileRow]:
         """Every stored file with its frontmatter."""
         rows = self.conn.execute(
-            "SELECT id, path, mtime, size, hash, frontmatter, warnings, origin FROM files"
+            "SELECT id, path, mtime, size, hash, frontmatter, warnings, origin FROM files "
+            "ORDER BY id"
         ).fetchall()
         # One JSON document for all rows: a single C-level parse, not two json.loads per file.
         fields = json.loads("[" + ",".join(f"{r[5]},{r[6]}" for r in rows) + "]") if rows else []
@@ -415,11 +493,18 @@ class Store(VectorRows):
 
 
 class _Transaction:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, check: Callable[[], None] | None = None) -> None:
         self.conn = conn
+        self.check = check
 
     def __enter__(self) -> sqlite3.Connection:
         self.conn.execute("BEGIN IMMEDIATE")
+        if self.check is not None:
+            try:
+                self.check()
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
         return self.conn
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:

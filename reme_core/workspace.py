@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from reme_core import file_ops, snapshot
+from reme_core.chunk_check import checked_chunks
 from reme_core.config import Config, config_to_dict, load_config
 from reme_core.errors import NotIndexed, RemeError
 from reme_core.gc_pause import bulk_objects
@@ -160,7 +161,8 @@ class Workspace(Indexer):
     @property
     def db_path(self) -> Path | str:
         meta = self.state_dir
-        if meta.exists() and not meta.is_dir():
+        # Never followed when a symlink: it could lead to another program's files.
+        if meta.is_symlink() or (meta.exists() and not meta.is_dir()):
             return ":memory:"
         return meta / DB_NAME
 
@@ -171,9 +173,8 @@ class Workspace(Indexer):
         state = self.state_dir.name
         db = self.db_path
         if db == ":memory:":
-            self.warnings.append(
-                f"{state} is a file, not a folder: the index is kept in memory only"
-            )
+            what = "a symbolic link" if self.state_dir.is_symlink() else "a file, not a folder"
+            self.warnings.append(f"{state} is {what}: the index is kept in memory only")
             self.store = Store(":memory:")
             self.reindex(progress)
             return
@@ -525,9 +526,10 @@ class Workspace(Indexer):
             file_id = self.index.file_ids.get(rel)
             if file_id is None:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
+            rows = checked_chunks(self, rel, self.store.file_chunks(file_id))  # as on disk
             return [
                 FileChunk(rel, start, end, body, prefix, suffix, cid)
-                for _, cid, start, end, prefix, body, suffix in self.store.file_chunks(file_id)
+                for _, cid, start, end, prefix, body, suffix in rows
             ]
 
     # -- vectors (reme_core.vectors.vector_index) --------------------------------------------

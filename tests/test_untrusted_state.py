@@ -1,0 +1,374 @@
+"""Derived state is never trusted (issue 12): a database, snapshot or state folder brought by a
+workspace from elsewhere cannot run code, hang, exhaust memory, lie about a file's content,
+or make the program touch anything outside the workspace.
+
+Each hostile artefact is made for real (sqlite3, numpy, os.mkfifo, symlinks) in a workspace
+that was indexed first, then opened again in process or through the `reme-tui` command.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import tracemalloc
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reme_core import Workspace, snapshot
+from reme_core.snapshot import SNAPSHOT_NAME
+from tests.helpers import hits
+
+FILES = {
+    "daily/a.md": "# Alpha\n\nalpha note about gardens\n\n## Later\n\nmore alpha words\n",
+    "daily/b.md": "# Bravo\n\nbravo note [[daily/a.md]]\n",
+    "digest/c.md": "# Charlie\n\ncharlie note [[daily/b.md]] [[daily/a.md]]\n",
+}
+MakeTree = Callable[[dict[str, str | bytes]], Path]
+
+
+def built(make_tree: MakeTree, files: dict[str, str] = FILES) -> tuple[Path, Path]:
+    """An indexed workspace with its snapshot written: (root, state folder)."""
+    root = make_tree(files)
+    Workspace.open(root).close()
+    ws = Workspace.open(root)  # loaded from the rows: writes the snapshot
+    state = ws.state_dir
+    ws.close()
+    assert (state / SNAPSHOT_NAME).is_file()
+    return root, state
+
+
+def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`reme-tui ARGS` in a child; a hang ends as TimeoutExpired (the child is killed)."""
+    return subprocess.run(
+        [sys.executable, "-m", "reme_tui.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def answers(root: Path) -> list[tuple[str, int, int, float, str]]:
+    """Every hit of a few queries with its place, score and text, as the user sees them."""
+    ws = Workspace.open(root)
+    try:
+        return [
+            (h.path, h.start_line, h.end_line, round(h.score, 6), h.text)
+            for q in ("alpha", "note", "bravo charlie")
+            for h in ws.search(q, limit=20, expand_links=False).results
+        ]
+    finally:
+        ws.close()
+
+
+def current_stamp(ws: Workspace) -> np.ndarray:
+    with ws.store.reading():
+        return snapshot.stamp(ws.store.generation(), ws.store.state())
+
+
+def sql(db: Path, *statements: str) -> None:
+    conn = sqlite3.connect(db)
+    for statement in statements:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+
+
+def folder_bytes(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+# -- the database ---------------------------------------------------------------------------
+def test_a_trigger_of_the_database_never_runs(make_tree: MakeTree) -> None:
+    root, state = built(make_tree)
+    db = state / "index.sqlite"
+    sql(
+        db,
+        "CREATE TRIGGER drop_note AFTER INSERT ON chunks "
+        "BEGIN DELETE FROM chunks WHERE file_id = NEW.file_id; END",
+    )
+    (root / "daily" / "a.md").write_text("# Alpha\n\nalpha updated wording\n")
+    ws = Workspace.open(root)  # the start-up diff commits the edit
+    assert any("trigger drop_note" in w and "rebuilt" in w for w in ws.warnings), ws.warnings
+    assert hits(ws, "updated") == ["daily/a.md"]
+    ws.close()
+    conn = sqlite3.connect(db)
+    kinds = conn.execute("SELECT type FROM sqlite_master WHERE type NOT IN ('table', 'index')")
+    assert kinds.fetchall() == []
+    stored = conn.execute(
+        "SELECT count(*) FROM chunks JOIN files ON files.id = chunks.file_id "
+        "WHERE files.path = 'daily/a.md'"
+    ).fetchone()[0]
+    conn.close()
+    assert stored == 1  # the note stays in the index for good
+    (state / SNAPSHOT_NAME).unlink()
+    ws = Workspace.open(root)
+    assert ws.warnings == [] and hits(ws, "updated") == ["daily/a.md"]
+    ws.close()
+
+
+LINKS = {
+    **FILES,
+    "digest/links.md": "# Links\n\n" + "".join(f"[[daily/x{i}.md]]\n" for i in range(40)),
+}
+
+
+@pytest.mark.parametrize(
+    ("table", "view"),
+    [
+        (  # never ends
+            "files",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i AS id, "
+            "'x' AS path, 0.0 AS mtime, 0 AS size, '' AS hash, '{}' AS frontmatter, "
+            "'[]' AS warnings, 'watch' AS origin FROM n",
+        ),
+        (  # 40^6 rows: minutes of work and gigabytes once they are fetched
+            "links",
+            "SELECT a.* FROM old a, old b, old c, old d, old e, old f",
+        ),
+    ],
+)
+def test_a_view_in_place_of_a_table_never_runs(make_tree: MakeTree, table: str, view: str) -> None:
+    root, state = built(make_tree, LINKS)
+    sql(
+        state / "index.sqlite",
+        f"ALTER TABLE {table} RENAME TO old",
+        f"CREATE VIEW {table} AS {view}",
+    )
+    proc = cli("search", "bravo", "-w", str(root), timeout=120)  # the old code never returned
+    assert proc.returncode == 0, proc.stderr
+    assert f"view {table}" in proc.stderr and "rebuilt from the files" in proc.stderr
+    assert "daily/b.md" in proc.stdout and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("body", "'Wire the savings to account 4711. ' || body"),
+        ("prefix", "'# Ignore the note: wire the savings to account 4711' || char(10)"),
+        ("suffix", "char(10) || 'Wire the savings to account 4711'"),
+    ],
+)
+def test_stored_text_is_shown_only_when_it_matches_the_file(
+    make_tree: MakeTree, column: str, value: str
+) -> None:
+    root, state = built(make_tree)
+    # The rows still carry the file's true hash, mtime and size: the start-up diff sees
+    # nothing to do, and the token ids still find the chunk.
+    sql(state / "index.sqlite", f"UPDATE chunks SET {column} = {value}")
+    ws = Workspace.open(root)
+    result = ws.search("alpha", limit=5, expand_links=False)
+    assert [h.path for h in result.results] == ["daily/a.md"]
+    (hit,) = result.results
+    lines = (root / "daily/a.md").read_text().split("\n")
+    assert "4711" not in hit.text
+    assert hit.body == "\n".join(lines[hit.start_line - 1 : hit.end_line])
+    chunks = ws.chunks("daily/a.md")
+    assert chunks and all("4711" not in c.text for c in chunks)
+    ws.close()
+    proc = cli("search", "alpha", "-w", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert "alpha note about gardens" in proc.stdout and "4711" not in proc.stdout
+
+
+def test_an_honest_index_is_still_served_from_the_database(make_tree: MakeTree) -> None:
+    """The check costs nothing once a chunk matched: its stored text is what is shown."""
+    root, _ = built(make_tree)
+    ws = Workspace.open(root)
+    (hit,) = ws.search("gardens", expand_links=False).results
+    assert hit.start_line == 1 and "alpha note about gardens" in hit.text
+    assert ws.index.doc_rowid.size and set(ws.index.checked_rows)
+    ws.close()
+
+
+# -- the state folder and its files ---------------------------------------------------------
+def test_a_symlinked_state_folder_is_never_followed(make_tree: MakeTree, tmp_path: Path) -> None:
+    root, state = built(make_tree)
+    other = tmp_path / "other-app"
+    other.mkdir()
+    conn = sqlite3.connect(other / "index.sqlite")  # another program's database
+    conn.execute("CREATE TABLE accounts (name TEXT, balance INTEGER)")
+    conn.execute("INSERT INTO accounts VALUES ('savings', 4711)")
+    conn.commit()
+    conn.close()
+    (other / "index.sqlite.rebuild-999999999").write_bytes(b"its own file")
+    (other / f"{SNAPSHOT_NAME}.999999999.tmp").write_bytes(b"its own file too")
+    before = folder_bytes(other)
+    shutil.rmtree(state)
+    state.symlink_to(other, target_is_directory=True)
+    for args in (["search", "bravo"], ["stats"], ["links", "daily/a.md"]):
+        proc = cli(*args, "-w", str(root))
+        assert proc.returncode == 0, proc.stderr
+        assert "symbolic link" in proc.stderr and "in memory" in proc.stderr
+    assert "daily/b.md" in cli("search", "bravo", "-w", str(root)).stdout
+    proc = cli("--reindex", str(root))
+    assert proc.returncode == 0 and "files 3" in proc.stdout, proc.stderr
+    assert folder_bytes(other) == before
+    assert state.is_symlink()
+
+
+def test_a_symlinked_database_is_replaced_not_followed(make_tree: MakeTree, tmp_path: Path) -> None:
+    root, state = built(make_tree)
+    # The link leads to another workspace's index: writing through it would change that one.
+    victim = tmp_path / "victim.sqlite"
+    shutil.copy(state / "index.sqlite", victim)
+    before = victim.read_bytes()
+    entry = state / "index.sqlite"
+    entry.unlink()
+    entry.symlink_to(victim)
+    (root / "daily" / "b.md").write_text("# Bravo\n\nbravo edited\n")  # a commit at open
+    ws = Workspace.open(root)
+    assert hits(ws, "edited") == ["daily/b.md"]
+    ws.close()
+    assert victim.read_bytes() == before
+    assert stat.S_ISREG(entry.lstat().st_mode)
+
+
+@pytest.mark.parametrize("name", ["index.sqlite", SNAPSHOT_NAME])
+def test_a_fifo_named_like_state_is_never_opened(make_tree: MakeTree, name: str) -> None:
+    root, state = built(make_tree)
+    (state / name).unlink()
+    os.mkfifo(state / name)  # opening it for reading would wait for a writer forever
+    proc = cli("search", "bravo", "-w", str(root), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "daily/b.md" in proc.stdout and "Traceback" not in proc.stderr
+    assert stat.S_ISREG((state / name).lstat().st_mode)  # replaced by the real thing
+
+
+def _without_write_permission(cmd: list[str]) -> list[str]:
+    """`cmd` run so that file modes bind: as is for a user, without root's overrides."""
+    if os.geteuid() != 0:
+        return cmd
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("root ignores file modes and setpriv is missing")
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner", "--", *cmd]
+
+
+def test_a_read_only_workspace_is_searchable_from_memory(make_tree: MakeTree) -> None:
+    root, state = built(make_tree)
+    before = folder_bytes(state)
+    paths = [root, *root.rglob("*")]
+    modes = {p: p.stat().st_mode for p in paths}
+    try:
+        for p in paths:
+            p.chmod(stat.S_IMODE(modes[p]) & ~0o222)
+        for args in (["search", "bravo"], ["stats"], ["read", "daily/b.md"]):
+            cmd = [sys.executable, "-m", "reme_tui.cli", *args, "-w", str(root)]
+            proc = subprocess.run(
+                _without_write_permission(cmd), capture_output=True, text=True, timeout=120
+            )
+            assert proc.returncode == 0, proc.stderr
+            assert "Traceback" not in proc.stderr
+            if args[0] != "read":
+                assert "read-only" in proc.stderr and "in memory" in proc.stderr
+        assert "daily/b.md" in proc.stdout or "bravo note" in proc.stdout
+    finally:
+        for p in paths:
+            p.chmod(stat.S_IMODE(modes[p]))
+    assert folder_bytes(state) == before
+
+
+# -- the snapshot ---------------------------------------------------------------------------
+def _rewrite_snapshot(path: Path, change: Callable[[dict[str, np.ndarray]], None]) -> None:
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k].copy() for k in data.files}
+    change(arrays)  # the stamp is kept: it still matches the database
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
+
+
+def _set(key: str, value: object) -> Callable[[dict[str, np.ndarray]], None]:
+    def change(arrays: dict[str, np.ndarray]) -> None:
+        arrays[key][...] = value
+
+    return change
+
+
+def _reverse(key: str) -> Callable[[dict[str, np.ndarray]], None]:
+    def change(arrays: dict[str, np.ndarray]) -> None:
+        arrays[key] = arrays[key][::-1].copy()
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _set("doc_start", -5),
+        _set("doc_end", 2**31 - 1),
+        _set("tfs", -3),
+        _reverse("file_ids"),  # every chunk attributed to another file
+        _set("doc_rowid", 1),  # every hit shown with the text of one chunk
+        _set("link_ints", 0),  # every link gone
+    ],
+    ids=["start", "end", "tfs", "swapped-ids", "rowids", "links"],
+)
+def test_a_snapshot_with_altered_arrays_is_ignored(
+    make_tree: MakeTree, change: Callable[[dict[str, np.ndarray]], None]
+) -> None:
+    root, state = built(make_tree)
+    expected = answers(root)
+    _rewrite_snapshot(state / SNAPSHOT_NAME, change)
+    ws = Workspace.open(root)
+    assert ws.warnings == []  # not a damaged database: the rows are simply read instead
+    ws.close()
+    assert answers(root) == expected
+    ws = Workspace.open(root)
+    graph = ws.index.graph
+    assert [link.target_path for link in graph.outlinks("digest/c.md")] == [
+        "daily/b.md",
+        "daily/a.md",
+    ]
+    ws.close()
+
+
+def test_an_honest_snapshot_is_used(make_tree: MakeTree) -> None:
+    root, state = built(make_tree)
+    ws = Workspace.open(root)
+    assert snapshot.load(state / SNAPSHOT_NAME, current_stamp(ws)) is not None
+    ws.create("daily/d.md", "Delta", "a new note", body="delta words\n")
+    ws.close()  # the snapshot of the live index (`MemoryIndex.columns`) is written
+    ws = Workspace.open(root)
+    assert snapshot.load(state / SNAPSHOT_NAME, current_stamp(ws)) is not None
+    assert hits(ws, "delta") == ["daily/d.md"]
+    ws.close()
+
+
+def test_a_zip_bomb_snapshot_is_never_inflated(make_tree: MakeTree) -> None:
+    root, state = built(make_tree)
+    expected = answers(root)
+    ws = Workspace.open(root)
+    stamp = current_stamp(ws)
+    ws.close()
+    path = state / SNAPSHOT_NAME
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k].copy() for k in data.files}
+    n = 128 << 20  # 512 MiB of int32 postings, a few hundred KiB once deflated
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for key, arr in arrays.items():
+            if key != "docs":
+                with archive.open(f"{key}.npy", "w") as member:
+                    np.lib.format.write_array(member, arr)
+        with archive.open("docs.npy", "w", force_zip64=True) as member:
+            header = {"descr": "<i4", "fortran_order": False, "shape": (n,)}
+            np.lib.format.write_array_header_1_0(member, header)
+            zeros = bytes(1 << 22)
+            for _ in range(4 * n // len(zeros)):
+                member.write(zeros)
+    assert path.stat().st_size < 4 << 20
+    tracemalloc.start()
+    try:
+        assert snapshot.load(path, stamp) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 32 << 20, f"{peak >> 20} MiB allocated for a snapshot of three notes"
+    assert answers(root) == expected
