@@ -1,9 +1,11 @@
-"""Link-safe file operations: move (rewriting inbound wikilinks), delete, create.
+"""Link-safe file operations: move (rewriting inbound wikilinks), delete, create, undo.
 
 "Memory as files" only holds if the graph survives edits: a move rewrites every `[[old path]]`
 that points at the file, a delete says which links it leaves dangling (seed 003, "Human and
-Agent Editing"). Finding and rewriting the links, all-or-nothing, is `link_rewrite`'s work;
-this module checks paths, runs the operations and keeps the index in step.
+Agent Editing"). Planning the link edits is `link_rewrite`'s work, writing them all-or-nothing
+(across crashes, without losing concurrent edits) `move_journal`'s; a delete moves the file to
+`.trash/` (`trash`), and the last delete or move can be undone (`undo`). This module checks
+paths, runs the operations and keeps the index in step.
 
 Case-only renames on case-insensitive file systems are out of scope: the destination "already
 exists" there and is refused.
@@ -11,6 +13,7 @@ exists" there and is refused.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Mapping
@@ -18,17 +21,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reme_core import journal_recovery, move_journal, undo
 from reme_core.errors import PathRefused, RemeError
 from reme_core.link_rewrite import (
     InboundLink,
     LinkEdit,
-    commit_move,
     inbound_links,
     make_parents,
     plan_move,
     remove_dirs,
+    replan_file,
 )
-from reme_core.paths import METADATA_DIR, is_ignored, normalize_relpath, resolve_inside
+from reme_core.move_journal import Rebase
+from reme_core.paths import is_ignored, normalize_relpath, resolve_inside
+from reme_core.trash import move_to_trash
 
 if TYPE_CHECKING:
     from reme_core.workspace import Workspace
@@ -89,18 +95,25 @@ class MoveReport:
 
 @dataclass(slots=True)
 class DeleteReport:
-    """A deleted file and the inbound links that now dangle (to clean up by hand)."""
+    """A deleted file, where it went (`trash`, None when deleted for good) and the inbound
+    links that now dangle (to clean up by hand)."""
 
     path: str
     inbound: list[InboundLink] = field(default_factory=list)
+    trash: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON-ready data (`reme-tui delete --json`)."""
-        return {"path": self.path, "inbound": [asdict(i) for i in self.inbound]}
+        return {
+            "path": self.path,
+            "trash": self.trash,
+            "inbound": [asdict(i) for i in self.inbound],
+        }
 
     def lines(self) -> list[str]:
         """A human-readable account: the deleted file, then each link left dangling."""
-        out = [f"deleted {self.path}"]
+        where = f"moved to {self.trash}" if self.trash else "permanently"
+        out = [f"deleted {self.path} ({where})"]
         if self.inbound:
             n = len(self.inbound)
             out.append(f"{n} inbound link{_s(n)} now dangling:")
@@ -137,7 +150,22 @@ def move(
         )
         if dry_run:
             return report
-        commit_move(ws.root, plan.writes, src_rel, dst_rel)
+        rebase = _MoveRebase(ws, src_rel, dst_rel)
+        outcome = move_journal.commit(
+            ws,
+            "move",
+            f"move {src_rel} -> {dst_rel}",
+            {"src": src_rel, "dst": dst_rel},
+            plan.writes,
+            [(src_rel, dst_rel)],
+            rebase,
+            undo.blob_folder(ws),
+        )
+        if outcome.rebased:  # files that changed meanwhile: their edits as finally made
+            again = {dst_rel if p == src_rel else p for p in outcome.rebased}
+            kept = [e for e in report.edits if e.path not in again]
+            report.edits = sorted(kept + rebase.edits(), key=lambda e: (e.path, e.line))
+        undo.record_move(ws, src_rel, dst_rel, outcome)
         with ws.lock:
             src_indexed = src_rel in ws.index.nodes
         ws.apply(
@@ -150,22 +178,78 @@ def move(
     return report
 
 
-def delete(ws: Workspace, path: str) -> DeleteReport:
-    """Remove a file, drop it from the index, and return the links that still point at it."""
+class _MoveRebase:
+    """Plans a linking file again from the bytes it holds now (it changed after planning)."""
+
+    def __init__(self, ws: Workspace, src: str, dst: str) -> None:
+        self.ws, self.src, self.dst = ws, src, dst
+        self.by_file: dict[str, list[LinkEdit]] = {}
+
+    def __call__(self, path: str, data: bytes) -> bytes:
+        new, edits = replan_file(self.ws, path, data, self.src, self.dst)
+        self.by_file[path] = edits
+        return new
+
+    def edits(self) -> list[LinkEdit]:
+        """The edits of every file planned again."""
+        return [e for edits in self.by_file.values() for e in edits]
+
+
+def delete(ws: Workspace, path: str, permanent: bool = False) -> DeleteReport:
+    """Move a file to `.trash/` (or, `permanent`, remove it), drop it from the index, and
+    return the links that still point at it. The last delete can be undone (`undo`)."""
     from reme_core.workspace import Changes
 
     with ws.write_lock:
         rel = existing_file(ws, path)
         inbound = [link for link in inbound_links(ws, rel) if link.path != rel]
-        try:
-            (ws.root / rel).unlink()
-        except OSError as exc:
-            raise RemeError(f"{rel}: cannot delete ({exc.strerror})") from None
+        slot = None
+        if permanent:
+            try:
+                (ws.root / rel).unlink()
+            except OSError as exc:
+                raise RemeError(f"{rel}: cannot delete ({exc.strerror})") from None
+            undo.record_permanent(ws, rel)
+        else:
+            try:
+                digest = hashlib.sha256((ws.root / rel).read_bytes()).hexdigest()
+            except OSError as exc:
+                raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
+            slot = move_to_trash(ws.root, rel)
+            undo.record_delete(ws, rel, slot, digest)
         with ws.lock:
             indexed = rel in ws.index.nodes
         if indexed:
             ws.apply(Changes(deleted=[rel]))
-    return DeleteReport(rel, inbound)
+    return DeleteReport(rel, inbound, slot)
+
+
+def undo_last(ws: Workspace) -> undo.UndoReport:
+    """Revert the last delete or move made through reme (any process); see `reme_core.undo`."""
+    return undo.undo(ws)
+
+
+def recover(ws: Workspace) -> bool:
+    """At open: finish or roll back operations a crash interrupted, saying so in
+    `ws.warnings`; True when files changed (the start-up diff must then walk afresh)."""
+    factories: dict[str, journal_recovery.RebaseFactory] = {
+        "move": lambda info: _move_rebase(ws, info),
+        "undo": lambda info: undo.rebaser(ws, info),
+    }
+    with ws.write_lock:
+        done = journal_recovery.recover(ws, factories)
+        for op in done:
+            ws.warnings.append(op.message())
+            if op.finished and op.kind == "move":
+                undo.record_unrecoverable(ws, f"{op.label} (finished after a crash)")
+            elif op.finished and op.kind == "undo":
+                undo.clear_after_recovery(ws, op.info)
+    return any(op.changed for op in done)
+
+
+def _move_rebase(ws: Workspace, info: Mapping[str, Any]) -> Rebase | None:
+    src, dst = info.get("src"), info.get("dst")
+    return _MoveRebase(ws, src, dst) if isinstance(src, str) and isinstance(dst, str) else None
 
 
 def create(
@@ -219,8 +303,9 @@ def create(
 def existing_file(ws: Workspace, path: str) -> str:
     """The normalised path of an existing regular file of the workspace, or `PathRefused`."""
     rel = normalize_relpath(path)
-    if rel.split("/")[0] == METADATA_DIR:
-        raise PathRefused(f"{rel}: {METADATA_DIR}/ holds the index, not notes")
+    state = ws.state_dir.name
+    if rel.split("/")[0] == state:
+        raise PathRefused(f"{rel}: {state}/ holds the index, not notes")
     full = resolve_inside(ws.root, rel)
     if not full.is_file():
         what = "a folder" if full.is_dir() else "missing"

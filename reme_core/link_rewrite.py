@@ -1,17 +1,14 @@
-"""Link rewriting for a move: find the links that point at a file, rewrite their targets, and
-write every changed file all-or-nothing.
+"""Link rewriting for a move: find the links that point at a file and plan their new text.
 
 Only a link's target changes; `!`, anchor, alias, spacing, BOM, line endings and undecodable
-bytes stay as they were. New contents go to temp files beside the originals, then replace them,
-then the file moves; any failure puts every original back.
+bytes stay as they were. Planning only reads; `move_journal` writes the planned files, and
+calls `replan_file` again for any file that changed after it was read.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import tempfile
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,7 +76,11 @@ class _Text:
     @classmethod
     def read(cls, full: Path, rel: str, encoding: str) -> _Text:
         """Read a file, refusing one that would not encode back to the same bytes."""
-        data = full.read_bytes()
+        return cls.parse(full.read_bytes(), rel, encoding)
+
+    @classmethod
+    def parse(cls, data: bytes, rel: str, encoding: str) -> _Text:
+        """Split a file's bytes, refusing bytes that would not encode back the same."""
         text = data.decode(encoding, errors="surrogateescape")
         bom = text.startswith(_BOM)
         parts = _NEWLINE.split(text[1:] if bom else text)
@@ -125,10 +126,10 @@ class _Resolution:
 
 
 @dataclass(slots=True)
-class Write:
-    """One file to rewrite: old bytes (for rollback), new bytes and its permission bits."""
+class Rewrite:
+    """One file to rewrite: its path when written, the bytes read, new bytes, permission bits."""
 
-    path: Path
+    path: str
     old: bytes
     new: bytes
     mode: int
@@ -140,7 +141,7 @@ class MovePlan:
 
     edits: list[LinkEdit] = field(default_factory=list)
     untouched: list[InboundLink] = field(default_factory=list)
-    writes: list[Write] = field(default_factory=list)
+    writes: list[Rewrite] = field(default_factory=list)
     rewritten: list[str] = field(default_factory=list)
 
 
@@ -151,48 +152,75 @@ def plan_move(ws: Workspace, src: str, dst: str, rewrite_links: bool) -> MovePla
     alone. Raises `FileRefused` for a read-only linking file.
     """
     plan = MovePlan()
-    after: tuple[ObsidianResolver, set[str]] | None = None
+    planner = _FilePlanner(ws, src, dst, rewrite_links)
     for source, text in _linking_texts(ws, src):
-        where = dst if source == src else source
-        now = _Resolution(ws, source)
-        by_line: dict[int, list[WikilinkMatch]] = {}
-        for m in find_wikilinks(text.normalized):
-            if not m.target or now.wikilink(m.target) != src:
-                continue
-            if not rewrite_links:
-                plan.untouched.append(InboundLink(where, m.line, m.raw))
-                continue
-            if now.literal(m.target) != src:
-                # Found by name or alias (Obsidian): leave it when it still finds the file.
-                after = after or _resolver_after_move(ws, src, dst)
-                if _Resolution(ws, where, after).wikilink(m.target) == dst:
-                    continue
-            by_line.setdefault(m.line, []).append(m)
-        plan.untouched.extend(
-            InboundLink(where, link.line, link.raw)
-            for link in _markdown_inbound(ws, source, text.normalized, src)
-        )
-        if not by_line:
-            continue
         old = text.encode()
-        for line, matches in by_line.items():
-            content = text.lines[line - 1]
-            for m in sorted(matches, key=lambda m: m.start, reverse=True):
-                content = content[: m.start] + _retarget(m, dst) + content[m.end :]
-            plan.edits.extend(LinkEdit(where, line, m.raw, _retarget(m, dst)) for m in matches)
-            text.lines[line - 1] = content
-        full = ws.root / source
-        mode = full.stat().st_mode
+        edits, untouched = planner.plan(source, text)
+        plan.untouched.extend(untouched)
+        if not edits:
+            continue
+        plan.edits.extend(edits)
+        mode = (ws.root / source).stat().st_mode
         if not mode & 0o222:
             raise FileRefused(
                 f"{source}: is read-only, so its links to {src} cannot be rewritten "
                 "(make it writable, or move without rewriting links)"
             )
-        plan.writes.append(Write(full, old, text.encode(), mode & 0o7777))
+        plan.writes.append(Rewrite(source, old, text.encode(), mode & 0o7777))
         plan.rewritten.append(source)
     plan.edits.sort(key=lambda e: (e.path, e.line))
     plan.untouched.sort(key=lambda i: (i.path, i.line))
     return plan
+
+
+def replan_file(
+    ws: Workspace, source: str, data: bytes, src: str, dst: str
+) -> tuple[bytes, list[LinkEdit]]:
+    """The new bytes of one linking file whose bytes are now `data` (it changed after the
+    plan read it), and its edits; `data` itself when no link in it points at `src` now."""
+    text = _Text.parse(data, source, ws.config.encoding)
+    edits, _ = _FilePlanner(ws, src, dst, True).plan(source, text)
+    return (text.encode() if edits else data), sorted(edits, key=lambda e: e.line)
+
+
+class _FilePlanner:
+    """Retargets, in one file's text, the links of a move of `src` to `dst`."""
+
+    def __init__(self, ws: Workspace, src: str, dst: str, rewrite_links: bool) -> None:
+        self.ws, self.src, self.dst, self.rewrite_links = ws, src, dst, rewrite_links
+        self.after: tuple[ObsidianResolver, set[str]] | None = None
+
+    def plan(self, source: str, text: _Text) -> tuple[list[LinkEdit], list[InboundLink]]:
+        """Edit `text.lines` in place; returns the edits made and the links left alone."""
+        ws, src, dst = self.ws, self.src, self.dst
+        where = dst if source == src else source
+        now = _Resolution(ws, source)
+        untouched: list[InboundLink] = []
+        by_line: dict[int, list[WikilinkMatch]] = {}
+        for m in find_wikilinks(text.normalized):
+            if not m.target or now.wikilink(m.target) != src:
+                continue
+            if not self.rewrite_links:
+                untouched.append(InboundLink(where, m.line, m.raw))
+                continue
+            if now.literal(m.target) != src:
+                # Found by name or alias (Obsidian): leave it when it still finds the file.
+                self.after = self.after or _resolver_after_move(ws, src, dst)
+                if _Resolution(ws, where, self.after).wikilink(m.target) == dst:
+                    continue
+            by_line.setdefault(m.line, []).append(m)
+        untouched.extend(
+            InboundLink(where, link.line, link.raw)
+            for link in _markdown_inbound(ws, source, text.normalized, src)
+        )
+        edits: list[LinkEdit] = []
+        for line, matches in by_line.items():
+            content = text.lines[line - 1]
+            for m in sorted(matches, key=lambda m: m.start, reverse=True):
+                content = content[: m.start] + _retarget(m, dst) + content[m.end :]
+            edits.extend(LinkEdit(where, line, m.raw, _retarget(m, dst)) for m in matches)
+            text.lines[line - 1] = content
+        return edits, untouched
 
 
 def _linking_texts(ws: Workspace, target: str) -> Iterable[tuple[str, _Text]]:
@@ -244,56 +272,7 @@ def _retarget(m: WikilinkMatch, target: str) -> str:
     return m.raw[:start] + target + m.raw[start + len(m.target) :]
 
 
-# -- committing -------------------------------------------------------------------------------
-def commit_move(root: Path, writes: list[Write], src: str, dst: str) -> None:
-    """Rewrite every file, then move; on any failure restore every original and raise."""
-    temps: list[str] = []
-    replaced: list[Write] = []
-    made: list[Path] = []
-    try:
-        for w in writes:
-            temps.append(_write_temp(w.path, w.new, w.mode))
-        for w, tmp in zip(writes, temps, strict=True):
-            os.replace(tmp, w.path)
-            replaced.append(w)
-        made = make_parents(root, dst)
-        os.rename(root / src, root / dst)
-    except OSError as exc:
-        failed = _rollback(replaced, temps, made)
-        message = f"move failed at {exc.filename or src} ({exc.strerror}); "
-        if failed:
-            raise RemeError(message + "could not restore: " + ", ".join(failed)) from None
-        raise RemeError(message + "every file is as it was") from None
-
-
-def _write_temp(path: Path, data: bytes, mode: int) -> str:
-    """A temp file beside `path` holding `data` (a dot name, so the index ignores it)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".reme-tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)
-    except OSError:
-        os.unlink(tmp)
-        raise
-    return tmp
-
-
-def _rollback(replaced: list[Write], temps: list[str], made: list[Path]) -> list[str]:
-    """Put originals back, drop temps and new folders; returns files that could not be restored."""
-    failed = []
-    for w in replaced:
-        try:
-            os.replace(_write_temp(w.path, w.old, w.mode), w.path)
-        except OSError:
-            failed.append(str(w.path))
-    for tmp in temps:
-        with contextlib.suppress(OSError):  # gone when it was already renamed into place
-            os.unlink(tmp)
-    remove_dirs(made)
-    return failed
-
-
+# -- folders ----------------------------------------------------------------------------------
 def make_parents(root: Path, rel: str) -> list[Path]:
     """Create the missing folders of `rel` under `root`; returns them, outermost first.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import shutil
 import subprocess
@@ -18,6 +19,7 @@ from reme_core import (
     LinkEdit,
     PathRefused,
     RemeError,
+    UndoRefused,
     Workspace,
     inbound_links,
 )
@@ -352,7 +354,7 @@ def test_delete_reports_the_exact_remaining_inbound_links(ws: Workspace) -> None
     preview = inbound_links(ws, SRC)
     report = ws.delete(SRC)
     assert not (ws.root / SRC).exists()
-    assert report.path == SRC
+    assert report.path == SRC and report.trash == f".trash/{SRC}"
     assert report.inbound == [link for link in preview if link.path != SRC]
     assert report.inbound == [
         InboundLink("daily/2026-06-05/baseline.md", 4, "[[digest/wiki/bm25.md]]"),
@@ -420,3 +422,145 @@ def test_create_refuses_existing_and_bad_paths(ws: Workspace) -> None:
         with pytest.raises(PathRefused, match=message):
             ws.create(path, "n", "d")
     assert tree_bytes(ws.root) == before
+
+
+# -- the trash and undo (issue 12) -------------------------------------------------------------
+def notes(root: Path) -> dict[str, bytes]:
+    """The workspace's files outside the trash and the derived-state folder."""
+    return {k: v for k, v in tree_bytes(root).items() if not k.startswith(".trash/")}
+
+
+def test_delete_moves_the_file_to_the_trash_and_undo_brings_it_back(ws: Workspace) -> None:
+    before = notes(ws.root)
+    inlinks = ws.index.graph.inlinks(SRC)
+    ws.delete(SRC)
+    assert (ws.root / ".trash" / SRC).read_bytes() == before[SRC]
+    assert ws.node(SRC) is None and ws.index.graph.is_dangling(SRC)
+
+    report = ws.undo()
+    assert (report.op, report.path, report.source) == ("delete", SRC, f".trash/{SRC}")
+    assert report.lines() == [f"restored {SRC} from .trash/{SRC}"]
+    assert notes(ws.root) == before
+    assert not (ws.root / ".trash/digest").exists(), "emptied trash folders are removed"
+    assert ws.node(SRC).name == "BM25" and ws.index.graph.inlinks(SRC) == inlinks
+    with pytest.raises(UndoRefused, match="nothing to undo"):
+        ws.undo()
+
+
+def test_a_name_taken_in_the_trash_gets_a_number_and_is_never_overwritten(
+    ws: Workspace,
+) -> None:
+    older = ws.root / ".trash" / SRC
+    older.parent.mkdir(parents=True)
+    older.write_bytes(b"deleted last week\n")
+    (ws.root / ".trash/digest/wiki/bm25 1.md").write_bytes(b"and the week before\n")
+    report = ws.delete(SRC)
+    assert report.trash == ".trash/digest/wiki/bm25 2.md"
+    assert older.read_bytes() == b"deleted last week\n"
+    assert (ws.root / ".trash/digest/wiki/bm25 1.md").read_bytes() == b"and the week before\n"
+    ws.undo()
+    assert (ws.root / SRC).read_text() == TARGET
+    assert older.read_bytes() == b"deleted last week\n"
+
+
+def test_permanent_delete_skips_the_trash_and_cannot_be_undone(ws: Workspace) -> None:
+    report = ws.delete(SRC, permanent=True)
+    assert report.trash is None and report.lines()[0] == f"deleted {SRC} (permanently)"
+    assert not (ws.root / SRC).exists() and not (ws.root / ".trash").exists()
+    with pytest.raises(UndoRefused, match="was permanent"):
+        ws.undo()
+
+
+def test_undo_refuses_when_the_deleted_path_exists_again(ws: Workspace) -> None:
+    ws.delete(SRC)
+    (ws.root / SRC).write_text("a new note in its place\n")
+    before = tree_bytes(ws.root)
+    with pytest.raises(UndoRefused, match=re.escape(f"{SRC} exists again")):
+        ws.undo()
+    assert tree_bytes(ws.root) == before
+
+
+def test_undo_of_a_move_puts_back_the_file_and_every_rewritten_link(ws: Workspace) -> None:
+    before = notes(ws.root)
+    inlinks = ws.index.graph.inlinks(SRC)
+    ws.move(SRC, DST)
+    report = ws.undo()
+    assert (report.op, report.path, report.source) == ("move", SRC, DST)
+    assert report.files == [
+        "daily/2026-06-05/baseline.md",
+        "daily/2026-06-06/other.md",
+        "daily/2026-06-07/crlf.md",
+    ]
+    assert notes(ws.root) == before  # byte for byte: BOM, CRLF, the self-link
+    assert not (ws.root / "digest/ranking").exists() or not any(
+        (ws.root / "digest/ranking").iterdir()
+    )
+    assert ws.node(DST) is None and ws.index.graph.inlinks(SRC) == inlinks
+
+
+def test_undo_of_a_move_keeps_lines_appended_since(ws: Workspace) -> None:
+    ws.move(SRC, DST)
+    other = ws.root / "daily/2026-06-06/other.md"
+    with open(other, "a", encoding="utf-8") as fh:
+        fh.write("appended after the move\n")
+    ws.undo()
+    assert other.read_text() == OTHER + "appended after the move\n"
+    assert (ws.root / SRC).read_text() == TARGET
+
+
+def test_undo_of_a_move_refuses_when_a_linking_file_was_edited(ws: Workspace) -> None:
+    ws.move(SRC, DST)
+    other = ws.root / "daily/2026-06-06/other.md"
+    other.write_text(other.read_text().replace("First", "Edited"))
+    before = tree_bytes(ws.root)
+    with pytest.raises(UndoRefused, match=r"other\.md changed since"):
+        ws.undo()
+    assert tree_bytes(ws.root) == before
+    assert not list((ws.state_dir / "journal").iterdir())
+
+
+def test_the_undo_record_outlives_the_process(ws: Workspace) -> None:
+    ws.move(SRC, DST)
+    ws.close()
+    again = Workspace.open(ws.root)
+    try:
+        assert again.undo().source == DST
+        assert (again.root / SRC).read_text() == TARGET
+    finally:
+        again.close()
+
+
+def test_no_temp_file_or_journal_is_left_after_a_move(ws: Workspace) -> None:
+    ws.move(SRC, DST)
+    assert _no_temp_files(ws.root)
+    assert not list((ws.state_dir / "journal").iterdir())
+
+
+def test_a_journal_naming_a_path_outside_the_workspace_is_dropped(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    """Derived state is never trusted: recovery does not follow a hostile journal."""
+    outside = tmp_path / "outside.md"
+    outside.write_text("not the workspace's\n")
+    journal = ws.state_dir / "journal"
+    journal.mkdir(exist_ok=True)
+    op = "0123456789ab"
+    record = {
+        "version": 1,
+        "id": op,
+        "kind": "move",
+        "label": "move x -> y",
+        "info": {},
+        "files": [{"path": "../outside.md", "temp": f"../.outside.md.{op}.0.reme-tmp"}],
+        "renames": [["../outside.md", "gone.md"]],
+    }
+    (journal / f"{op}.json").write_text(json.dumps(record))
+    (journal / f"{op}.commit").write_bytes(b"")
+    ws.close()
+    again = Workspace.open(ws.root)
+    try:
+        assert any("not a valid journal; removed" in w for w in again.warnings)
+        assert outside.read_text() == "not the workspace's\n"
+        assert not (again.root / "gone.md").exists() and not list(journal.iterdir())
+    finally:
+        again.close()
