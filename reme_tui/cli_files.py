@@ -1,4 +1,4 @@
-"""`reme-tui move`, `delete` and `new`: link-safe file operations from the shell (issue 7).
+"""`reme-tui move`, `delete`, `undo` and `new`: link-safe file operations from the shell.
 
 They register with the command registry on import; cli.py imports this module.
 """
@@ -46,10 +46,13 @@ def run_move(args: argparse.Namespace) -> int:
 def _delete_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="workspace-relative path of the file to delete")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument(
+        "--permanent", action="store_true", help="remove it for good instead of moving to .trash/"
+    )
     p.add_argument("--json", action="store_true", help="print the structured result")
 
 
-@command("delete", "delete a file and list the links it leaves dangling")(_delete_args)
+@command("delete", "move a file to .trash/ and list the links it leaves dangling")(_delete_args)
 def run_delete(args: argparse.Namespace) -> int:
     """Delete after a y/N question on a terminal (or --yes); never asks a pipe."""
     ws = open_workspace(args)
@@ -58,29 +61,48 @@ def run_delete(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"delete {args.file}: stdin is not a terminal, so it cannot ask; pass --yes"
             )
-        if not _confirm(ws, existing_file(ws, args.file)):
+        if not _confirm(ws, existing_file(ws, args.file), args.permanent):
             print("nothing deleted", file=sys.stderr)
             return EXIT_FAILED
-    report = ws.delete(args.file)
+    report = ws.delete(args.file, permanent=args.permanent)
     if args.json:
         emit_json(report.to_dict())
     else:
         print("\n".join(report.lines()))
+        if report.trash:
+            print("`reme-tui undo` puts it back", file=sys.stderr)
     return EXIT_OK
 
 
-def _confirm(ws: Workspace, path: str) -> bool:
+def _confirm(ws: Workspace, path: str, permanent: bool) -> bool:
     """Show what links to `path`, then ask; only `y` or `yes` deletes."""
     inbound = [link for link in inbound_links(ws, path) if link.path != path]
     if inbound:
         print(f"{len(inbound)} inbound link(s) will be left dangling:", file=sys.stderr)
         for link in inbound:
             print(f"  {link.path}:{link.line}  {link.raw}", file=sys.stderr)
+    question = f"delete {path} permanently" if permanent else f"move {path} to .trash/"
     try:
-        answer = input(f"delete {path}? [y/N] ")
+        answer = input(f"{question}? [y/N] ")
     except EOFError:
         return False
     return answer.strip().lower() in ("y", "yes")
+
+
+def _undo_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print the structured result")
+
+
+@command("undo", "revert the last delete or move made through reme-tui")(_undo_args)
+def run_undo(args: argparse.Namespace) -> int:
+    """Undo what the browser, the CLI or the library did last; exit 1 when it refuses."""
+    ws = open_workspace(args)
+    report = ws.undo()
+    if args.json:
+        emit_json(report.to_dict())
+    else:
+        print("\n".join(report.lines()))
+    return EXIT_OK
 
 
 def _new_args(p: argparse.ArgumentParser) -> None:

@@ -109,12 +109,89 @@ def test_delete_yes_prints_the_links_left_dangling(root: Path) -> None:
     done = reme(root, "delete", "digest/wiki/bm25.md", "--yes")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "deleted digest/wiki/bm25.md",
+        "deleted digest/wiki/bm25.md (moved to .trash/digest/wiki/bm25.md)",
         "2 inbound links now dangling:",
         "  daily/2026-06-05/run.md:2  [[digest/wiki/bm25.md#L5|bm25]]",
         "  daily/2026-06-05/run.md:4  [[digest/wiki/bm25.md]]",
     ]
     assert not (root / "digest/wiki/bm25.md").exists()
+    assert (root / ".trash/digest/wiki/bm25.md").read_text() == FILES["digest/wiki/bm25.md"]
+    assert "reme-tui undo" in done.stderr
+
+
+def test_undo_restores_what_delete_moved_to_the_trash(root: Path) -> None:
+    before = tree_bytes(root)
+    assert reme(root, "delete", "digest/wiki/bm25.md", "--yes").returncode == 0
+    done = reme(root, "undo")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "restored digest/wiki/bm25.md from .trash/digest/wiki/bm25.md"
+    ]
+    assert tree_bytes(root) == before
+    links = reme(root, "links", "digest/wiki/bm25.md", "--json")
+    assert [n["path"] for n in json.loads(links.stdout)["inlinks"]] == ["daily/2026-06-05/run.md"]
+
+    again = reme(root, "undo")
+    assert again.returncode == 1 and "nothing to undo" in again.stderr
+    assert "Traceback" not in again.stderr
+
+
+def test_undo_reverts_a_move_and_its_links_as_json(root: Path) -> None:
+    before = tree_bytes(root)
+    assert reme(root, "move", "digest/wiki/bm25.md", "digest/rank/bm25.md").returncode == 0
+    done = reme(root, "undo", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "op": "move",
+        "path": "digest/wiki/bm25.md",
+        "source": "digest/rank/bm25.md",
+        "files": ["daily/2026-06-05/run.md"],
+    }
+    assert tree_bytes(root) == before
+
+
+def test_undo_reverts_what_another_process_did(root: Path) -> None:
+    """The record is the workspace's: the CLI undoes the library's move, and the library the
+    CLI's delete."""
+    from reme_core import Workspace
+
+    before = tree_bytes(root)
+    ws = Workspace.open(root)
+    ws.move("digest/wiki/bm25.md", "digest/rank/bm25.md")
+    ws.close()
+    done = reme(root, "undo")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("moved digest/rank/bm25.md back to digest/wiki/bm25.md")
+    assert tree_bytes(root) == before
+
+    assert reme(root, "delete", "daily/2026-06-05/run.md", "--yes").returncode == 0
+    ws = Workspace.open(root)
+    try:
+        assert ws.undo().path == "daily/2026-06-05/run.md"
+        assert ws.node("daily/2026-06-05/run.md") is not None
+    finally:
+        ws.close()
+    assert tree_bytes(root) == before
+
+
+def test_delete_permanent_skips_the_trash_and_undo_says_so(root: Path) -> None:
+    done = reme(root, "delete", "digest/wiki/bm25.md", "--yes", "--permanent", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["trash"] is None
+    assert not (root / "digest/wiki/bm25.md").exists() and not (root / ".trash").exists()
+    again = reme(root, "undo")
+    assert again.returncode == 1
+    assert "the last delete (digest/wiki/bm25.md) was permanent" in again.stderr
+
+
+def test_undo_refuses_with_exit_1_when_the_path_exists_again(root: Path) -> None:
+    assert reme(root, "delete", "digest/wiki/bm25.md", "--yes").returncode == 0
+    (root / "digest/wiki/bm25.md").write_text("someone wrote a new one\n")
+    before = tree_bytes(root)
+    done = reme(root, "undo")
+    assert done.returncode == 1
+    assert "digest/wiki/bm25.md exists again" in done.stderr and "Traceback" not in done.stderr
+    assert tree_bytes(root) == before
 
 
 def _delete_on_a_terminal(root: Path, answer: bytes) -> tuple[int, str]:
