@@ -1,9 +1,10 @@
-"""Link-safe file operations on the open note: rename/move, delete, new (issue 7).
+"""Link-safe file operations on the open note: rename/move, delete, new, undo.
 
 A mixin of `RemeApp`. The modal screens of `reme_tui.screens.file_ops` do the work through
 `Workspace.move/delete/create`; the workspace listener then refreshes search results and
 neighbours. Here the reader is pointed at the note's new place *before* that refresh runs,
-so the refresh re-reads the right file instead of reporting the old path as deleted.
+so the refresh re-reads the right file instead of reporting the old path as deleted. Undo
+(`Workspace.undo`) reverts the last delete or move, also one made by another process.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from reme_core import DeleteReport, MoveReport
+from textual import work
+
+from reme_core import DeleteReport, MoveReport, UndoReport
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 
 if TYPE_CHECKING:
@@ -64,7 +67,9 @@ class NoteOps(_Base):
             return
         n = len(report.inbound)
         left = f"\n{n} inbound link{'s' * (n != 1)} now dangling" if n else ""
-        self.notify(f"Deleted {report.path}{left}", title="Deleted")
+        self.notify(
+            f"Moved {report.path} to {report.trash}{left}\nCtrl+Z puts it back", title="Deleted"
+        )
         self.reader.forget(
             f"[b]{report.path}[/b] was deleted.\n\n"
             "Press [b]b[/b] to go back, or search for another note."
@@ -72,6 +77,32 @@ class NoteOps(_Base):
         self.neighbours.clear(f"{report.path} was deleted.")
         if self.reader.history.back:
             self.action_back()
+
+    def action_undo(self) -> None:
+        """Revert the last delete or move made through reme (here or by another process)."""
+        if self.ws is None:
+            self.notify("The workspace is still opening.", timeout=2)
+            return
+        self.undo_worker()
+
+    @work(thread=True, exclusive=True, group="file-ops", name="undo", exit_on_error=False)
+    def undo_worker(self) -> None:
+        """Undo off the UI thread; a refusal reaches the user through the error hub."""
+        assert self.ws is not None
+        report = self.ws.undo()
+        self.call_from_thread(self._undone, report)
+
+    def _undone(self, report: UndoReport) -> None:
+        text = "\n".join(report.lines()[:2])
+        self.notify(text, title="Undone")
+        if report.op == "move" and self.reader.path == report.source:
+            top = int(self.reader.view.scroll_y)
+            ranges = list(self.reader.view.ranges)
+            self.reader.retarget(report.source, report.path)
+            self.open_path(report.path, ranges, record=False, top=top)
+        elif report.op == "delete":
+            self.open_path(report.path)
+            self.focus_reader()
 
     def action_new_note(self) -> None:
         """Create a note in the open note's folder (the workspace root when none is open)."""

@@ -6,6 +6,10 @@ flows run through the real browser's keys on a copy of the demo workspace.
 
 from __future__ import annotations
 
+import os
+import string
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +22,8 @@ from textual.widgets import Input, Static
 from reme_core import DeleteReport, MoveReport, Workspace
 from reme_tui.app import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
-from tests.helpers import settle_workers
+from tests.helpers import settle_workers, tree_bytes
+from tests.test_tui_upkeep import run_command
 
 FILES: dict[str, str | bytes] = {
     "digest/wiki/bm25.md": "---\nname: BM25\ndescription: ranking\n---\n# BM25\nsaturation\n",
@@ -96,28 +101,48 @@ async def test_move_screen_escape_cancels(ws: Workspace) -> None:
     assert (ws.root / "digest/wiki/bm25.md").exists()
 
 
-async def test_delete_screen_shows_inbound_links_then_deletes_on_y(ws: Workspace) -> None:
+async def test_delete_screen_opens_on_cancel_and_no_letter_confirms(ws: Workspace) -> None:
     app = Host(DeleteScreen(ws, "digest/wiki/bm25.md"))
     async with app.run_test() as pilot:
         await settle(app, pilot)
         text = preview(app)
         assert "1 inbound link(s) will be left dangling" in text
         assert "daily/2026-06-05/run.md:2  [[digest/wiki/bm25.md#L5|bm25]]" in text
-        await pilot.press("y")
+        assert app.screen.focused is not None and app.screen.focused.id == "cancel"
+        await pilot.press(*"yYes")  # a bare y (or any word) deletes nothing
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeleteScreen) and app.result is _unset
+        assert (ws.root / "digest/wiki/bm25.md").exists()
+        await pilot.press("tab", "enter")  # on purpose: to the Delete button, then press it
         await settle(app, pilot)
     assert isinstance(app.result, DeleteReport)
     assert [x.path for x in app.result.inbound] == ["daily/2026-06-05/run.md"]
     assert not (ws.root / "digest/wiki/bm25.md").exists()
+    assert (ws.root / ".trash/digest/wiki/bm25.md").exists()
 
 
-async def test_delete_screen_n_keeps_the_file(ws: Workspace) -> None:
+@pytest.mark.parametrize("keys", [("n",), ("enter",), ("escape",)])
+async def test_delete_screen_n_enter_escape_keep_the_file(
+    ws: Workspace, keys: tuple[str, ...]
+) -> None:
     app = Host(DeleteScreen(ws, "digest/wiki/bm25.md"))
     async with app.run_test() as pilot:
         await settle(app, pilot)
-        await pilot.press("n")
+        await pilot.press(*keys)
         await settle(app, pilot)
     assert app.result is None
     assert (ws.root / "digest/wiki/bm25.md").exists()
+
+
+async def test_move_screen_cannot_complete_by_letters_alone(ws: Workspace) -> None:
+    before = tree_bytes(ws.root)
+    app = Host(MoveScreen(ws, "digest/wiki/bm25.md"))
+    async with app.run_test() as pilot:
+        await settle(app, pilot)
+        await pilot.press(*"yes rename it Dynamic")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MoveScreen) and app.result is _unset
+    assert tree_bytes(ws.root) == before
 
 
 async def test_new_note_screen_creates_in_the_current_folder(ws: Workspace) -> None:
@@ -180,13 +205,16 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy:
         assert any(n.title == "Moved" for n in app._notifications)
 
 
-async def test_app_delete_lists_inbound_links_then_deletes(demo_copy: Path) -> None:
+async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
+    demo_copy: Path,
+) -> None:
     path = "digest/wiki/rrf.md"
+    original = (demo_copy / path).read_bytes()
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, path)
         sources = {n.path for n in app.neighbours.data.inlinks}
-        await pilot.press("D")
+        await pilot.press("delete")
         await settle_workers(pilot)
         assert isinstance(app.screen, DeleteScreen)
         text = preview(app)
@@ -194,10 +222,85 @@ async def test_app_delete_lists_inbound_links_then_deletes(demo_copy: Path) -> N
         assert all(f"  {source}:" in text for source in sources)
         await pilot.press("y")
         await settle_workers(pilot)
+        assert isinstance(app.screen, DeleteScreen) and (demo_copy / path).exists()
+        await pilot.press("tab", "enter")
+        await settle_workers(pilot)
         assert not (demo_copy / path).exists()
+        assert (demo_copy / ".trash" / path).read_bytes() == original
         assert app.ws.node(path) is None
         assert "was deleted" in str(app.query_one("#reader-message", Static).render())
         assert any("now dangling" in n.message for n in app._notifications)
+
+        await pilot.press("ctrl+z")
+        await settle_workers(pilot)
+        assert (demo_copy / path).read_bytes() == original
+        assert not (demo_copy / ".trash" / path).exists()
+        assert app.ws.node(path) is not None and app.reader.path == path
+        assert {n.path for n in app.neighbours.data.inlinks} == sources
+        assert any(n.title == "Undone" for n in app._notifications)
+
+
+async def test_typing_dynamic_in_the_reader_deletes_nothing(demo_copy: Path) -> None:
+    """The word "Dynamic" typed with the reader focused once meant D (delete) then y (yes)."""
+    before = tree_bytes(demo_copy)
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, NOTE)
+        await pilot.press(*"Dynamic")
+        await settle_workers(pilot)
+        assert not isinstance(app.screen, DeleteScreen)
+    assert tree_bytes(demo_copy) == before
+    assert not (demo_copy / ".trash").exists()
+
+
+async def test_no_letter_typed_in_the_reader_changes_a_file(demo_copy: Path) -> None:
+    """Every letter, each followed by a word, from the reader: dialogs may open (and get the
+    word), but nothing is written, moved or deleted until a non-letter key asks for it."""
+    before = tree_bytes(demo_copy)
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, NOTE)
+        for letter in string.ascii_letters:
+            await pilot.press(letter, *"yes")
+            await settle_workers(pilot)
+            while len(app.screen_stack) > 1:
+                await pilot.press("escape")
+                await settle_workers(pilot)
+            if app.reader.path != NOTE:
+                app.open_path(NOTE)
+                await settle_workers(pilot)
+            app.focus_reader()
+    assert tree_bytes(demo_copy) == before
+
+
+async def test_palette_undo_reverts_a_move_made_by_the_cli(demo_copy: Path) -> None:
+    """The undo record is the workspace's: the browser undoes what `reme-tui move` did."""
+    dst = "digest/wiki/retrieval-regression.md"
+    before = tree_bytes(demo_copy)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    done = subprocess.run(
+        [sys.executable, "-m", "reme_tui", "-w", str(demo_copy), "move", NOTE, dst],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, dst)
+        await run_command(pilot, "Undo")
+        assert app.reader.path == NOTE
+        assert any(n.title == "Undone" for n in app._notifications)
+        assert app.ws.node(NOTE) is not None and app.ws.node(dst) is None
+        await pilot.press("ctrl+z")  # nothing left to undo: said, not raised
+        await settle_workers(pilot)
+        assert any("nothing to undo" in n.message for n in app._notifications)
+    after = tree_bytes(demo_copy)
+    assert {k: v for k, v in after.items() if not k.startswith(".")} == {
+        k: v for k, v in before.items() if not k.startswith(".")
+    }
 
 
 async def test_app_new_note_is_created_opened_and_searchable(demo_copy: Path) -> None:
@@ -225,6 +328,6 @@ async def test_file_keys_type_into_the_search_box(demo_copy: Path) -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, NOTE)
         app.action_focus_search()
-        await pilot.press("r", "D", "n")
+        await pilot.press("r", "D", "n", "delete")
         assert app.query_one("#query", Input).value == "rDn"
         assert not isinstance(app.screen, FileOpScreen)

@@ -1,9 +1,9 @@
-"""Modal screens for link-safe file operations: move/rename, delete, new note (issue 7).
+"""Modal screens for link-safe file operations: move/rename, delete, new note.
 
 Each screen does its work through `reme_core.file_ops` in a thread (the UI never blocks on
-disk) and dismisses with the result — a `MoveReport`, a `DeleteReport`, the new note's
-workspace-relative path — or None when cancelled. The app refreshes its panes from the
-workspace listener and opens the result.
+disk) and, once that worker has finished, dismisses with the result — a `MoveReport`, a
+`DeleteReport`, the new note's workspace-relative path — or None when cancelled. The app
+refreshes its panes from the workspace listener and opens the result.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
+from textual.worker import Worker, WorkerState
 
 from reme_core import DeleteReport, MoveReport, RemeError, Workspace, inbound_links
 
@@ -36,6 +37,10 @@ FileOpScreen Button { margin-left: 2; }
 """
 
 
+# The workers whose result ends a screen: a report, or the new note's path (None: refused).
+DONE_GROUPS = ("move", "delete", "create")
+
+
 class FileOpScreen(ModalScreen):
     """Shared look and the Escape binding of the three screens."""
 
@@ -48,6 +53,13 @@ class FileOpScreen(ModalScreen):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Dismiss with an operation's result once its worker is done (dismissing from inside
+        the worker would cancel it with the screen)."""
+        done = event.state is WorkerState.SUCCESS and event.worker.group in DONE_GROUPS
+        if done and event.worker.result is not None:
+            self.dismiss(event.worker.result)
 
     def show(self, text: str, error: bool = False) -> None:
         """Put plain text (link text holds brackets, so never markup) in the preview."""
@@ -122,22 +134,22 @@ class MoveScreen(FileOpScreen):
         self._move(self.query_one("#dst", Input).value.strip(), self.query_one(Checkbox).value)
 
     @work(thread=True, exclusive=True, group="move", exit_on_error=False)
-    def _move(self, dst: str, rewrite: bool) -> None:
+    def _move(self, dst: str, rewrite: bool) -> MoveReport | None:
         try:
-            report = self.ws.move(self.src, dst, rewrite_links=rewrite)
+            return self.ws.move(self.src, dst, rewrite_links=rewrite)
         except RemeError as exc:
             self.app.call_from_thread(self.show, str(exc), True)
-            return
-        self.app.call_from_thread(self.dismiss, report)
+            return None
 
 
 class DeleteScreen(FileOpScreen):
-    """Delete the open note after showing what still links to it."""
+    """Move the open note to `.trash/` after showing what still links to it.
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,n", "cancel", "Cancel"),
-        Binding("y", "delete", "Delete"),
-    ]
+    Cancel has the focus and no letter confirms, so keys typed as part of a word (`n` cancels)
+    never delete: Tab to "Move to trash", then Enter, or click it.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,n", "cancel", "Cancel")]
 
     def __init__(self, ws: Workspace, path: str) -> None:
         super().__init__(ws)
@@ -146,10 +158,11 @@ class DeleteScreen(FileOpScreen):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(f"Delete {self.path}?"), classes="title")
+            yield Label("It moves to .trash/ in the workspace; Ctrl+Z puts it back.")
             yield Static("Looking for links to it…", classes="preview", id="delete-preview")
             with Horizontal():
-                yield Button("Cancel (n)", id="cancel")
-                yield Button("Delete (y)", variant="error", id="delete")
+                yield Button("Cancel", id="cancel")
+                yield Button("Move to trash", variant="error", id="delete")
 
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
@@ -175,17 +188,16 @@ class DeleteScreen(FileOpScreen):
         self.dismiss(None)
 
     @on(Button.Pressed, "#delete")
-    def action_delete(self) -> None:
+    def _confirm(self) -> None:
         self._delete()
 
     @work(thread=True, exclusive=True, group="delete", exit_on_error=False)
-    def _delete(self) -> None:
+    def _delete(self) -> DeleteReport | None:
         try:
-            report: DeleteReport = self.ws.delete(self.path)
+            return self.ws.delete(self.path)
         except RemeError as exc:
             self.app.call_from_thread(self.show, str(exc), True)
-            return
-        self.app.call_from_thread(self.dismiss, report)
+            return None
 
 
 class NewNoteScreen(FileOpScreen):
@@ -235,10 +247,10 @@ class NewNoteScreen(FileOpScreen):
         self._create(path, name, description)
 
     @work(thread=True, exclusive=True, group="create", exit_on_error=False)
-    def _create(self, path: str, name: str, description: str) -> None:
+    def _create(self, path: str, name: str, description: str) -> str | None:
         try:
             created = self.ws.create(path, name, description, body=f"# {name}\n")
         except RemeError as exc:
             self.app.call_from_thread(self.show, str(exc), True)
-            return
-        self.app.call_from_thread(self.dismiss, created.relative_to(self.ws.root).as_posix())
+            return None
+        return created.relative_to(self.ws.root).as_posix()
