@@ -14,12 +14,14 @@ from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
 from watchfiles import Change, awatch
+from watchfiles._rust_notify import WatchfilesRustInternalError
 
 from reme_core.scanner import Scope, scan
 from reme_core.workspace import BatchReport, Changes, Workspace
 
-# Idle wake-ups of the watch thread; the first one triggers a catch-up diff for anything that
-# changed between opening the workspace and the watcher being in place.
+# Idle wake-ups of the watch loop; the first one triggers a catch-up diff for anything that
+# changed between opening the workspace and the watcher being in place, later ones look for a
+# rebuild by another process.
 _IDLE_MS = 1000
 
 
@@ -163,19 +165,21 @@ async def watch_workspace(
     while not stop.is_set():
         paths = watch_paths(ws)
         catch_up = True
-        events = awatch(
-            *paths,
-            watch_filter=flt,
-            debounce=max(1600, 4 * quiet),
-            step=max(1, quiet),
-            stop_event=stop,
-            rust_timeout=_IDLE_MS,
-            yield_on_timeout=True,
-            force_polling=polling,
-            ignore_permission_denied=True,
+        events = _until_unnameable(
+            awatch(
+                *paths,
+                watch_filter=flt,
+                debounce=max(1600, 4 * quiet),
+                step=max(1, quiet),
+                stop_event=stop,
+                rust_timeout=_IDLE_MS,
+                yield_on_timeout=True,
+                force_polling=polling,
+                ignore_permission_denied=True,
+            )
         )
         async with contextlib.aclosing(events):
-            async for raw in events:
+            async for raw in _ticking(events, _IDLE_MS / 1000):
                 rel = [(c, r) for c, p in raw if (r := flt.relative(p)) is not None]
                 changes = coalesce(set(rel))
                 # At the start, and after a rebuild by another process (whose copy replaced
@@ -189,6 +193,56 @@ async def watch_workspace(
                         yield report
                 if watch_paths(ws) != paths:
                     break  # a watched folder appeared or vanished: watch again, then catch up
+
+
+async def _ticking(
+    events: AsyncIterator[set[tuple[Change, str]]], seconds: float
+) -> AsyncIterator[set[tuple[Change, str]]]:
+    """The watcher's batches, and an empty one whenever `seconds` pass without one.
+
+    `awatch` wakes on its own only when no event at all arrived: events the filter drops (the
+    state folder's own writes, another process's rebuild among them) would starve the idle
+    checks for as long as they keep coming.
+    """
+    pending: asyncio.Future[set[tuple[Change, str]]] = asyncio.ensure_future(anext(events))
+    try:
+        while True:
+            done, _ = await asyncio.wait({pending}, timeout=seconds)
+            if not done:
+                yield set()
+                continue
+            try:
+                raw = pending.result()
+            except StopAsyncIteration:
+                return
+            pending = asyncio.ensure_future(anext(events))
+            yield raw
+    finally:
+        pending.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await pending  # the generator under it must be idle before it is closed
+
+
+async def _until_unnameable(
+    events: AsyncIterator[set[tuple[Change, str]]],
+) -> AsyncIterator[set[tuple[Change, str]]]:
+    """`awatch`'s batches until it meets a path it cannot decode (a file name that is not
+    UTF-8): its watch is over then, so this ends, and the caller watches again and catches up
+    by a diff, which leaves such a name out with a warning."""
+    async with contextlib.aclosing(events):  # type: ignore[type-var]
+        try:
+            async for raw in events:
+                yield raw
+        except Exception as exc:
+            if not _cannot_decode(exc):
+                raise
+
+
+def _cannot_decode(exc: BaseException) -> bool:
+    inner = getattr(exc, "exceptions", None)  # anyio's task group wraps it in a group
+    if isinstance(inner, tuple) and inner:
+        return all(_cannot_decode(e) for e in inner)
+    return isinstance(exc, WatchfilesRustInternalError) and "decode" in str(exc)
 
 
 def _apply(ws: Workspace, changes: Changes) -> BatchReport:

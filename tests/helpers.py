@@ -14,11 +14,12 @@ if TYPE_CHECKING:
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
-    """Every file outside metadata/, as bytes: what a failed or refused operation must keep."""
+    """Every file outside the derived state (`metadata/`, `.reme-tui/`), as bytes: what a
+    failed or refused operation must keep."""
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and p.relative_to(root).parts[0] != "metadata"
+        if p.is_file() and p.relative_to(root).parts[0] not in ("metadata", ".reme-tui")
     }
 
 
