@@ -35,6 +35,7 @@ from reme_core.rebuild import (
 )
 from reme_core.scanner import FileStat, ScanAhead, Scope, scan
 from reme_core.store import BatchWrite, is_busy, retry_busy
+from reme_core.text_decode import UNDECODABLE_NAME
 
 # Re-exported: reme_core.workspace imports these from here.
 __all__ = [
@@ -108,6 +109,8 @@ class Indexer(Rebuilder):
         """
         with bulk_objects():  # 50k FileStats: the collector would walk the whole index heap
             disk = ahead.result() if ahead is not None else scan(self.root, self.watch_scope)
+        for name in disk.undecodable:  # left out by the walk: no path of it can be stored
+            self._warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
         changes = Changes()
         with self.lock:
             stored = self.index.nodes.stats()

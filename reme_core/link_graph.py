@@ -264,10 +264,19 @@ class LinkGraph:
         return result
 
     def is_dangling(self, target: str) -> bool:
-        """True when `target` is neither an indexed file nor present on disk."""
+        """True when `target` is neither an indexed file nor present on disk.
+
+        A target no file system can hold (a name over 255 bytes, an undecodable one) is
+        dangling: the check's error must not fail the search or `stats` that asked.
+        """
         if target in self._files:
             return False
-        return not (self._exists is not None and self._exists(target))
+        if self._exists is None:
+            return True
+        try:
+            return not self._exists(target)
+        except (OSError, ValueError):
+            return True
 
     def dangling(self) -> list[FileLink]:
         """Every link whose target is dangling, sorted by target, source path, then line."""

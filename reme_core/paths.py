@@ -11,6 +11,7 @@ from fnmatch import translate
 from pathlib import Path
 
 from reme_core.errors import PathRefused, RemeError
+from reme_core.text_decode import UNDECODABLE_NAME, shown_name, undecodable
 
 METADATA_DIR = "metadata"  # derived state in memory mode (ReMe's layer)
 VAULT_STATE_DIR = ".reme-tui"  # derived state in vault mode: hidden, like .obsidian/
@@ -50,6 +51,8 @@ def normalize_relpath(path: str) -> str:
         raise PathRefused("empty path")
     if "\0" in path:
         raise PathRefused(f"{path!r}: path contains a NUL character")
+    if undecodable(path):
+        raise PathRefused(f"{shown_name(path)}: {UNDECODABLE_NAME}")
     candidate = path.replace("\\", "/") if os.sep == "\\" else path
     if candidate.startswith("/") or os.path.isabs(path) or (len(path) > 1 and path[1] == ":"):
         raise PathRefused(f"{path}: absolute paths are refused; give a workspace-relative path")

@@ -38,12 +38,15 @@ def file_lines(root: Path, path: str, config: Config) -> tuple[str, list[str]]:
     """(normalised path, lines) of a workspace file; refuses escapes, binaries, huge files."""
     rel = normalize_relpath(path)
     target = resolve_inside(root, rel)
-    if not target.is_file():
-        raise FileRefused(f"{rel}: no such file in the workspace")
-    size = target.stat().st_size
-    if size > config.max_file_bytes:
-        raise FileRefused(f"{rel}: larger than max_file_bytes ({size} bytes)")
-    data = target.read_bytes()
+    try:
+        if not target.is_file():
+            raise FileRefused(f"{rel}: no such file in the workspace")
+        size = target.stat().st_size
+        if size > config.max_file_bytes:
+            raise FileRefused(f"{rel}: larger than max_file_bytes ({size} bytes)")
+        data = target.read_bytes()
+    except OSError as exc:  # a name too long for the file system, a file that went away
+        raise FileRefused(f"{rel}: {exc.strerror or exc}") from None
     if looks_binary(data):
         raise FileRefused(f"{rel}: binary file")
     text, _ = decode_text(data, rel, config.encoding, config.invalid_encoding_policy)

@@ -26,6 +26,7 @@ from reme_core.parsing import VANISHED, ParsedBatch, ParseSettings, TermSpaces
 from reme_core.scanner import Scope, scan
 from reme_core.state_lock import StateLock
 from reme_core.store import BatchWrite, Store, is_busy, retry_busy
+from reme_core.text_decode import UNDECODABLE_NAME
 
 DB_NAME = "index.sqlite"
 # Meta key naming the rebuild that made the database: a live process that sees it change
@@ -127,7 +128,8 @@ class Rebuilder:
         when_many = None
         if uses_pool(POOL_THRESHOLD, self.config.workers):
             when_many = (POOL_THRESHOLD, start_pool)
-        paths = sorted(scan(self.root, self.rebuild_scope, when_many=when_many))
+        found = scan(self.root, self.rebuild_scope, when_many=when_many)
+        paths = sorted(found)
         if progress:
             progress(0, len(paths))  # what was found, before the first batch is parsed
         shared = self._shared()
@@ -149,6 +151,10 @@ class Rebuilder:
         builder.index = self._new_index()
         builder._generation = 0
         skipped, columns = builder._build(paths, progress)
+        if found.undecodable:  # left out by the walk: listed with the files refused
+            refused = [(name, UNDECODABLE_NAME) for name in found.undecodable]
+            builder.store.record_skipped(refused)
+            skipped = sorted(refused + skipped)
         for warning in builder.warnings:
             self._warn(warning)
         with self.lock:

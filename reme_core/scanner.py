@@ -15,6 +15,7 @@ import numpy as np
 from reme_core.config import Config
 from reme_core.excludes import Excludes
 from reme_core.paths import METADATA_DIR, is_ignored, is_ignored_child, state_dir_name
+from reme_core.text_decode import shown_name, undecodable
 
 WATCH_LAYERS = ("daily", "digest")
 REINDEX_LAYERS = ("daily", "digest", "resource")
@@ -71,16 +72,27 @@ def scopes_for(root: Path, config: Config) -> tuple[str, Scope, Scope]:
     return mode, watch, rebuild
 
 
+class Found(dict[str, FileStat]):
+    """What `scan` returns: path -> stat, plus the names it left out because they are not
+    valid UTF-8 (`shown_name`: escaped), so that a warning can name them."""
+
+    __slots__ = ("undecodable",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.undecodable: list[str] = []
+
+
 def scan(
     root: Path, scope: Scope, *, when_many: tuple[int, Callable[[], None]] | None = None
-) -> dict[str, FileStat]:
+) -> Found:
     """Walk the scope's folders; follow symlinks only while their real path stays inside.
 
     ``when_many`` is (n, fn): ``fn`` is called once, as soon as n files are found (a rebuild
     starts its process pool's server then, so it loads while the walk goes on).
     """
     real_root = root.resolve()
-    found: dict[str, FileStat] = {}
+    found = Found()
     seen_dirs: set[tuple[int, int]] = set()
     hook = [when_many] if when_many is not None else []
     for top in sorted(set(scope.dirs)):
@@ -111,7 +123,7 @@ def _walk(
     rel: str,
     real_root: Path,
     scope: Scope,
-    found: dict[str, FileStat],
+    found: Found,
     seen_dirs: set[tuple[int, int]],
     hook: list[tuple[int, Callable[[], None]]],
 ) -> None:
@@ -141,6 +153,10 @@ def _walk(
         if is_ignored_child(rel, name, state_dir):
             continue
         try:
+            if not name.isascii() and undecodable(name):  # no path of it could be stored
+                if name.endswith(suffixes) or entry.is_dir():
+                    found.undecodable.append(shown_name(prefix + name))
+                continue
             if entry.is_symlink() and not _inside(real_root, entry.path):
                 continue
             if entry.is_dir():
@@ -197,7 +213,7 @@ class ScanAhead:
         """Whether the walk runs in a child (else `result` walks in this process)."""
         return self._pid != 0
 
-    def result(self) -> dict[str, FileStat]:
+    def result(self) -> Found:
         """What `scan(root, scope)` returns, from the child when it succeeded."""
         if self._pid:
             pid, self._pid = self._pid, 0
@@ -223,23 +239,28 @@ class ScanAhead:
                 os.waitpid(pid, 0)
 
 
-def _encode(found: dict[str, FileStat]) -> bytes:
-    """Paths (NUL-separated, file-system encoding) then float64 mtimes and int64 sizes."""
-    names = "\0".join(found).encode("utf-8", "surrogateescape")
+def _encode(found: Found) -> bytes:
+    """Paths (NUL-separated, UTF-8), float64 mtimes, int64 sizes, then the names left out."""
+    names = "\0".join(found).encode("utf-8")
+    left_out = "\0".join(found.undecodable).encode("utf-8")
     mtimes = np.fromiter((st.mtime for st in found.values()), np.float64, len(found))
     sizes = np.fromiter((st.size for st in found.values()), np.int64, len(found))
-    header = np.array([len(found), len(names)], dtype=np.int64).tobytes()
-    return header + names + mtimes.tobytes() + sizes.tobytes()
+    header = np.array([len(found), len(names), len(left_out)], dtype=np.int64).tobytes()
+    return header + names + mtimes.tobytes() + sizes.tobytes() + left_out
 
 
-def _decode(data: bytes) -> dict[str, FileStat]:
-    n, n_names = np.frombuffer(data, np.int64, 2).tolist()
-    at = 16 + n_names
-    if len(data) != at + 16 * n:
+def _decode(data: bytes) -> Found:
+    n, n_names, n_left_out = np.frombuffer(data, np.int64, 3).tolist()
+    at = 24 + n_names
+    if len(data) != at + 16 * n + n_left_out:
         raise ValueError("truncated scan result")
+    found = Found()
+    if n_left_out:
+        found.undecodable = data[at + 16 * n :].decode("utf-8").split("\0")
     if not n:
-        return {}
-    paths = data[16:at].decode("utf-8", "surrogateescape").split("\0")
+        return found
+    paths = data[24:at].decode("utf-8").split("\0")
     mtimes = np.frombuffer(data, np.float64, n, at).tolist()
     sizes = np.frombuffer(data, np.int64, n, at + 8 * n).tolist()
-    return dict(zip(paths, map(FileStat, mtimes, sizes), strict=True))
+    found.update(zip(paths, map(FileStat, mtimes, sizes), strict=True))
+    return found

@@ -44,3 +44,23 @@ def decode_text(
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, warnings
+
+
+UNDECODABLE_NAME = "file name is not valid UTF-8"
+
+
+def undecodable(name: str) -> bool:
+    """True for a file name the OS gave as bytes that are not UTF-8 (`os.fsdecode` keeps them
+    as lone surrogates): no database, JSON document or terminal can take it as text."""
+    if name.isascii():
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def shown_name(name: str) -> str:
+    """A name with its undecodable bytes as `\\xNN` escapes: printable, storable, greppable."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -165,6 +165,7 @@ async def watch_workspace(
     while not stop.is_set():
         paths = watch_paths(ws)
         catch_up = True
+        unnameable: list[BaseException] = []
         events = _until_unnameable(
             awatch(
                 *paths,
@@ -176,7 +177,8 @@ async def watch_workspace(
                 yield_on_timeout=True,
                 force_polling=polling,
                 ignore_permission_denied=True,
-            )
+            ),
+            unnameable,
         )
         async with contextlib.aclosing(events):
             async for raw in _ticking(events, _IDLE_MS / 1000):
@@ -193,6 +195,9 @@ async def watch_workspace(
                         yield report
                 if watch_paths(ws) != paths:
                     break  # a watched folder appeared or vanished: watch again, then catch up
+        if unnameable:  # inotify gives up on any name that is not UTF-8; polling does not
+            polling = True
+            await asyncio.sleep(quiet / 1000)
 
 
 async def _ticking(
@@ -224,11 +229,11 @@ async def _ticking(
 
 
 async def _until_unnameable(
-    events: AsyncIterator[set[tuple[Change, str]]],
+    events: AsyncIterator[set[tuple[Change, str]]], failed: list[BaseException]
 ) -> AsyncIterator[set[tuple[Change, str]]]:
     """`awatch`'s batches until it meets a path it cannot decode (a file name that is not
-    UTF-8): its watch is over then, so this ends, and the caller watches again and catches up
-    by a diff, which leaves such a name out with a warning."""
+    UTF-8): its watch is over then, so this ends (the error in `failed`), and the caller
+    watches again and catches up by a diff, which leaves such a name out with a warning."""
     async with contextlib.aclosing(events):  # type: ignore[type-var]
         try:
             async for raw in events:
@@ -236,6 +241,7 @@ async def _until_unnameable(
         except Exception as exc:
             if not _cannot_decode(exc):
                 raise
+            failed.append(exc)
 
 
 def _cannot_decode(exc: BaseException) -> bool:

@@ -211,3 +211,131 @@ def test_storm_of_5000_files_under_the_watcher(make_tree, tmp_path: Path) -> Non
     ws.close()
     verify(root, tmp_path)
     print(f"storm of 5000 files settled: {timings}")
+
+
+# -- no file can disable a workspace (issue 12) ---------------------------------------------
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reme_tui.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _undecodable_names(folder: Path) -> None:
+    """A note and a folder of notes whose names are not UTF-8 (made with bytes paths)."""
+    base = os.fsencode(folder)
+    with open(base + b"/caf\xe9.md", "wb") as fh:
+        fh.write(b"# Cafe\n\nespresso note\n")
+    os.mkdir(base + b"/d\xff")
+    with open(base + b"/d\xff/inner.md", "wb") as fh:
+        fh.write(b"# Inner\n\nespresso inside\n")
+
+
+def _in_mode(files: dict[str, str], mode: str) -> dict[str, str]:
+    """The files as a memory workspace, or as a vault (no memory layer: other folder names)."""
+    if mode == "memory":
+        return files
+    renamed = {"daily/": "notes/", "digest/": "wiki/"}
+
+    def vault(text: str) -> str:
+        for old, new in renamed.items():
+            text = text.replace(old, new)
+        return text
+
+    return {vault(path): vault(text) for path, text in files.items()}
+
+
+@pytest.mark.parametrize("mode", ["memory", "vault"])
+def test_undecodable_file_names_are_left_out_with_a_warning(make_tree, mode: str) -> None:
+    files = _in_mode(FILES, mode)
+    root = make_tree(files)
+    where = "daily/" if mode == "memory" else "notes/"
+    _undecodable_names(root / where)
+    good = f"{where}a.md"
+    proc = _cli("--reindex", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert f"skipped {where}caf\\xe9.md: file name is not valid UTF-8" in proc.stdout
+    assert f"skipped {where}d\\xff: file name is not valid UTF-8" in proc.stdout
+    for args in (
+        ["search", "note"],
+        ["search", "alpha", "--json"],
+        ["stats"],
+        ["stats", "--json"],
+        ["links", good],
+        ["read", good],
+        ["chunks", good],
+        ["traverse", good],
+    ):
+        proc = _cli(*args, "-w", str(root))
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr and "unexpected error" not in proc.stderr
+        assert f"{where}caf\\xe9.md: file name is not valid UTF-8; not indexed" in proc.stderr
+    assert "alpha note" in _cli("search", "alpha", "-w", str(root)).stdout
+    ws = Workspace.open(root)
+    assert ws.files() == sorted(files)
+    assert hits(ws, "espresso") == []
+    ws.close()
+    proc = _cli("read", f"{where}caf\udce9.md", "-w", str(root))  # argv decodes the same way
+    assert proc.returncode == 1 and "file name is not valid UTF-8" in proc.stderr
+
+
+def test_the_watcher_survives_an_undecodable_file_name(make_tree) -> None:
+    root = built(make_tree)
+    ws = Workspace.open(root)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+
+        async def consume() -> None:
+            async for _ in watch_workspace(ws, stop_event=stop, quiet_ms=100):
+                pass
+
+        task = asyncio.create_task(consume())
+        await asyncio.sleep(0.5)
+        _undecodable_names(root / "daily")  # watchfiles cannot name it and gives up
+        await asyncio.sleep(1.0)
+        (root / "daily" / "later.md").write_text("# Later\n\nwritten after it\n")
+        start = time.monotonic()
+        while "daily/later.md" not in ws.files() and not task.done():
+            assert time.monotonic() - start < 60, "the watcher stopped indexing"
+            await asyncio.sleep(0.05)
+        assert not task.done(), task.exception()
+        stop.set()
+        await asyncio.wait_for(task, 30)
+
+    asyncio.run(run())
+    assert hits(ws, "written") == ["daily/later.md"]
+    assert "daily/caf\\xe9.md: file name is not valid UTF-8; not indexed" in ws.warnings
+    ws.close()
+
+
+LONG = "x" * 300  # over the 255 bytes a file name may have
+
+
+@pytest.mark.parametrize("mode", ["memory", "vault"])
+def test_an_over_long_link_target_is_a_dangling_link(make_tree, mode: str) -> None:
+    note = f"# Long\n\nlong links [[{LONG}]] and [[daily/{LONG}.md#L1]] and [[daily/a.md]]\n"
+    files = _in_mode({**FILES, "daily/long.md": note}, mode)
+    root = make_tree(files)
+    where = "daily/" if mode == "memory" else "notes/"
+    long_note = f"{where}long.md"
+    proc = _cli("--reindex", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert "dangling links 2" in proc.stdout
+    for args in (
+        ["search", "long links"],
+        ["stats"],
+        ["links", long_note],
+        ["links", long_note, "--json"],
+        ["traverse", long_note, "--depth", "2"],
+    ):
+        proc = _cli(*args, "-w", str(root))
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr and "unexpected error" not in proc.stderr
+    links = _cli("links", long_note, "-w", str(root)).stdout
+    assert links.count("(dangling)") == 2
+    proc = _cli("read", f"{where}{LONG}.md", "-w", str(root))
+    assert proc.returncode == 1 and "unexpected error" not in proc.stderr
+    assert "File name too long" in proc.stderr

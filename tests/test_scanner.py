@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
-from reme_core.scanner import ScanAhead, Scope, scan
+from reme_core.scanner import Found, ScanAhead, Scope, scan
 from tests.helpers import hits
 
 SCOPE = Scope(("daily", "digest"), (".md",))
@@ -27,7 +27,7 @@ def tree(make_tree) -> Path:
             "resource/outside-scope.md": "no\n",
         }
     )
-    # A name that is not UTF-8 survives the trip through the pipe (surrogate escapes).
+    # A name that is not UTF-8 is left out, and named (escaped) after the trip through the pipe.
     (root / os.fsdecode(b"daily/2026-06-01/caf\xe9.md")).write_text("cafe\n", encoding="utf-8")
     return root
 
@@ -40,7 +40,8 @@ def test_scan_ahead_gives_what_scan_gives(tree: Path) -> None:
     finally:
         ahead.close()
     assert found == scan(tree, SCOPE)
-    assert "daily/2026-06-01/caf\udce9.md" in found and "digest/wiki/东极岛.md" in found
+    assert "digest/wiki/东极岛.md" in found and "daily/2026-06-01/caf\udce9.md" not in found
+    assert found.undecodable == ["daily/2026-06-01/caf\\xe9.md"]
     assert found["daily/2026-06-01/b.md"].size == 2500
     assert "resource/outside-scope.md" not in found and "digest/wiki/.hidden.md" not in found
 
@@ -87,17 +88,19 @@ def test_file_indexed_after_the_walk_is_not_deleted(make_tree) -> None:
 class _Fixed(ScanAhead):
     """A walk whose answer is fixed (it was taken before a file appeared)."""
 
-    def __init__(self, found: dict) -> None:
+    def __init__(self, found: Found) -> None:
         self._found, self._pid, self._fd = found, 0, -1
 
-    def result(self) -> dict:
-        return dict(self._found)
+    def result(self) -> Found:
+        copy = Found()
+        copy.update(self._found)
+        return copy
 
 
 def test_scan_calls_when_many_once_past_the_count(tree: Path) -> None:
     calls: list[int] = []
     found = scan(tree, SCOPE, when_many=(2, lambda: calls.append(1)))
-    assert calls == [1] and len(found) == 4
+    assert calls == [1] and len(found) == 3
     scan(tree, SCOPE, when_many=(len(found), lambda: calls.append(2)))  # in the last folder
     scan(tree, SCOPE, when_many=(len(found) + 1, lambda: calls.append(3)))
     assert calls == [1, 2]  # never reached: never called
