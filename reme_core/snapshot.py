@@ -49,7 +49,7 @@ def stamp(generation: int, state: tuple[float, ...]) -> np.ndarray:
 
 
 def _text(value: Any) -> np.ndarray:
-    # ensure_ascii: lone surrogates (undecodable bytes kept by the decoder) survive as escapes
+    # ensure_ascii: one byte per character of the JSON, whatever the text
     return np.frombuffer(json.dumps(value, default=str).encode("ascii"), dtype=np.uint8)
 
 
