@@ -232,6 +232,7 @@ def commit(
                 if not blob.exists() or blob.read_bytes() != e.base:
                     remove_file(blob)  # a second name of the old file: never write through it
                     blob.write_bytes(e.base)
+            keep_blobs_at.parent.mkdir(parents=True, exist_ok=True)
             journal.remove(keep_blobs_at)
             kept = keep_blobs_at
         except OSError:

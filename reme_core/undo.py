@@ -86,9 +86,7 @@ def record_unrecoverable(ws: Workspace, label: str) -> None:
 
 def blob_folder(ws: Workspace) -> Path:
     """A fresh folder path for the next move's `before` bytes (`move_journal.commit`)."""
-    folder = ws.state_dir / UNDO_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / uuid.uuid4().hex[:12]
+    return ws.state_dir / UNDO_DIR / uuid.uuid4().hex[:12]
 
 
 def record_move(ws: Workspace, src: str, dst: str, outcome: Outcome) -> None:
@@ -113,10 +111,12 @@ def record_move(ws: Workspace, src: str, dst: str, outcome: Outcome) -> None:
 
 
 def _write_record(ws: Workspace, record: dict[str, Any]) -> None:
-    """Replace the record atomically and drop the copies the old one kept."""
+    """Replace the record atomically and drop the copies the old one kept. Best effort: an
+    operation already done is not failed because its record cannot be written (then `undo`
+    reverts the one before, or says there is nothing)."""
     folder = ws.state_dir / UNDO_DIR
     record = {"version": 1, "time": time.time(), **record}
-    with _locked(folder):
+    with contextlib.suppress(OSError), _locked(folder):
         with contextlib.suppress(UndoRefused):
             _drop_copies(folder, _read_record(ws), keep=record.get("blobs"))
         tmp = folder / f".{_RECORD}.{os.getpid()}.tmp"
@@ -179,41 +179,34 @@ def _check(ws: Workspace, record: dict[str, Any]) -> None:
         resolve_inside(ws.root, rel)
 
 
-def describe(ws: Workspace) -> str:
-    """What `undo` would do, in a few words ("" when nothing can be undone)."""
-    try:
-        record = _read_record(ws)
-    except UndoRefused:
-        return ""
-    if record is None:
-        return ""
-    if record.get("op") == "delete":
-        return f"restore {record['path']} from {record['trash']}"
-    if record.get("op") == "move":
-        return f"move {record['dst']} back to {record['src']}"
-    return ""
-
-
 # -- undoing --------------------------------------------------------------------------------------
 def undo(ws: Workspace) -> UndoReport:
     """Revert the last delete or move; `UndoRefused` (changing nothing) when it cannot."""
-    with ws.write_lock, _locked(ws.state_dir / UNDO_DIR):
-        record = _read_record(ws)
-        op = record.get("op") if record else None
-        if record is None or op not in ("delete", "move", "permanent", "unrecoverable"):
-            raise UndoRefused("nothing to undo: no delete or move was made through reme here")
-        if op == "permanent":
-            raise UndoRefused(f"cannot undo: the last delete ({record['path']}) was permanent")
-        if op == "unrecoverable":
-            raise UndoRefused(f"cannot undo the last operation: {record['label']}")
-        report = _undo_delete(ws, record) if op == "delete" else _undo_move(ws, record)
-        _clear(ws, record)
+    try:
+        with ws.write_lock, _locked(ws.state_dir / UNDO_DIR):
+            return _undo_locked(ws)
+    except OSError as exc:
+        raise UndoRefused(f"cannot undo: {exc.strerror} ({exc.filename})") from None
+
+
+def _undo_locked(ws: Workspace) -> UndoReport:
+    """`undo` with the locks held."""
+    record = _read_record(ws)
+    op = record.get("op") if record else None
+    if record is None or op not in ("delete", "move", "permanent", "unrecoverable"):
+        raise UndoRefused("nothing to undo (no delete or move through reme since the last undo)")
+    if op == "permanent":
+        raise UndoRefused(f"cannot undo: the last delete ({record['path']}) was permanent")
+    if op == "unrecoverable":
+        raise UndoRefused(f"cannot undo the last operation: {record['label']}")
+    report = _undo_delete(ws, record) if op == "delete" else _undo_move(ws, record)
+    _clear(ws, record)
     return report
 
 
 def clear_after_recovery(ws: Workspace, info: Mapping[str, Any]) -> None:
     """An undo finished by crash recovery: its record is spent."""
-    with _locked(ws.state_dir / UNDO_DIR), contextlib.suppress(UndoRefused):
+    with contextlib.suppress(OSError, UndoRefused), _locked(ws.state_dir / UNDO_DIR):
         record = _read_record(ws)
         if record is not None and record.get("blobs") == info.get("record"):
             _clear(ws, record)
