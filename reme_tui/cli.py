@@ -36,6 +36,7 @@ from reme_tui.cli_commands import (
     track,
     workspace_path,
 )
+from reme_tui.terminal_text import message, terminal_safe_stdout
 
 
 # -- search ---------------------------------------------------------------------------------
@@ -117,7 +118,7 @@ def run_read(args: argparse.Namespace) -> int:
     result = ws.read(args.file, args.start_line, args.end_line)
     print(result.text)
     if result.truncated:
-        print(result.notice, file=sys.stderr)
+        message(result.notice)
     return EXIT_OK
 
 
@@ -334,7 +335,8 @@ def dispatch(argv: Sequence[str]) -> int:
     if name is not None:
         args = build_command_parser(name).parse_args(rest)
         args.path = None
-        return COMMANDS[name].run(args)
+        with terminal_safe_stdout():  # file content never drives the user's terminal
+            return COMMANDS[name].run(args)
     args = build_parser().parse_args(rest)
     if args.demo:
         path = demo_workspace()
@@ -342,7 +344,8 @@ def dispatch(argv: Sequence[str]) -> int:
     else:
         path = workspace_path(args)
     if args.reindex:
-        return run_reindex(path, args.vectors)
+        with terminal_safe_stdout():
+            return run_reindex(path, args.vectors)
     return run_browser(path)
 
 
@@ -351,10 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = dispatch(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
-        print(f"reme-tui: {exc}", file=sys.stderr)
+        message(f"reme-tui: {exc}")
         code = EXIT_USAGE
     except RemeError as exc:
-        print(f"reme-tui: {exc}", file=sys.stderr)
+        message(f"reme-tui: {exc}")
         code = EXIT_FAILED
     except KeyboardInterrupt:
         code = 130
@@ -363,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("REME_DEBUG"):
             raise
-        print(f"reme-tui: unexpected error: {exc.__class__.__name__}: {exc}", file=sys.stderr)
+        message(f"reme-tui: unexpected error: {exc.__class__.__name__}: {exc}")
         code = EXIT_FAILED
     close_opened()
     if argv is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from reme_core import Workspace, discover, enclosing_index
+from reme_tui.terminal_text import json_text, message
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -90,7 +90,7 @@ def workspace_path(args: argparse.Namespace) -> Path:
 def print_warnings(ws: Workspace) -> None:
     """The workspace's warnings (a rebuilt index, an index kept in memory) on stderr."""
     for warning in ws.warnings:
-        print(f"reme-tui: warning: {warning}", file=sys.stderr)
+        message(f"reme-tui: warning: {warning}")
 
 
 def open_workspace(args: argparse.Namespace, **overrides: Any) -> Workspace:
@@ -122,5 +122,5 @@ def close_opened() -> None:
 
 
 def emit_json(data: Any) -> None:
-    """Print a structured result."""
-    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+    """Print a structured result (exact text; no raw control character reaches a terminal)."""
+    print(json_text(data))
