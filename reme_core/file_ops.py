@@ -151,21 +151,22 @@ def move(
         if dry_run:
             return report
         rebase = _MoveRebase(ws, src_rel, dst_rel)
+        copies = undo.blob_folder(ws)
         outcome = move_journal.commit(
             ws,
             "move",
             f"move {src_rel} -> {dst_rel}",
-            {"src": src_rel, "dst": dst_rel},
+            {"src": src_rel, "dst": dst_rel, "undo": copies.name},
             plan.writes,
             [(src_rel, dst_rel)],
             rebase,
-            undo.blob_folder(ws),
+            copies,
+            lambda done: undo.record_move(ws, src_rel, dst_rel, done),
         )
         if outcome.rebased:  # files that changed meanwhile: their edits as finally made
             again = {dst_rel if p == src_rel else p for p in outcome.rebased}
             kept = [e for e in report.edits if e.path not in again]
             report.edits = sorted(kept + rebase.edits(), key=lambda e: (e.path, e.line))
-        undo.record_move(ws, src_rel, dst_rel, outcome)
         with ws.lock:
             src_indexed = src_rel in ws.index.nodes
         ws.apply(
@@ -240,7 +241,7 @@ def recover(ws: Workspace) -> bool:
         done = journal_recovery.recover(ws, factories)
         for op in done:
             ws.warnings.append(op.message())
-            if op.finished and op.kind == "move":
+            if op.finished and op.kind == "move" and not undo.records(ws, op.info.get("undo")):
                 undo.record_unrecoverable(ws, f"{op.label} (finished after a crash)")
             elif op.finished and op.kind == "undo":
                 undo.clear_after_recovery(ws, op.info)

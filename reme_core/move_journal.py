@@ -148,12 +148,9 @@ class Journal:
             os.fsync(fh.fileno())
         fsync_dir(self.folder)
 
-    def remove(self, keep_blobs_at: Path | None = None) -> None:
-        """Delete the journal (hand its copies over first, if asked): the journal file goes
-        first, so from then on the operation is over for recovery; markers and copies left
-        by a kill right after are orphans it removes."""
-        if keep_blobs_at is not None:
-            os.rename(self.blobs, keep_blobs_at)
+    def remove(self) -> None:
+        """Delete the journal: the journal file first, so from then on the operation is over
+        for recovery; markers and copies left by a kill right after are orphans it removes."""
         remove_file(self.path)
         self.remove_orphans()
         if self.lock is not None:
@@ -176,13 +173,15 @@ def commit(
     renames: list[tuple[str, str]],
     rebase: Rebase,
     keep_blobs_at: Path | None = None,
+    on_done: Callable[[Outcome], None] | None = None,
 ) -> Outcome:
     """Rewrite every file, then rename; all or nothing, never losing a concurrent edit.
 
     `rewrites` name files by their path before the renames; `kind` and `info` tell recovery
     how to plan a file again (`journal_recovery.recover`). Raises `RemeError` after putting
     every file back. With `keep_blobs_at` (a new folder's path) the `before` bytes of every
-    file are left there, named by the file's index (an undo record keeps them).
+    file are left there, named by the file's index (an undo record keeps them). `on_done`
+    runs while the journal still stands, so a kill cannot leave it done but unannounced.
     """
     journal = Journal(ws.state_dir / JOURNAL_DIR, uuid.uuid4().hex[:12])
     entries = [_Entry(n, rw, temp_name(rw.path, journal.id, n)) for n, rw in enumerate(rewrites)]
@@ -221,24 +220,31 @@ def commit(
             raise RemeError(message + "could not restore: " + ", ".join(failed)) from None
         raise RemeError(message + "every file is as it was") from None
     installed = [Installed(e.rw.path, e.base, e.written) for e in entries if e.installed]
-    kept = None
-    if keep_blobs_at is not None:
-        try:
-            for e in entries:
-                remove_file(journal.blob(e.n, late=True))
-                if not e.installed:
-                    continue
-                blob = journal.blob(e.n)
-                if not blob.exists() or blob.read_bytes() != e.base:
-                    remove_file(blob)  # a second name of the old file: never write through it
-                    blob.write_bytes(e.base)
-            keep_blobs_at.parent.mkdir(parents=True, exist_ok=True)
-            journal.remove(keep_blobs_at)
-            kept = keep_blobs_at
-        except OSError:
-            pass  # without the copies the operation cannot be undone; it is done all the same
+    kept = _keep_copies(journal, entries, keep_blobs_at) if keep_blobs_at is not None else None
+    outcome = Outcome(installed, sorted(run.rebased), kept)
+    if on_done is not None:
+        on_done(outcome)
     journal.remove()
-    return Outcome(installed, sorted(run.rebased), kept)
+    return outcome
+
+
+def _keep_copies(journal: Journal, entries: list[_Entry], dest: Path) -> Path | None:
+    """Move the `before` bytes of every file to `dest`; None when they cannot be kept (the
+    operation is done all the same, it just cannot be undone)."""
+    try:
+        for e in entries:
+            remove_file(journal.blob(e.n, late=True))
+            if not e.installed:
+                continue
+            blob = journal.blob(e.n)
+            if not blob.exists() or blob.read_bytes() != e.base:
+                remove_file(blob)  # a second name of the old file: never write through it
+                blob.write_bytes(e.base)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(journal.blobs, dest)
+    except OSError:
+        return None
+    return dest
 
 
 class _Run:

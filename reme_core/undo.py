@@ -110,6 +110,15 @@ def record_move(ws: Workspace, src: str, dst: str, outcome: Outcome) -> None:
     )
 
 
+def records(ws: Workspace, copies: object) -> bool:
+    """Whether the undo record is the one of the move whose copies are in folder `copies`."""
+    try:
+        record = _read_record(ws)
+    except UndoRefused:
+        return False
+    return record is not None and isinstance(copies, str) and record.get("blobs") == copies
+
+
 def _write_record(ws: Workspace, record: dict[str, Any]) -> None:
     """Replace the record atomically and drop the copies the old one kept. Best effort: an
     operation already done is not failed because its record cannot be written (then `undo`
@@ -199,9 +208,7 @@ def _undo_locked(ws: Workspace) -> UndoReport:
         raise UndoRefused(f"cannot undo: the last delete ({record['path']}) was permanent")
     if op == "unrecoverable":
         raise UndoRefused(f"cannot undo the last operation: {record['label']}")
-    report = _undo_delete(ws, record) if op == "delete" else _undo_move(ws, record)
-    _clear(ws, record)
-    return report
+    return _undo_delete(ws, record) if op == "delete" else _undo_move(ws, record)
 
 
 def clear_after_recovery(ws: Workspace, info: Mapping[str, Any]) -> None:
@@ -236,6 +243,7 @@ def _undo_delete(ws: Workspace, record: dict[str, Any]) -> UndoReport:
     if sha256(data) != record["sha256"]:
         raise UndoRefused(f"{what}: {slot} changed since it was moved to the trash")
     restore_from_trash(ws.root, slot, path)
+    _clear(ws, record)
     if in_scope(ws, path):
         ws.apply(Changes(added=[path]))
     return UndoReport("delete", path, slot)
@@ -270,6 +278,7 @@ def _undo_move(ws: Workspace, record: dict[str, Any]) -> UndoReport:
         rewrites,
         [(dst, src)],
         restore,
+        on_done=lambda _: _clear(ws, record),
     )
     with ws.lock:
         indexed = dst in ws.index.nodes

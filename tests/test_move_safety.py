@@ -21,15 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from reme_core import Workspace
+from reme_core import UndoRefused, Workspace
 
 REPO = Path(__file__).resolve().parent.parent
 SRC = "digest/wiki/bm25.md"
 DST = "digest/ranking/okapi.md"
+EARLIER = "digest/earlier.md"
 
 ZYGOTE = r"""
 import json, os, signal, sys
-from reme_core import Workspace
+from reme_core import UndoRefused, Workspace
 from reme_core.parsing import tokenizer_for
 tokenizer_for(True).tokenize("warm up")
 for line in sys.stdin:
@@ -129,7 +130,9 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     for rel, data in FILES.items():
         (base / rel).parent.mkdir(parents=True, exist_ok=True)
         (base / rel).write_bytes(data)
+    (base / EARLIER).write_text("# Earlier\ndeleted before the move\n")
     ws = Workspace.open(base)
+    ws.delete(EARLIER)  # the operation an undo would revert, had the move left no record
     state = ws.state_dir.name
     ws.close()
     moved = tmp_path_factory.mktemp("moved") / "ws"
@@ -171,9 +174,26 @@ def check_recovered(root: Path, states: dict[str, object], journal_was_there: bo
         sources = {x.source_path for x in ws.index.graph.inlinks(live)}
         assert sources == {live, *(p for p in FILES if p.startswith("daily/"))}
         assert not [x for x in ws.index.graph.dangling() if x.target_path in (SRC, DST)]
+        if op == "move":
+            check_undo_after(ws, outcome)
     finally:
         ws.close()
     return outcome
+
+
+def check_undo_after(ws: Workspace, outcome: str) -> None:
+    """`undo` reverts the move when it finished (or refuses, the move being finished by
+    recovery), else the delete before it; never the delete when the move is done."""
+    if outcome == "rolled back":
+        assert ws.undo().path == EARLIER
+        return
+    try:
+        report = ws.undo()
+    except UndoRefused as exc:
+        assert "finished after a crash" in str(exc)
+    else:
+        assert (report.op, report.path, report.source) == ("move", SRC, DST)
+    assert not (ws.root / EARLIER).exists()
 
 
 def kill_walk(
