@@ -71,7 +71,7 @@ def tagged(tag: str) -> list[int]:
     return pids
 
 
-def browser_run(vault: Path, scratch: Path) -> dict[str, float | int | str]:
+def browser_run(vault: Path, scratch: Path, storm: int = STORM) -> dict[str, float | int | str]:
     """Launch the browser on a never-indexed copy, storm it, quit; the times it took."""
     work = scratch / "browse"
     shutil.copytree(vault, work, ignore=shutil.ignore_patterns(".reme-tui", ".git"))
@@ -102,6 +102,8 @@ def browser_run(vault: Path, scratch: Path) -> dict[str, float | int | str]:
     threading.Thread(target=drain, daemon=True).start()
     out: dict[str, float | int | str] = {"notes": expected}
     try:
+        painted = _wait(lambda: b"opening the index" in screen or b"notes found" in screen, 60)
+        out["first paint s"] = round(painted, 2) if painted is not None else "none"
         first = _wait(lambda: b"notes found" in screen or b"files" in screen, 60)
         out["first progress line s"] = round(first, 2) if first is not None else "none"
         built = _wait(lambda: indexed_files(work) >= expected > 0, 600)
@@ -109,7 +111,7 @@ def browser_run(vault: Path, scratch: Path) -> dict[str, float | int | str]:
         usable = _wait(lambda: b" files " in screen or b"files \xc2\xb7" in screen, 120)
         out["launch -> usable s"] = round(time.perf_counter() - started, 2) if usable else "-"
         time.sleep(2)  # the watcher is in place
-        sources = [p for p in sorted(work.rglob("*.md")) if ".reme-tui" not in p.parts][:STORM]
+        sources = [p for p in sorted(work.rglob("*.md")) if ".reme-tui" not in p.parts][:storm]
         storm_dir = work / "Storm copy"
         storm_dir.mkdir()
         before = indexed_files(work)
@@ -188,6 +190,8 @@ def cli_search(vault: Path, scratch: Path) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.public_vaults", description=__doc__)
     p.add_argument("vaults", nargs="*", help="vault folders (default: the three public vaults)")
+    p.add_argument("--storm", type=int, default=STORM, help="notes copied in while it runs")
+    p.add_argument("--browser-only", action="store_true", help="skip the CLI and kill runs")
     args = p.parse_args(argv)
     base = Path(os.environ.get("REME_VAULTS", Path(__file__).with_name(".vaults")))
     vaults = [Path(v) for v in args.vaults] or [base / name for name in DEFAULT_VAULTS]
@@ -198,9 +202,10 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="reme-bench-") as tmp:
             scratch = Path(tmp)
             row: dict[str, object] = {}
-            row.update(browser_run(vault, scratch))
-            row.update(cli_search(vault, scratch))
-            row.update(kill_runs(vault, scratch))
+            row.update(browser_run(vault, scratch, args.storm))
+            if not args.browser_only:
+                row.update(cli_search(vault, scratch))
+                row.update(kill_runs(vault, scratch))
         print(f"\n## {vault.name}")
         for key, value in row.items():
             print(f"- {key}: {value}")
