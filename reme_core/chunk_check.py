@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from reme_core.errors import RemeError
+from reme_core.markdown_blocks import HEADING, scan_blocks
 from reme_core.models import chunk_id
 from reme_core.paths import normalize_relpath, resolve_inside
 from reme_core.text_decode import decode_text, looks_binary
@@ -42,7 +43,7 @@ class ChunkCheck:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self.checked = ws.index.checked_rows
-        self._lines: dict[str, list[str] | None] = {}
+        self._texts: dict[str, str | None] = {}
         self._folders: dict[str, bool] = {}  # folder -> its real path is inside the root
 
     def text(self, rowid: int, path: str, start: int, end: int, row: ChunkText) -> ChunkText | None:
@@ -50,28 +51,28 @@ class ChunkCheck:
         (no prefix or suffix); None when the file cannot be read or has no such lines."""
         if rowid in self.checked:
             return row
-        lines = self._file(path)
-        if lines is None:
+        text = self._file(path)
+        if text is None:
             return None
         _, prefix, body, suffix = row
-        disk = "\n".join(lines[start - 1 : end])
-        if body == disk and _derived(prefix, suffix, lines):
+        if _at_lines(text, body, start, end) and _derived(prefix, suffix, text):
             self.checked.add(rowid)
             return row
+        disk = "\n".join(text.split("\n")[start - 1 : end])
         if not disk.strip():
             return None
         return chunk_id(path, start, end, disk), "", disk, ""
 
-    def _file(self, path: str) -> list[str] | None:
-        if path not in self._lines:
+    def _file(self, path: str) -> str | None:
+        if path not in self._texts:
             try:
-                self._lines[path] = self._read(path)
+                self._texts[path] = self._read(path)
             except (OSError, RemeError, ValueError):
-                self._lines[path] = None
-        return self._lines[path]
+                self._texts[path] = None
+        return self._texts[path]
 
-    def _read(self, path: str) -> list[str] | None:
-        """The file's lines as indexing decodes them; None when it is not a regular text file
+    def _read(self, path: str) -> str | None:
+        """The file's text as indexing decodes it; None when it is not a regular text file
         inside the workspace. What `reading.file_lines` does, with each folder checked once
         (`_inside`) and the file opened without following a symlink (a linked note is
         resolved the slow way): this runs for every hit not checked yet."""
@@ -89,15 +90,19 @@ class ChunkCheck:
             if exc.errno != errno.ELOOP:
                 raise
             fd = os.open(resolve_inside(root, rel), _READ_FLAGS & ~_NOFOLLOW)
-        with os.fdopen(fd, "rb") as fh:
+        try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode) or st.st_size > config.max_file_bytes:
                 return None
-            data = fh.read()
+            parts = [os.read(fd, st.st_size + 1)]
+            while parts[-1] and sum(map(len, parts)) <= config.max_file_bytes:
+                parts.append(os.read(fd, 1 << 16))  # it grew since the fstat
+        finally:
+            os.close(fd)
+        data = b"".join(parts)
         if len(data) > config.max_file_bytes or looks_binary(data):
             return None
-        text, _ = decode_text(data, rel, config.encoding, config.invalid_encoding_policy)
-        return text.split("\n") if text else []
+        return decode_text(data, rel, config.encoding, config.invalid_encoding_policy)[0]
 
 
 def _inside(root: str, folder: str) -> bool:
@@ -112,22 +117,56 @@ def _inside(root: str, folder: str) -> bool:
     return True
 
 
-def _derived(prefix: str, suffix: str, lines: Sequence[str]) -> bool:
-    """Whether a prefix and suffix are made of the file's own lines, as the chunkers make them."""
+def _at_lines(text: str, body: str, start: int, end: int) -> bool:
+    """Whether ``body`` is exactly lines ``start..end`` of ``text`` (found with C-level
+    searches, without splitting the file: a few occurrences are tried), or a window of line
+    ``start`` when that one line was too long for a chunk (reme_core.text_chunker)."""
+    if not body or body.count("\n") != end - start:
+        return False
+    pos = text.find(body)
+    for _ in range(8):
+        if pos < 0:
+            break
+        after = pos + len(body)
+        if (
+            (pos == 0 or text[pos - 1] == "\n")
+            and (after == len(text) or text[after] == "\n")
+            and text.count("\n", 0, pos) == start - 1
+        ):
+            return True
+        pos = text.find(body, pos + 1)
+    lines = text.split("\n")
+    if "\n".join(lines[start - 1 : end]) == body:
+        return True
+    return start == end and 0 < start <= len(lines) and body in lines[start - 1]
+
+
+def _derived(prefix: str, suffix: str, text: str) -> bool:
+    """Whether a prefix and suffix are made of the file's own lines, as the chunkers make them
+    (headings in their one-line `#` form, `[Part k/N]`, a repeated table header or fence line;
+    a closing fence)."""
     if not prefix and not suffix:
         return True
-    known = set(lines)
+    wrapped = f"\n{text}\n"
     if prefix:
         if not prefix.endswith("\n"):
             return False
+        headings: set[str] | None = None
         for line in prefix[:-1].split("\n"):
-            if line not in known and not _PART.fullmatch(line):
+            if f"\n{line}\n" in wrapped or _PART.fullmatch(line):
+                continue
+            if headings is None:  # a Setext or indented heading: as the chunker writes it
+                lines = text.split("\n")
+                blocks = scan_blocks(lines, 0, len(lines))
+                headings = {b.skel for b in blocks if b.kind == HEADING}
+            if line not in headings:
                 return False
     if suffix:
         closer = suffix[1:]
-        if not suffix.startswith("\n") or "\n" in closer:
+        if not suffix.startswith("\n") or "\n" in closer or not closer.strip():
             return False
-        if not _FENCE.fullmatch(closer) and closer not in {line.strip() for line in lines}:
+        own_line = re.compile(rf"^[ \t]*{re.escape(closer)}[ \t]*$", re.MULTILINE)
+        if not _FENCE.fullmatch(closer) and own_line.search(text) is None:
             return False
     return True
 

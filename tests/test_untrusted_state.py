@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from reme_core import Workspace, snapshot
+from reme_core.chunk_check import ChunkCheck
 from reme_core.snapshot import SNAPSHOT_NAME
 from tests.helpers import hits
 
@@ -372,3 +373,27 @@ def test_a_zip_bomb_snapshot_is_never_inflated(make_tree: MakeTree) -> None:
         tracemalloc.stop()
     assert peak < 32 << 20, f"{peak >> 20} MiB allocated for a snapshot of three notes"
     assert answers(root) == expected
+
+
+@pytest.mark.parametrize("chunk_max_bytes", [4096, 160])
+def test_every_chunk_of_an_honest_index_matches_its_file(
+    demo_copy: Path, chunk_max_bytes: int
+) -> None:
+    """No false alarm: what the chunkers make (heading skeletons, `[Part k/N]`, repeated table
+    headers and fences, closing fences: small chunks make many) is recognised as the file's."""
+    overrides = {"chunk_max_bytes": chunk_max_bytes}
+    Workspace.open(demo_copy, overrides).close()
+    ws = Workspace.open(demo_copy, overrides)  # loaded from the rows: nothing checked yet
+    assert not ws.index.checked_rows
+    check = ChunkCheck(ws)
+    rows = [
+        (rowid, path, start, end, (cid, prefix, body, suffix))
+        for path in ws.files()
+        for rowid, cid, start, end, prefix, body, suffix in ws.store.file_chunks(
+            ws.index.file_ids[path]
+        )
+    ]
+    framed = sum(1 for *_, row in rows if row[1] or row[3])  # prefixes and suffixes
+    assert framed >= (100 if chunk_max_bytes < 1000 else 1)
+    assert [check.text(*r) for r in rows] == [r[-1] for r in rows]
+    ws.close()
