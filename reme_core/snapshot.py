@@ -21,6 +21,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import stat
 import struct
 import threading
@@ -53,10 +54,18 @@ def _text(value: Any) -> np.ndarray:
     return np.frombuffer(json.dumps(value, default=str).encode("ascii"), dtype=np.uint8)
 
 
+# A JSON escape of a lone surrogate: no text this program indexes has one, and no database,
+# JSON output or terminal could take it.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def _untext(arr: np.ndarray) -> Any:
     if arr.dtype != np.uint8:
         raise ValueError("text arrays are bytes")
-    return json.loads(arr.tobytes())
+    data = arr.tobytes()
+    if _SURROGATE.search(data):
+        raise ValueError("text with lone surrogates")
+    return json.loads(data)
 
 
 # Each member's dtype and shape: each dimension names a count of the stamp (`_sizes`), or

@@ -8,6 +8,7 @@ that was indexed first, then opened again in process or through the `reme-tui` c
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -300,6 +301,16 @@ def _reverse(key: str) -> Callable[[dict[str, np.ndarray]], None]:
     return change
 
 
+def _rename_first_file(name: str) -> Callable[[dict[str, np.ndarray]], None]:
+    def change(arrays: dict[str, np.ndarray]) -> None:
+        files = json.loads(arrays["files"].tobytes())
+        files["paths"][0] = name
+        text = json.dumps(files).encode("ascii")  # lone surrogates as JSON escapes
+        arrays["files"] = np.frombuffer(text, dtype=np.uint8)
+
+    return change
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -309,8 +320,9 @@ def _reverse(key: str) -> Callable[[dict[str, np.ndarray]], None]:
         _reverse("file_ids"),  # every chunk attributed to another file
         _set("doc_rowid", 1),  # every hit shown with the text of one chunk
         _set("link_ints", 0),  # every link gone
+        _rename_first_file("daily/caf\udce9.md"),  # no database or output could take it
     ],
-    ids=["start", "end", "tfs", "swapped-ids", "rowids", "links"],
+    ids=["start", "end", "tfs", "swapped-ids", "rowids", "links", "surrogate"],
 )
 def test_a_snapshot_with_altered_arrays_is_ignored(
     make_tree: MakeTree, change: Callable[[dict[str, np.ndarray]], None]
