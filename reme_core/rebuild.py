@@ -8,6 +8,7 @@ imports run one way (indexer -> rebuild).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import threading
@@ -103,6 +104,8 @@ class Rebuilder:
 
     @staticmethod
     def _remove_db(db: Path) -> None:
+        if db.parent.is_symlink():  # never delete through one: it may be another program's
+            raise PermissionError(errno.EPERM, f"{db.parent.name} is a symbolic link")
         # The log goes first: a crash half-way must never leave an old log beside a new database.
         for suffix in ("-wal", "-shm", ""):
             with contextlib.suppress(FileNotFoundError):
