@@ -138,7 +138,7 @@ def browser_run(vault: Path, scratch: Path, storm: int = STORM) -> dict[str, flo
 def indexed_expected(root: Path) -> int:
     """The notes a vault-mode index takes (same rules as the scan, through reme_core)."""
     from reme_core.config import load_config
-    from reme_core.scanner import scan, scopes_for
+    from reme_core.files.scanner import scan, scopes_for
 
     _, _, rebuild = scopes_for(root, load_config(root))
     return len(scan(root, rebuild))

@@ -122,7 +122,7 @@ def reindex(ctx: Context) -> Result:
 
 def floor(ctx: Context) -> Result:
     """Single-process read + chunk + tokenise (`parse_file` + `Tokenizer.tokenize`) per file."""
-    from reme_core.parsing import ParseSettings, parse_file, tokenizer_for
+    from reme_core.parse.parsing import ParseSettings, parse_file, tokenizer_for
 
     root = ctx.root
     paths = corpus_paths(root)
@@ -235,7 +235,7 @@ def bm25s_compare(ctx: Context) -> Result:
     import bm25s
 
     from reme_core import Workspace
-    from reme_core.bm25 import BM25Index
+    from reme_core.index.bm25 import BM25Index
 
     ws = Workspace.open(ctx.indexed_root())
     arrays = ws.store.load_chunk_arrays()
@@ -347,14 +347,14 @@ TUI_FILES = 10_000
 def tui(ctx: Context) -> Result:
     """Keystroke -> results painted in the Textual app, driven by Pilot."""
     res = Result("tui")
-    spec = importlib.util.find_spec("reme_tui.app")
+    spec = importlib.util.find_spec("reme_tui.app.browser")
     app_cls = None
     if spec is not None:
-        module = importlib.import_module("reme_tui.app")
+        module = importlib.import_module("reme_tui.app.browser")
         app_cls = getattr(module, "RemeApp", None)
     if app_cls is None:
         res.status = "pending"
-        res.notes.append("reme_tui.app.RemeApp does not exist yet")
+        res.notes.append("reme_tui.app.browser.RemeApp does not exist yet")
         return res
     import asyncio
 
@@ -374,7 +374,7 @@ async def _tui_run(app_cls: Any, ctx: Context) -> dict[str, float]:
     frame drawn after it: that frame is what the user sees. The debounce delay is part of the
     wait, so it is included and also reported on its own.
     """
-    from reme_tui.widgets import search_pane
+    from reme_tui.widgets.search import pane as search_pane
 
     app = app_cls(ctx.indexed_root(), watch=False)
     shown: set[str] = set()

@@ -4,7 +4,9 @@ Typical use: `Workspace.open("~/memory").search("index regression", limit=5).ans
 """
 
 from reme_core.config import Config, load_config
-from reme_core.discovery import Discovered, discover, enclosing_index
+from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file
+from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
+from reme_core.edit.undo import UndoRefused, UndoReport
 from reme_core.errors import (
     ConfigError,
     FileRefused,
@@ -13,16 +15,14 @@ from reme_core.errors import (
     RangeError,
     RemeError,
 )
-from reme_core.file_ops import DeleteReport, MoveReport, existing_file
-from reme_core.link_rewrite import InboundLink, LinkEdit, inbound_links
-from reme_core.maintenance import OptimizeReport
+from reme_core.files.discovery import Discovered, discover, enclosing_index
+from reme_core.indexing.maintenance import OptimizeReport
 from reme_core.models import FileChunk, FileLink, FileNode
-from reme_core.reading import ReadResult
-from reme_core.retrieve import RetrievedItem, RetrieveResult
-from reme_core.search import Neighbour, SearchHit, SearchResult, format_hit, format_score
-from reme_core.tokenizer import est_tokens
-from reme_core.undo import UndoRefused, UndoReport
-from reme_core.wikilinks import WikilinkMatch, find_wikilinks
+from reme_core.parse.wikilinks import WikilinkMatch, find_wikilinks
+from reme_core.query.reading import ReadResult
+from reme_core.query.retrieve import RetrievedItem, RetrieveResult
+from reme_core.query.search import Neighbour, SearchHit, SearchResult, format_hit, format_score
+from reme_core.text.tokenizer import est_tokens
 from reme_core.workspace import (
     BatchReport,
     Changes,

@@ -1,7 +1,7 @@
 """The facade a program uses: open a workspace, keep it fresh, search, read and traverse it.
 
-Keeping it fresh (diff, apply) lives in reme_core.indexer and the rebuild in reme_core.rebuild;
-`Workspace` inherits both.
+Keeping it fresh (diff, apply) lives in reme_core.indexing.indexer and the rebuild in
+reme_core.indexing.rebuild; `Workspace` inherits both.
 """
 
 from __future__ import annotations
@@ -17,13 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reme_core import file_ops, snapshot
-from reme_core.chunk_check import checked_chunks
 from reme_core.config import Config, config_to_dict, load_config
+from reme_core.edit import file_ops
+from reme_core.edit.undo import UndoReport
 from reme_core.errors import NotIndexed, RemeError
+from reme_core.files.paths import METADATA_DIR, normalize_relpath, state_dir_name
+from reme_core.files.scanner import ScanAhead, Scope, scan, scopes_for
 from reme_core.gc_pause import bulk_objects
-from reme_core.index_columns import columns_from_rows
-from reme_core.indexer import (
+from reme_core.index import snapshot
+from reme_core.index.index_columns import columns_from_rows
+from reme_core.index.memory_index import MemoryIndex
+from reme_core.indexing.indexer import (
     DB_NAME,
     REBUILD_KEY,
     BatchReport,
@@ -34,19 +38,16 @@ from reme_core.indexer import (
     ReindexSummary,
     pid_alive,
 )
-from reme_core.maintenance import OptimizeReport, index_stats, run_optimize
-from reme_core.memory_index import MemoryIndex
+from reme_core.indexing.maintenance import OptimizeReport, index_stats, run_optimize
+from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk
-from reme_core.parsing import ParseSettings, tokenizer_for
-from reme_core.paths import METADATA_DIR, normalize_relpath, state_dir_name
-from reme_core.reading import ReadResult, read_lines
-from reme_core.retrieve import RetrieveResult, run_retrieve
-from reme_core.scanner import ScanAhead, Scope, scan, scopes_for
-from reme_core.search import Neighbour, SearchFilters, SearchResult, expand, run_search
-from reme_core.state_lock import StateLock
-from reme_core.store import Store, StoreError, is_busy, retry_busy
-from reme_core.tokenizer import Tokenizer
-from reme_core.undo import UndoReport
+from reme_core.parse.parsing import ParseSettings, tokenizer_for
+from reme_core.query.chunk_check import checked_chunks
+from reme_core.query.reading import ReadResult, read_lines
+from reme_core.query.retrieve import RetrieveResult, run_retrieve
+from reme_core.query.search import Neighbour, SearchFilters, SearchResult, expand, run_search
+from reme_core.store.database import Store, StoreError, is_busy, retry_busy
+from reme_core.text.tokenizer import Tokenizer
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
 # Commits then this long without another: write the snapshot (`Workspace.save_snapshot`).
@@ -581,7 +582,7 @@ class Workspace(Indexer):
         with self.lock:
             return index_stats(self)
 
-    # -- link-safe file operations (reme_core.file_ops) ---------------------------------------
+    # -- link-safe file operations (reme_core.edit.file_ops) ---------------------------------------
     def move(
         self, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
     ) -> file_ops.MoveReport:

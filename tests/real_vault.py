@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from reme_core.parse_pool import POOL_THRESHOLD
+from reme_core.parse.parse_pool import POOL_THRESHOLD
 
 N_NOTES = 2 * POOL_THRESHOLD + 88  # 600: twice the threshold and a part batch
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reme_core import bm25 as bm25_module
-from reme_core.bm25 import BM25Index
-from reme_core.vocabulary import Vocabulary
+from reme_core.index.bm25 import BM25Index
+from reme_core.text.vocabulary import Vocabulary
 
 K1, B = 1.5, 0.75
 Doc = dict[int, int]  # term id -> tf (unique terms per doc)

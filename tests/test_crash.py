@@ -1,7 +1,7 @@
 """Crash safety: SIGKILL `reme-tui --reindex` and `reme-tui watch` at random moments, then check
 that the index loads, catches up, and answers exactly like a fresh rebuild of the same files.
 
-Each killed process runs the real CLI (`reme_tui.cli.main`) in a child forked from a warm
+Each killed process runs the real CLI (`reme_tui.cli.program.main`) in a child forked from a warm
 "zygote" interpreter, so a kill point costs milliseconds instead of an interpreter start-up.
 `benchmarks/crash_stress.py` drives the same harness with many more kill points.
 """
@@ -27,8 +27,8 @@ from tests.helpers import read_text, wait_for
 
 ZYGOTE = r"""
 import json, os, signal, sys
-from reme_tui import cli
-from reme_core.parsing import tokenizer_for
+from reme_tui.cli import program as cli
+from reme_core.parse.parsing import tokenizer_for
 tokenizer_for(True).tokenize("预热 warm up")
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # killed children are reaped by the kernel
 for line in sys.stdin:
@@ -63,7 +63,7 @@ STAT_KEYS = ("files", "chunks", "live_documents", "links", "dangling_links")
 
 
 class Zygote:
-    """A warm interpreter that forks children running `reme_tui.cli.main(argv)`."""
+    """A warm interpreter that forks children running `reme_tui.cli.program.main(argv)`."""
 
     def __init__(self) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")

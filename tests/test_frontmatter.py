@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.frontmatter import Frontmatter, split_frontmatter
+from reme_core.parse.frontmatter import Frontmatter, split_frontmatter
 
 
 def test_mapping_and_end_line() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Changes, PathRefused, Workspace
-from reme_core.watcher import watch_workspace
+from reme_core.indexing.watcher import watch_workspace
 from tests.helpers import hits
 from tests.test_crash import check_texts, verify
 

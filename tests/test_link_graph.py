@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.link_graph import LinkGraph, TraverseEdge, TraverseNode, link_columns
+from reme_core.index.link_graph import LinkGraph, TraverseEdge, TraverseNode, link_columns
 from reme_core.models import FileLink
-from reme_core.wikilinks import find_wikilinks
+from reme_core.parse.wikilinks import find_wikilinks
 
 
 def links_of(source: str, text: str) -> list[FileLink]:

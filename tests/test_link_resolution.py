@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reme_core.link_resolution import ObsidianResolver, normalize_target
-from reme_core.wikilinks import find_markdown_links
+from reme_core.index.link_resolution import ObsidianResolver, normalize_target
+from reme_core.parse.wikilinks import find_markdown_links
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from mistletoe import block_token
 
-from reme_core.frontmatter import split_frontmatter
-from reme_core.markdown_blocks import HEADING, scan_blocks
-from reme_core.markdown_chunker import chunk_markdown
+from reme_core.files.text_decode import decode_text
 from reme_core.models import FileChunk
-from reme_core.text_decode import decode_text
+from reme_core.parse.frontmatter import split_frontmatter
+from reme_core.parse.markdown_blocks import HEADING, scan_blocks
+from reme_core.parse.markdown_chunker import chunk_markdown
 
 PART_RE = re.compile(r"\[Part (\d+)/(\d+)\]")
 WIKILINK_RE = re.compile(r"!?\[\[.*?\]\]")

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from reme_core import Workspace
-from reme_core.parse_pool import BATCH_FILES, POOL_THRESHOLD
-from reme_core.parsing import VANISHED, ParseSettings, TermSpaces, parse_batch
-from reme_core.vocabulary import Vocabulary
+from reme_core.parse.parse_pool import BATCH_FILES, POOL_THRESHOLD
+from reme_core.parse.parsing import VANISHED, ParseSettings, TermSpaces, parse_batch
+from reme_core.text.vocabulary import Vocabulary
 from tests.conftest import write_files
 
 WORDS = ["solar", "inverter", "memory", "光伏", "逆变器"] + [f"w{i}" for i in range(3000)]

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reme_core.postings_builder import PostingsBuilder
+from reme_core.index.postings_builder import PostingsBuilder
 
 
 def _batch(rng: np.random.Generator, n_docs: int, n_terms: int, top_tf: int):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
-from reme_core.scanner import Found, ScanAhead, Scope, scan
+from reme_core.files.scanner import Found, ScanAhead, Scope, scan
 from tests.helpers import hits
 
 SCOPE = Scope(("daily", "digest"), (".md",))

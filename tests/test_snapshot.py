@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from reme_core import Workspace
-from reme_core.snapshot import SNAPSHOT_NAME
+from reme_core.index.snapshot import SNAPSHOT_NAME
 
 FILES = {
     "daily/2026-01-02/a.md": "# Alpha\n\nbeta gamma alpha\n",

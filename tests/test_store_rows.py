@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from reme_core.store_rows import select_in
+from reme_core.store.rows import select_in
 
 
 def test_select_in_spans_several_statements_and_keeps_leading_parameters() -> None:

@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.text_chunker import chunk_text
+from reme_core.parse.text_chunker import chunk_text
 
 PART_RE = re.compile(r"\[Part (\d+)/(\d+)\]\n")
 LINK_RE = re.compile(r"!?\[\[.*?\]\]")

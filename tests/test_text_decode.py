@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reme_core.errors import ConfigError, FileRefused
-from reme_core.text_decode import decode_text, looks_binary
+from reme_core.files.text_decode import decode_text, looks_binary
 
 
 def test_crlf_and_lone_cr_become_lf() -> None:

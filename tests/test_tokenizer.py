@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core import tokenizer as tokenizer_module
-from reme_core.tokenizer import Tokenizer, est_tokens
+from reme_core.text import tokenizer as tokenizer_module
+from reme_core.text.tokenizer import Tokenizer, est_tokens
 
 # The folder holding the reme_core package this test imported, for the subprocess checks.
 PACKAGE_ROOT = Path(os.path.abspath(tokenizer_module.__file__)).parents[1]
@@ -127,7 +127,7 @@ def test_est_tokens_counts_latin_words_and_cjk_characters() -> None:
 def test_jieba_loads_lazily_and_quietly() -> None:
     code = (
         "import sys\n"
-        "from reme_core.tokenizer import Tokenizer\n"
+        "from reme_core.text.tokenizer import Tokenizer\n"
         "t = Tokenizer()\n"
         "assert t.tokenize('plain english, café') == ['plain', 'english', 'café']\n"
         "assert 'jieba' not in sys.modules\n"
@@ -142,7 +142,7 @@ def test_missing_jieba_falls_back_to_bigrams() -> None:
     code = (
         "import sys\n"
         "sys.modules['jieba'] = None\n"
-        "from reme_core.tokenizer import Tokenizer\n"
+        "from reme_core.text.tokenizer import Tokenizer\n"
         "t = Tokenizer()\n"
         "assert not t.warm_up()\n"
         "assert t.tokenize('想去海边玩') == ['想去', '去海', '海边', '边玩']\n"

@@ -9,8 +9,8 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from reme_core import Workspace
-from reme_tui.app import RemeApp
-from reme_tui.widgets.note_view import NoteView
+from reme_tui.app.browser import RemeApp
+from reme_tui.widgets.reader.note_view import NoteView
 
 SIZE = (140, 40)
 NOTE = "daily/2026-06-15/retrieval-regression.md"

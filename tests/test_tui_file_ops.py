@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from reme_core import DeleteReport, MoveReport, Workspace
-from reme_tui.app import RemeApp
+from reme_tui.app.browser import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
 from tests.helpers import settle_workers, tree_bytes
 from tests.test_tui_upkeep import run_command

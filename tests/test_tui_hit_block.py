@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.text import Text
 
 from reme_core import SearchHit
-from reme_tui.widgets.hit_block import HitBlock, best_lines, body_lines, shorten_left
+from reme_tui.widgets.search.hit_block import HitBlock, best_lines, body_lines, shorten_left
 
 
 def render(block: HitBlock, width: int) -> list[Text]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
-from reme_tui.app import RemeApp
+from reme_tui.app.browser import RemeApp
 from tests.real_vault import N_NOTES, kill_all, tagged_pids, wait_until, write_vault
 from tests.test_tui_app import SIZE
 from tests.test_tui_app import wait_until as app_wait_until

@@ -11,7 +11,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from reme_tui.app import RemeApp
+from reme_tui.app.browser import RemeApp
 
 SIZE = (140, 40)
 

@@ -10,8 +10,8 @@ import pytest
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.pilot import Pilot
 
-from reme_tui.app import RemeApp
-from reme_tui.widgets.note_view import NoteView
+from reme_tui.app.browser import RemeApp
+from reme_tui.widgets.reader.note_view import NoteView
 from tests.helpers import settle_workers
 
 SIZE = (140, 40)

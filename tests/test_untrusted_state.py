@@ -23,9 +23,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reme_core import Workspace, snapshot
-from reme_core.chunk_check import ChunkCheck
-from reme_core.snapshot import SNAPSHOT_NAME
+from reme_core import Workspace
+from reme_core.index import snapshot
+from reme_core.index.snapshot import SNAPSHOT_NAME
+from reme_core.query.chunk_check import ChunkCheck
 from tests.helpers import hits
 
 FILES = {

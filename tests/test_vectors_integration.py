@@ -19,7 +19,7 @@ import pytest
 from reme_core import Workspace
 from reme_core.vectors import Embedder, LocalEmbedder
 from reme_core.vectors.vector_index import VectorIndex
-from reme_tui.cli import main
+from reme_tui.cli.program import main
 
 BEACH = "digest/seaside-holiday.md"
 NOTES = {

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.vocabulary import Vocabulary
+from reme_core.text.vocabulary import Vocabulary
 
 
 def test_ids_are_dense_in_first_seen_order() -> None:

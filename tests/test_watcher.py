@@ -12,7 +12,7 @@ import pytest
 from watchfiles import Change
 
 from reme_core import BatchReport, Changes, Workspace
-from reme_core.watcher import coalesce, settle, watch_workspace
+from reme_core.indexing.watcher import coalesce, settle, watch_workspace
 
 A, M, D = Change.added, Change.modified, Change.deleted
 

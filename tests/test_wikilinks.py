@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.wikilinks import (
+from reme_core.parse.wikilinks import (
     _fence_mask,
     _frontmatter_end,
     _scan_mask,

@@ -38,7 +38,7 @@ from reme_core.vectors.embedder import Embedder, make_embedder
 from reme_core.vectors.store import VectorStore, empty_result
 
 if TYPE_CHECKING:
-    from reme_core.memory_index import MemoryIndex
+    from reme_core.index.memory_index import MemoryIndex
     from reme_core.workspace import Workspace
 
 VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]

@@ -1,6 +1,6 @@
 """Modal screens for link-safe file operations: move/rename, delete, new note.
 
-Each screen does its work through `reme_core.file_ops` in a thread (the UI never blocks on
+Each screen does its work through `reme_core.edit.file_ops` in a thread (the UI never blocks on
 disk) and, once that worker has finished, dismisses with the result — a `MoveReport`, a
 `DeleteReport`, the new note's workspace-relative path — or None when cancelled. The app
 refreshes its panes from the workspace listener and opens the result.

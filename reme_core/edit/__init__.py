@@ -1,0 +1,1 @@
+"""Changing notes safely: link-keeping moves, the trash, undo, the move journal."""

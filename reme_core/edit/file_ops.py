@@ -1,0 +1,346 @@
+"""Link-safe file operations: move (rewriting inbound wikilinks), delete, create, undo.
+
+"Memory as files" only holds if the graph survives edits: a move rewrites every `[[old path]]`
+that points at the file, a delete says which links it leaves dangling (seed 003, "Human and
+Agent Editing"). Planning the link edits is `link_rewrite`'s work, writing them all-or-nothing
+(across crashes, without losing concurrent edits) `move_journal`'s; a delete moves the file to
+`.trash/` (`trash`), and the last delete or move can be undone (`undo`). This module checks
+paths, runs the operations and keeps the index in step.
+
+Case-only renames on case-insensitive file systems are out of scope: the destination "already
+exists" there and is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reme_core.edit import journal_recovery, move_journal, undo
+from reme_core.edit.link_rewrite import (
+    InboundLink,
+    LinkEdit,
+    inbound_links,
+    make_parents,
+    plan_move,
+    remove_dirs,
+    replan_file,
+)
+from reme_core.edit.move_journal import Rebase
+from reme_core.edit.trash import move_to_trash
+from reme_core.errors import PathRefused, RemeError
+from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
+
+if TYPE_CHECKING:
+    from reme_core.workspace import Workspace
+
+# A wikilink target ends at `#` or `|` and cannot hold brackets or a line break, so a path
+# with any of them could not be linked to after the move.
+_UNLINKABLE = re.compile(r"[\[\]#|\n\r]")
+
+
+@dataclass(slots=True)
+class MoveReport:
+    """What a move did (or, with `dry_run`, would do).
+
+    `untouched` lists inbound links left pointing at the old path: Markdown links (never
+    rewritten, ReMe's rule) and, with `rewrite_links=False`, every wikilink.
+    """
+
+    src: str
+    dst: str
+    dry_run: bool
+    edits: list[LinkEdit] = field(default_factory=list)
+    untouched: list[InboundLink] = field(default_factory=list)
+    indexed: bool = True
+
+    @property
+    def files(self) -> list[str]:
+        """The files whose text changed (or would change), sorted."""
+        return sorted({e.path for e in self.edits})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data (`reme-tui move --json`)."""
+        return {
+            "src": self.src,
+            "dst": self.dst,
+            "dry_run": self.dry_run,
+            "indexed": self.indexed,
+            "files": self.files,
+            "edits": [asdict(e) for e in self.edits],
+            "untouched": [asdict(i) for i in self.untouched],
+        }
+
+    def lines(self) -> list[str]:
+        """A human-readable account, one change per line."""
+        would = "would " if self.dry_run else ""
+        out = [f"{would}move {self.src} -> {self.dst}"]
+        if not self.indexed:
+            out.append(f"  note: {self.dst} is outside the indexed folders")
+        n, files = len(self.edits), len(self.files)
+        out.append(f"{would}rewrite {n} link{_s(n)} in {files} file{_s(files)}")
+        out.extend(f"  {e.path}:{e.line}  {e.old} -> {e.new}" for e in self.edits)
+        if self.untouched:
+            out.append(
+                f"{len(self.untouched)} inbound link{_s(len(self.untouched))} not rewritten:"
+            )
+            out.extend(f"  {i.path}:{i.line}  {i.raw}" for i in self.untouched)
+        return out
+
+
+@dataclass(slots=True)
+class DeleteReport:
+    """A deleted file, where it went (`trash`, None when deleted for good) and the inbound
+    links that now dangle (to clean up by hand)."""
+
+    path: str
+    inbound: list[InboundLink] = field(default_factory=list)
+    trash: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data (`reme-tui delete --json`)."""
+        return {
+            "path": self.path,
+            "trash": self.trash,
+            "inbound": [asdict(i) for i in self.inbound],
+        }
+
+    def lines(self) -> list[str]:
+        """A human-readable account: the deleted file, then each link left dangling."""
+        where = f"moved to {self.trash}" if self.trash else "permanently"
+        out = [f"deleted {self.path} ({where})"]
+        if self.inbound:
+            n = len(self.inbound)
+            out.append(f"{n} inbound link{_s(n)} now dangling:")
+            out.extend(f"  {i.path}:{i.line}  {i.raw}" for i in self.inbound)
+        return out
+
+
+def _s(n: int) -> str:
+    """The plural ending for a count."""
+    return "" if n == 1 else "s"
+
+
+# -- public operations ------------------------------------------------------------------------
+def move(
+    ws: Workspace, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
+) -> MoveReport:
+    """Move `src` to `dst`, rewrite the wikilinks that target it, update the index at once.
+
+    Only links that resolve to `src` change, and only their target: `!`, anchor, alias and any
+    spacing stay. Links in code and Markdown links are left alone (Markdown links are listed
+    in `untouched`). Raises `PathRefused` / `FileRefused` before touching anything, or
+    `RemeError` after putting every file back.
+    """
+    from reme_core.workspace import Changes
+
+    with ws.write_lock:
+        src_rel = existing_file(ws, src)
+        dst_rel = check_new_path(ws, dst)
+        if dst_rel == src_rel:
+            raise PathRefused(f"{dst}: is the file being moved")
+        plan = plan_move(ws, src_rel, dst_rel, rewrite_links)
+        report = MoveReport(
+            src_rel, dst_rel, dry_run, plan.edits, plan.untouched, in_scope(ws, dst_rel)
+        )
+        if dry_run:
+            return report
+        rebase = _MoveRebase(ws, src_rel, dst_rel)
+        copies = undo.blob_folder(ws)
+        outcome = move_journal.commit(
+            ws,
+            "move",
+            f"move {src_rel} -> {dst_rel}",
+            {"src": src_rel, "dst": dst_rel, "undo": copies.name},
+            plan.writes,
+            [(src_rel, dst_rel)],
+            rebase,
+            copies,
+            lambda done: undo.record_move(ws, src_rel, dst_rel, done),
+        )
+        if outcome.rebased:  # files that changed meanwhile: their edits as finally made
+            again = {dst_rel if p == src_rel else p for p in outcome.rebased}
+            kept = [e for e in report.edits if e.path not in again]
+            report.edits = sorted(kept + rebase.edits(), key=lambda e: (e.path, e.line))
+        with ws.lock:
+            src_indexed = src_rel in ws.index.nodes
+        ws.apply(
+            Changes(
+                added=[dst_rel] if report.indexed else [],
+                modified=sorted(p for p in plan.rewritten if p != src_rel),
+                deleted=[src_rel] if src_indexed else [],
+            )
+        )
+    return report
+
+
+class _MoveRebase:
+    """Plans a linking file again from the bytes it holds now (it changed after planning)."""
+
+    def __init__(self, ws: Workspace, src: str, dst: str) -> None:
+        self.ws, self.src, self.dst = ws, src, dst
+        self.by_file: dict[str, list[LinkEdit]] = {}
+
+    def __call__(self, path: str, data: bytes) -> bytes:
+        new, edits = replan_file(self.ws, path, data, self.src, self.dst)
+        self.by_file[path] = edits
+        return new
+
+    def edits(self) -> list[LinkEdit]:
+        """The edits of every file planned again."""
+        return [e for edits in self.by_file.values() for e in edits]
+
+
+def delete(ws: Workspace, path: str, permanent: bool = False) -> DeleteReport:
+    """Move a file to `.trash/` (or, `permanent`, remove it), drop it from the index, and
+    return the links that still point at it. The last delete can be undone (`undo`)."""
+    from reme_core.workspace import Changes
+
+    with ws.write_lock:
+        rel = existing_file(ws, path)
+        inbound = [link for link in inbound_links(ws, rel) if link.path != rel]
+        slot = None
+        if permanent:
+            try:
+                (ws.root / rel).unlink()
+            except OSError as exc:
+                raise RemeError(f"{rel}: cannot delete ({exc.strerror})") from None
+            undo.record_permanent(ws, rel)
+        else:
+            try:
+                digest = hashlib.sha256((ws.root / rel).read_bytes()).hexdigest()
+            except OSError as exc:
+                raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
+            slot = move_to_trash(ws.root, rel)
+            undo.record_delete(ws, rel, slot, digest)
+        with ws.lock:
+            indexed = rel in ws.index.nodes
+        if indexed:
+            ws.apply(Changes(deleted=[rel]))
+    return DeleteReport(rel, inbound, slot)
+
+
+def undo_last(ws: Workspace) -> undo.UndoReport:
+    """Revert the last delete or move made through reme (any process); see `reme_core.edit.undo`."""
+    return undo.undo(ws)
+
+
+def recover(ws: Workspace) -> bool:
+    """At open: finish or roll back operations a crash interrupted, saying so in
+    `ws.warnings`; True when files changed (the start-up diff must then walk afresh)."""
+    factories: dict[str, journal_recovery.RebaseFactory] = {
+        "move": lambda info: _move_rebase(ws, info),
+        "undo": lambda info: undo.rebaser(ws, info),
+    }
+    with ws.write_lock:
+        done = journal_recovery.recover(ws, factories)
+        for op in done:
+            ws.warnings.append(op.message())
+            if op.finished and op.kind == "move" and not undo.records(ws, op.info.get("undo")):
+                undo.record_unrecoverable(ws, f"{op.label} (finished after a crash)")
+            elif op.finished and op.kind == "undo":
+                undo.clear_after_recovery(ws, op.info)
+    return any(op.changed for op in done)
+
+
+def _move_rebase(ws: Workspace, info: Mapping[str, Any]) -> Rebase | None:
+    src, dst = info.get("src"), info.get("dst")
+    return _MoveRebase(ws, src, dst) if isinstance(src, str) and isinstance(dst, str) else None
+
+
+def create(
+    ws: Workspace,
+    path: str,
+    name: str,
+    description: str,
+    metadata: Mapping[str, Any] | None = None,
+    body: str = "",
+) -> Path:
+    """Write a new Markdown note with `name`, `description` and `metadata` as frontmatter.
+
+    `name` and `description` come first and win over the same keys in `metadata`, so the
+    fields every ReMe note should carry are always there. Returns the absolute path.
+    """
+    import yaml
+
+    from reme_core.workspace import Changes
+
+    fields: dict[str, Any] = {"name": name, "description": description}
+    for key, value in (metadata or {}).items():
+        fields.setdefault(str(key), value)
+    try:
+        header = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False)
+    except yaml.YAMLError as exc:
+        raise RemeError(f"{path}: metadata cannot be written as YAML ({exc})") from None
+    if body and not body.endswith("\n"):
+        body += "\n"
+    data = f"---\n{header}---\n{body}".encode(ws.config.encoding)
+    with ws.write_lock:
+        rel = check_new_path(ws, path)
+        if not rel.endswith(".md"):
+            raise PathRefused(f"{rel}: a note is Markdown; end the path with .md")
+        target = ws.root / rel
+        made: list[Path] = []
+        try:
+            made = make_parents(ws.root, rel)
+            with open(target, "xb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            if not isinstance(exc, FileExistsError):
+                target.unlink(missing_ok=True)
+            remove_dirs(made)
+            raise RemeError(f"{rel}: cannot write ({exc.strerror})") from None
+        if in_scope(ws, rel):
+            ws.apply(Changes(added=[rel]))
+    return target
+
+
+# -- path checks ------------------------------------------------------------------------------
+def existing_file(ws: Workspace, path: str) -> str:
+    """The normalised path of an existing regular file of the workspace, or `PathRefused`."""
+    rel = normalize_relpath(path)
+    state = ws.state_dir.name
+    if rel.split("/")[0] == state:
+        raise PathRefused(f"{rel}: {state}/ holds the index, not notes")
+    full = resolve_inside(ws.root, rel)
+    if not full.is_file():
+        what = "a folder" if full.is_dir() else "missing"
+        raise PathRefused(f"{rel}: not a file ({what})")
+    return rel
+
+
+def check_new_path(ws: Workspace, path: str) -> str:
+    """The normalised path for a file about to be written, refusing anything unsafe.
+
+    Refused: absolute paths, escapes (also through symlinks), characters a wikilink cannot
+    hold, paths the index ignores, an existing path, and a folder that is really a file.
+    """
+    if isinstance(path, str) and ("\n" in path or "\r" in path):
+        raise PathRefused(f"{path!r}: a path with a line break cannot be linked to")
+    rel = normalize_relpath(path)
+    bad = _UNLINKABLE.search(rel)
+    if bad:
+        raise PathRefused(f"{rel}: contains {bad.group()!r}; [ ] # | cannot appear in a wikilink")
+    if is_ignored(rel):
+        raise PathRefused(f"{rel}: the index ignores this path (metadata/, dot-files, temp names)")
+    full = resolve_inside(ws.root, rel)
+    if os.path.lexists(full):
+        raise PathRefused(f"{rel}: already exists")
+    parent = full.parent
+    while parent != ws.root and not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise PathRefused(
+            f"{rel}: {parent.relative_to(ws.root).as_posix()} is a file, not a folder"
+        )
+    return rel
+
+
+def in_scope(ws: Workspace, rel: str) -> bool:
+    """Whether a fresh reindex would index this path."""
+    return ws.watch_scope.covers(rel) or ws.rebuild_scope.covers(rel)

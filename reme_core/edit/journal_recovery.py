@@ -1,0 +1,242 @@
+"""At `Workspace.open`: finish or roll back the journaled operations (`move_journal`) whose
+process died, and remove every temp file they named.
+
+Killed in its replace phase (`<id>.commit`), an operation is finished: each file whose temp
+file still exists was not replaced yet and is planned again from its bytes now (so edits made
+since the crash are kept), then the renames are done. Killed earlier, nothing had changed and
+the temp files are removed. Killed while rolling back (`<id>.abort`), the rollback is finished
+from the journal's copies. A journal whose process still holds its lock is left alone.
+Journals are derived state, never trusted: one naming paths outside the workspace is dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reme_core.edit.link_rewrite import make_parents
+from reme_core.edit.move_journal import (
+    JOURNAL_DIR,
+    Journal,
+    Rebase,
+    back_name,
+    remove_file,
+    temp_name,
+    write_file,
+)
+from reme_core.edit.trash import rename_no_replace
+from reme_core.errors import RemeError
+from reme_core.files.paths import normalize_relpath, resolve_inside
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks, a journal is always stale
+    fcntl = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    from reme_core.workspace import Workspace
+
+# A journal's `kind` and `info` -> how to plan one of its files again (None: cannot).
+RebaseFactory = Callable[[Mapping[str, Any]], Rebase | None]
+
+_JOURNAL_NAME = re.compile(r"[0-9a-f]{12}\.json")
+_JOURNAL_PART = re.compile(r"[0-9a-f]{12}(\.commit|\.abort)?")
+
+
+@dataclass(slots=True)
+class Recovered:
+    """What recovery did with one interrupted operation."""
+
+    kind: str
+    label: str
+    finished: bool
+    info: Mapping[str, Any] = field(default_factory=dict)
+    changed: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def message(self) -> str:
+        """One line for `ws.warnings`."""
+        if self.finished:
+            n = len(self.changed)
+            text = f"{self.label} was interrupted; finished it now ({n} file{'s' * (n != 1)})"
+        else:
+            text = f"{self.label} was interrupted; rolled back, every file is as it was"
+        if self.problems:
+            text += "; but " + "; ".join(self.problems)
+        return text
+
+
+def recover(ws: Workspace, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
+    """Finish or roll back every operation whose process died; returns what was done."""
+    folder = ws.state_dir / JOURNAL_DIR
+    try:
+        listing = os.listdir(folder)
+    except OSError:
+        return []
+    for name in listing:
+        if name.startswith(".") and name.endswith(".json.tmp"):  # killed while creating
+            with _claim(folder / name, parse=False) as claimed:
+                if claimed is not None:
+                    remove_file(folder / name)
+    ids = {p[:12] for p in listing if _JOURNAL_PART.fullmatch(p)}
+    for op_id in sorted(ids - {p[:12] for p in listing if p.endswith(".json")}):
+        Journal(folder, op_id).remove_orphans()  # killed while removing its journal
+    done = []
+    for name in sorted(p for p in listing if _JOURNAL_NAME.fullmatch(p)):
+        with _claim(folder / name) as record:
+            if record is None:
+                continue
+            journal = Journal(folder, name[: -len(".json")])
+            try:
+                files, renames = _checked(ws.root, journal.id, record)
+            except (RemeError, KeyError, TypeError, ValueError):
+                journal.remove()
+                ws.warnings.append(f"{journal.path}: not a valid journal; removed")
+                continue
+            done.append(_recover_one(ws, journal, record, files, renames, rebasers))
+    return done
+
+
+@contextlib.contextmanager
+def _claim(path: Path, parse: bool = True) -> Iterator[Any]:
+    """The journal's record while this process holds its lock; None when its owner is alive."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed by the `with` below
+    except OSError:
+        yield None
+        return
+    with fh:
+        if fcntl is not None:
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                yield None
+                return
+        try:
+            record = json.loads(fh.read()) if parse else {}
+        except ValueError:
+            record = {}
+        yield record
+
+
+def _checked(
+    root: Path, op_id: str, record: Any
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The journal's files (path, temp) and renames, each inside the workspace."""
+    if not isinstance(record, dict) or record.get("version") != 1:
+        raise ValueError("unknown journal")
+    if not isinstance(record.get("info", {}), dict) or not isinstance(record.get("label"), str):
+        raise ValueError("unknown journal")
+    files = []
+    for n, f in enumerate(record["files"]):
+        rel = normalize_relpath(f["path"])
+        resolve_inside(root, rel)
+        if f["temp"] != temp_name(rel, op_id, n):
+            raise ValueError("unexpected temp name")
+        files.append((rel, f["temp"]))
+    renames = []
+    for a, b in record["renames"]:
+        pair = (normalize_relpath(a), normalize_relpath(b))
+        for rel in pair:
+            resolve_inside(root, rel)
+        renames.append(pair)
+    return files, renames
+
+
+def _recover_one(
+    ws: Workspace,
+    journal: Journal,
+    record: dict[str, Any],
+    files: list[tuple[str, str]],
+    renames: list[tuple[str, str]],
+    rebasers: Mapping[str, RebaseFactory],
+) -> Recovered:
+    root = ws.root
+    committed = journal.marker("commit").exists()
+    aborting = journal.marker("abort").exists()
+    info = record.get("info", {})
+    done = Recovered(record.get("kind", ""), record["label"], committed and not aborting, info)
+    if done.finished:
+        factory = rebasers.get(done.kind)
+        _finish(root, files, renames, factory(info) if factory is not None else None, done)
+    elif committed:
+        _roll_back(root, journal, files, renames, done)
+    for _, temp in files:
+        remove_file(root / temp)
+        remove_file(root / back_name(temp))
+    journal.remove()
+    return done
+
+
+def _finish(
+    root: Path,
+    files: list[tuple[str, str]],
+    renames: list[tuple[str, str]],
+    rebase: Rebase | None,
+    done: Recovered,
+) -> None:
+    """Replace every file not replaced yet (its temp file still there), then rename."""
+    for rel, temp in files:
+        if not os.path.lexists(root / temp):
+            continue  # replaced before the crash
+        try:
+            if rebase is None:
+                raise RemeError("the operation cannot be planned again")
+            full = root / rel
+            write_file(root / temp, rebase(rel, full.read_bytes()), full.stat().st_mode & 0o7777)
+            os.replace(root / temp, full)
+            done.changed.append(rel)
+        except (OSError, RemeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+            done.problems.append(f"{rel} was left as it is ({reason})")
+    for a, b in renames:
+        _drop_second_name(root / a, root / b)  # killed between the link and the unlink
+        if os.path.lexists(root / a) and not os.path.lexists(root / b):
+            try:
+                make_parents(root, b)
+                rename_no_replace(root / a, root / b)
+                done.changed.extend((a, b))
+            except OSError as exc:
+                done.problems.append(f"{a} could not be moved to {b} ({exc.strerror})")
+
+
+def _roll_back(
+    root: Path,
+    journal: Journal,
+    files: list[tuple[str, str]],
+    renames: list[tuple[str, str]],
+    done: Recovered,
+) -> None:
+    """Finish a rollback a crash interrupted: renames undone, old bytes put back."""
+    for a, b in reversed(renames):
+        _drop_second_name(root / a, root / b)
+        if os.path.lexists(root / b) and not os.path.lexists(root / a):
+            with contextlib.suppress(OSError):
+                rename_no_replace(root / b, root / a)
+    for n, (rel, temp) in enumerate(files):
+        blob = journal.blob(n)
+        if os.path.lexists(root / temp) or not blob.exists():
+            continue  # never replaced
+        back = root / back_name(temp)
+        try:
+            old = blob.read_bytes()
+            if (root / rel).read_bytes() != old:
+                write_file(back, old, (root / rel).stat().st_mode & 0o7777)
+                os.replace(back, root / rel)
+                done.changed.append(rel)
+        except OSError as exc:
+            done.problems.append(f"{rel} could not be put back ({exc.strerror})")
+
+
+def _drop_second_name(a: Path, b: Path) -> None:
+    """A rename killed halfway (`rename_no_replace` links, then unlinks) left one file under
+    both names: drop the old name, finishing the rename."""
+    with contextlib.suppress(OSError):
+        if os.path.samefile(a, b) and not os.path.islink(a):
+            os.unlink(a)

@@ -1,0 +1,327 @@
+"""Undo of the last delete or move made through reme (the CLI, the browser or the library).
+
+The record lives in the workspace's derived-state folder (`ws.state_dir/undo/`), so one
+process undoes what another did: `last.json` says what happened; for a move, the folder
+beside it keeps the linking files' bytes from before (`move_journal` hands them over). An
+undo refuses, changing nothing, when the files changed since in a way it would lose; bytes
+only appended to a linking file since the move are kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reme_core.edit import move_journal
+from reme_core.edit.link_rewrite import Rewrite
+from reme_core.edit.move_journal import Outcome, Rebase, sha256
+from reme_core.edit.trash import TRASH_DIR, restore_from_trash
+from reme_core.errors import RemeError
+from reme_core.files.paths import normalize_relpath, resolve_inside
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: one process at a time is assumed
+    fcntl = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    from reme_core.workspace import Workspace
+
+UNDO_DIR = "undo"
+_RECORD = "last.json"
+
+
+class UndoRefused(RemeError):
+    """There is nothing to undo, or undoing would lose a change made since."""
+
+
+@dataclass(slots=True)
+class UndoReport:
+    """What an undo put back: `path` is where the file is again, `source` where it was."""
+
+    op: str  # "delete" or "move"
+    path: str
+    source: str
+    files: list[str] = field(default_factory=list)  # linking files whose links were restored
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data (`reme-tui undo --json`)."""
+        return {"op": self.op, "path": self.path, "source": self.source, "files": self.files}
+
+    def lines(self) -> list[str]:
+        """A human-readable account, one change per line."""
+        if self.op == "delete":
+            return [f"restored {self.path} from {self.source}"]
+        n = len(self.files)
+        out = [f"moved {self.source} back to {self.path}"]
+        out.append(f"restored the links in {n} file{'s' * (n != 1)}")
+        out.extend(f"  {path}" for path in self.files)
+        return out
+
+
+# -- recording ------------------------------------------------------------------------------------
+def record_delete(ws: Workspace, path: str, slot: str, digest: str) -> None:
+    """After a delete into the trash: `undo` moves `slot` back to `path`."""
+    _write_record(ws, {"op": "delete", "path": path, "trash": slot, "sha256": digest})
+
+
+def record_permanent(ws: Workspace, path: str) -> None:
+    """After a permanent delete: the last operation cannot be undone (and says why)."""
+    _write_record(ws, {"op": "permanent", "path": path})
+
+
+def record_unrecoverable(ws: Workspace, label: str) -> None:
+    """After an operation finished by crash recovery, which keeps no undo copy."""
+    _write_record(ws, {"op": "unrecoverable", "label": label})
+
+
+def blob_folder(ws: Workspace) -> Path:
+    """A fresh folder path for the next move's `before` bytes (`move_journal.commit`)."""
+    return ws.state_dir / UNDO_DIR / uuid.uuid4().hex[:12]
+
+
+def record_move(ws: Workspace, src: str, dst: str, outcome: Outcome) -> None:
+    """After a move: `undo` moves `dst` back to `src` and restores the linking files."""
+    if outcome.blob_dir is None:
+        record_unrecoverable(ws, f"move {src} -> {dst} (no copy of the linking files was kept)")
+        return
+    files = [
+        {
+            "path": dst if f.path == src else f.path,
+            "blob": str(n),
+            "before": sha256(f.before),
+            "after_len": len(f.after),
+            "after": sha256(f.after),
+        }
+        for n, f in enumerate(outcome.installed)
+    ]
+    _write_record(
+        ws,
+        {"op": "move", "src": src, "dst": dst, "blobs": outcome.blob_dir.name, "files": files},
+    )
+
+
+def records(ws: Workspace, copies: object) -> bool:
+    """Whether the undo record is the one of the move whose copies are in folder `copies`."""
+    try:
+        record = _read_record(ws)
+    except UndoRefused:
+        return False
+    return record is not None and isinstance(copies, str) and record.get("blobs") == copies
+
+
+def _write_record(ws: Workspace, record: dict[str, Any]) -> None:
+    """Replace the record atomically and drop the copies the old one kept. Best effort: an
+    operation already done is not failed because its record cannot be written (then `undo`
+    reverts the one before, or says there is nothing)."""
+    folder = ws.state_dir / UNDO_DIR
+    record = {"version": 1, "time": time.time(), **record}
+    with contextlib.suppress(OSError), _locked(folder):
+        with contextlib.suppress(UndoRefused):
+            _drop_copies(folder, _read_record(ws), keep=record.get("blobs"))
+        tmp = folder / f".{_RECORD}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, folder / _RECORD)
+
+
+def _drop_copies(folder: Path, old: dict[str, Any] | None, keep: str | None = None) -> None:
+    """Remove the copies an old record kept (not another process's fresh ones)."""
+    name = old.get("blobs") if old else None
+    if isinstance(name, str) and name != keep and re.fullmatch(r"[0-9a-f]{12}", name):
+        shutil.rmtree(folder / name, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """One process at a time records or undoes (a lock file beside the record)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "wb") as fh:
+        if fcntl is not None:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        yield
+
+
+def _read_record(ws: Workspace) -> dict[str, Any] | None:
+    try:
+        record = json.loads((ws.state_dir / UNDO_DIR / _RECORD).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise UndoRefused(f"cannot undo: the undo record is unreadable ({exc})") from None
+    if not isinstance(record, dict) or record.get("version") != 1:
+        return None
+    try:
+        _check(ws, record)
+    except (RemeError, KeyError, TypeError, ValueError):
+        # Derived state is never trusted: paths must stay inside the workspace.
+        raise UndoRefused("cannot undo: the undo record is damaged") from None
+    return record
+
+
+def _check(ws: Workspace, record: dict[str, Any]) -> None:
+    """Refuse a record naming anything outside the workspace (or outside the trash)."""
+    op = record.get("op")
+    paths: list[str] = []
+    if op == "delete":
+        paths = [record["path"], record["trash"]]
+        if not normalize_relpath(record["trash"]).startswith(f"{TRASH_DIR}/"):
+            raise ValueError("not in the trash")
+    elif op == "move":
+        paths = [record["src"], record["dst"], *(f["path"] for f in record["files"])]
+        if not re.fullmatch(r"[0-9a-f]{12}", record["blobs"]):
+            raise ValueError("bad copy folder")
+        for f in record["files"]:
+            if not str(f["blob"]).isdigit() or not isinstance(f["after_len"], int):
+                raise ValueError("bad file entry")
+    for rel in paths:
+        if normalize_relpath(rel) != rel:
+            raise ValueError("not a normalised path")
+        resolve_inside(ws.root, rel)
+
+
+# -- undoing --------------------------------------------------------------------------------------
+def undo(ws: Workspace) -> UndoReport:
+    """Revert the last delete or move; `UndoRefused` (changing nothing) when it cannot."""
+    try:
+        with ws.write_lock, _locked(ws.state_dir / UNDO_DIR):
+            return _undo_locked(ws)
+    except OSError as exc:
+        raise UndoRefused(f"cannot undo: {exc.strerror} ({exc.filename})") from None
+
+
+def _undo_locked(ws: Workspace) -> UndoReport:
+    """`undo` with the locks held."""
+    record = _read_record(ws)
+    op = record.get("op") if record else None
+    if record is None or op not in ("delete", "move", "permanent", "unrecoverable"):
+        raise UndoRefused("nothing to undo (no delete or move through reme since the last undo)")
+    if op == "permanent":
+        raise UndoRefused(f"cannot undo: the last delete ({record['path']}) was permanent")
+    if op == "unrecoverable":
+        raise UndoRefused(f"cannot undo the last operation: {record['label']}")
+    return _undo_delete(ws, record) if op == "delete" else _undo_move(ws, record)
+
+
+def clear_after_recovery(ws: Workspace, info: Mapping[str, Any]) -> None:
+    """An undo finished by crash recovery: its record is spent."""
+    with contextlib.suppress(OSError, UndoRefused), _locked(ws.state_dir / UNDO_DIR):
+        record = _read_record(ws)
+        if record is not None and record.get("blobs") == info.get("record"):
+            _clear(ws, record)
+
+
+def _clear(ws: Workspace, record: dict[str, Any]) -> None:
+    folder = ws.state_dir / UNDO_DIR
+    with contextlib.suppress(FileNotFoundError):
+        (folder / _RECORD).unlink()
+    _drop_copies(folder, record)
+
+
+def _undo_delete(ws: Workspace, record: dict[str, Any]) -> UndoReport:
+    from reme_core.edit.file_ops import in_scope
+    from reme_core.workspace import Changes
+
+    path, slot = record["path"], record["trash"]
+    what = f"cannot undo the delete of {path}"
+    if os.path.lexists(ws.root / path):
+        raise UndoRefused(f"{what}: {path} exists again (move it away first)")
+    try:
+        data = (ws.root / slot).read_bytes()
+    except FileNotFoundError:
+        raise UndoRefused(f"{what}: {slot} is no longer in the trash") from None
+    except OSError as exc:
+        raise UndoRefused(f"{what}: cannot read {slot} ({exc.strerror})") from None
+    if sha256(data) != record["sha256"]:
+        raise UndoRefused(f"{what}: {slot} changed since it was moved to the trash")
+    restore_from_trash(ws.root, slot, path)
+    _clear(ws, record)
+    if in_scope(ws, path):
+        ws.apply(Changes(added=[path]))
+    return UndoReport("delete", path, slot)
+
+
+def _undo_move(ws: Workspace, record: dict[str, Any]) -> UndoReport:
+    from reme_core.edit.file_ops import in_scope
+    from reme_core.workspace import Changes
+
+    src, dst = record["src"], record["dst"]
+    what = f"cannot undo the move {src} -> {dst}"
+    if os.path.lexists(ws.root / src):
+        raise UndoRefused(f"{what}: {src} exists again (move it away first)")
+    if not (ws.root / dst).is_file():
+        raise UndoRefused(f"{what}: {dst} is gone")
+    restore = _restorer(ws, record)
+    rewrites = []
+    for f in record["files"]:
+        try:
+            cur = (ws.root / f["path"]).read_bytes()
+            mode = (ws.root / f["path"]).stat().st_mode & 0o7777
+        except OSError as exc:
+            raise UndoRefused(f"{what}: cannot read {f['path']} ({exc.strerror})") from None
+        new = restore(f["path"], cur)
+        if new != cur:
+            rewrites.append(Rewrite(f["path"], cur, new, mode))
+    move_journal.commit(
+        ws,
+        "undo",
+        f"undo of the move {src} -> {dst}",
+        {"record": record["blobs"]},
+        rewrites,
+        [(dst, src)],
+        restore,
+        on_done=lambda _: _clear(ws, record),
+    )
+    with ws.lock:
+        indexed = dst in ws.index.nodes
+    others = sorted(rw.path for rw in rewrites if rw.path != dst)
+    ws.apply(
+        Changes(
+            added=[src] if in_scope(ws, src) else [],
+            modified=others,
+            deleted=[dst] if indexed else [],
+        )
+    )
+    return UndoReport("move", src, dst, others)
+
+
+def _restorer(ws: Workspace, record: Mapping[str, Any]) -> Rebase:
+    """The bytes a linking file gets back, from its bytes now: its bytes from before the move
+    plus whatever was appended since; refused when it changed otherwise."""
+    folder = ws.state_dir / UNDO_DIR / record["blobs"]
+    by_path = {f["path"]: f for f in record["files"]}
+    what = f"cannot undo the move {record['src']} -> {record['dst']}"
+
+    def restore(path: str, cur: bytes) -> bytes:
+        f = by_path[path]
+        n = f["after_len"]
+        if len(cur) < n or sha256(cur[:n]) != f["after"]:
+            raise UndoRefused(f"{what}: {path} changed since (undoing would lose the change)")
+        try:
+            before = (folder / f["blob"]).read_bytes()
+        except OSError:
+            before = b""
+        if sha256(before) != f["before"]:
+            raise UndoRefused(f"{what}: the copy of {path} kept for undo is damaged or gone")
+        return before + cur[n:]
+
+    return restore
+
+
+def rebaser(ws: Workspace, info: Mapping[str, Any]) -> Rebase | None:
+    """For `move_journal.recover`: the restorer of an undo killed halfway, if still known."""
+    try:
+        record = _read_record(ws)
+    except UndoRefused:
+        return None
+    if record is None or record.get("op") != "move" or record.get("blobs") != info.get("record"):
+        return None
+    return _restorer(ws, record)

@@ -1,0 +1,1 @@
+"""Which files are the workspace's: safe relative paths, the walk, excludes, discovery, decoding."""

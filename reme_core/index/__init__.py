@@ -1,0 +1,1 @@
+"""The in-memory index: BM25 postings, per-chunk places, file nodes, the link graph, snapshots."""

@@ -1,0 +1,279 @@
+"""The columns `MemoryIndex.load` takes and the snapshot stores, from stored rows or a rebuild.
+
+Also each note's date (`file_date`), one of the file columns.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reme_core.index.bm25 import BM25Index
+from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
+from reme_core.index.postings_builder import PostingsBuilder
+from reme_core.store.database import BatchWrite, ChunkArrays, FileRow
+
+_DATE_SEGMENT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\.[A-Za-z0-9]+)?$")
+NO_DATE = -1
+# File ids are handed out one past the largest; this many past the file count is churn no
+# workspace reaches, and it bounds the dense id -> slot map a load allocates.
+_MAX_ID_GAP = 1 << 24
+
+
+def date_ordinal(value: object) -> int:
+    """Ordinal of a `YYYY-MM-DD` value, or NO_DATE when it is not a real date."""
+    text = str(value).strip()[:10] if value is not None else ""
+    m = _DATE_SEGMENT.match(text)
+    if not m:
+        return NO_DATE
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3])).toordinal()
+    except ValueError:
+        return NO_DATE
+
+
+def file_date(path: str, frontmatter: dict) -> int:
+    """The note's date: a `YYYY-MM-DD` path segment after the layer, else frontmatter `date`."""
+    for segment in path.split("/")[1:]:
+        ordinal = date_ordinal(segment)
+        if ordinal != NO_DATE:
+            return ordinal
+    return date_ordinal(frontmatter.get("date"))
+
+
+@dataclass(slots=True)
+class FileColumns:
+    """Stored files as parallel columns, in file id order."""
+
+    ids: np.ndarray  # int64
+    paths: list[str]
+    mtimes: np.ndarray  # float64
+    sizes: np.ndarray  # int64
+    hashes: list[str]
+    frontmatter: list[dict[str, Any]]
+    warnings: list[list[str]]
+    origins: list[str]
+    dates: np.ndarray  # int32 `file_date` of each file
+
+
+@dataclass(slots=True)
+class IndexColumns:
+    """Everything `MemoryIndex.load` needs, as a snapshot or the store's rows give it."""
+
+    vocab: list[str]
+    postings: tuple[np.ndarray, np.ndarray, np.ndarray]  # term-major (ptr, docs, tfs)
+    doc_lengths: np.ndarray  # int64 per chunk
+    doc_rowid: np.ndarray  # int64 per chunk, in rowid order
+    doc_file: np.ndarray  # int64 file id per chunk
+    doc_start: np.ndarray  # int32
+    doc_end: np.ndarray  # int32
+    files: FileColumns
+    links: LinkColumns  # literal targets, as written
+
+
+def check_columns(cols: IndexColumns) -> None:
+    """ValueError unless the columns keep the invariants of rows this program writes.
+
+    Columns come from a snapshot or a database that may have been made anywhere: lengths
+    agree, file ids and chunk rowids ascend, line ranges are 1 <= start <= end, postings
+    point inside their arrays with positive term frequencies, string ids stay inside their
+    tables, and every string is text (paths workspace-relative). Vectorised: one pass each.
+    """
+    files, links = cols.files, cols.links
+    n, m = len(files.paths), len(cols.doc_rowid)
+    if not (
+        len(files.ids) == len(files.mtimes) == len(files.sizes) == len(files.hashes) == n
+        and len(files.frontmatter) == len(files.warnings) == len(files.origins) == n
+        and len(files.dates) == n
+        and len(cols.doc_lengths) == len(cols.doc_file) == m
+        and len(cols.doc_start) == len(cols.doc_end) == m
+    ):
+        raise ValueError("file or chunk columns of different lengths")
+    ids = np.asarray(files.ids)
+    if n and (ids[0] < 0 or ids[-1] >= n + _MAX_ID_GAP or np.any(ids[1:] <= ids[:-1])):
+        raise ValueError("file ids are not ascending and bounded")
+    _check_text(files.paths, "paths")
+    joined = "\0".join(files.paths)
+    # Every segment of every path between NULs: none may be empty (absolute paths, "//"),
+    # "." or "..", and a path may hold no NUL of its own.
+    segments = f"\0{joined}\0".replace("/", "\0")
+    if n and (
+        joined.count("\0") != n - 1
+        or "\0\0" in segments
+        or "\0.\0" in segments
+        or "\0..\0" in segments
+    ):
+        raise ValueError("a path is not workspace-relative")
+    _check_text(files.hashes, "hashes")
+    _check_text(files.origins, "origins")
+    if set(map(type, files.frontmatter)) - {dict}:  # map(type): no Python loop per file
+        raise ValueError("frontmatter is not a mapping")
+    if set(map(type, files.warnings)) - {list}:
+        raise ValueError("warnings are not lists")
+    rowid, start, end = cols.doc_rowid, cols.doc_start, cols.doc_end
+    if m and (rowid[0] < 1 or np.any(rowid[1:] <= rowid[:-1])):
+        raise ValueError("chunk rowids are not ascending")
+    if m and (start.min() < 1 or np.any(end < start)):
+        raise ValueError("chunk line ranges are not 1 <= start <= end")
+    ptr, docs, tfs = cols.postings
+    _check_text(cols.vocab, "terms")
+    if not (
+        len(ptr) == len(cols.vocab) + 1
+        and ptr[0] == 0
+        and ptr[-1] == len(docs) == len(tfs)
+        and bool(np.all(ptr[1:] >= ptr[:-1]))
+        and (not len(docs) or (docs.min() >= 0 and docs.max() < m and tfs.min() > 0))
+        and (not m or cols.doc_lengths.min() >= 0)
+    ):
+        raise ValueError("postings do not fit their terms and chunks")
+    _check_text(links.strings, "link strings")
+    if not links.strings or links.strings[0] != "":
+        raise ValueError("link strings must start with the empty string")
+    ints = (links.source, links.target, links.anchor, links.alias, links.raw)
+    if len({len(c) for c in (*ints, links.line, links.embed)}) != 1:
+        raise ValueError("link columns of different lengths")
+    if len(links) and (
+        min(int(c.min()) for c in ints) < 0 or max(int(c.max()) for c in ints) >= len(links.strings)
+    ):
+        raise ValueError("link columns do not fit their strings")
+    if len(links) and not (links.source.all() and links.target.all()):
+        raise ValueError("a link without a source or a target")  # "" is string 0
+
+
+def _check_text(values: Sequence[str], what: str) -> None:
+    """ValueError unless every value is a str (`map(type)`: no Python loop per value). Lone
+    surrogates cannot come from SQLite (it refuses to decode them) and a snapshot's JSON is
+    checked for them before it is parsed (`snapshot._untext`)."""
+    if set(map(type, values)) - {str}:
+        raise ValueError(f"{what} are not all text")
+
+
+def columns_from_rows(
+    files: Sequence[FileRow],
+    links: dict[int, list[tuple]],
+    vocab: list[str],
+    chunks: ChunkArrays,
+) -> IndexColumns:
+    """The columns of stored rows (when no snapshot matches): postings sorted here.
+
+    ValueError for term ids outside the vocabulary (the sort would size its pointers by the
+    largest) or term frequencies that are not positive.
+    """
+    term_ids, tfs = chunks.term_ids, chunks.tfs
+    if len(term_ids) and (term_ids.min() < 0 or term_ids.max() >= len(vocab) or tfs.min() < 1):
+        raise ValueError("stored term ids or frequencies out of range")
+    bm25 = BM25Index.from_arrays(chunks.doc_ptr, chunks.term_ids, chunks.tfs, len(vocab))
+    n = len(files)
+    path_of = {r.id: r.path for r in files}
+    return IndexColumns(
+        vocab=vocab,
+        postings=bm25.postings(),
+        doc_lengths=bm25.doc_lengths(),
+        doc_rowid=chunks.rowids,
+        doc_file=chunks.file_ids.astype(np.int64),
+        doc_start=chunks.starts,
+        doc_end=chunks.ends,
+        files=FileColumns(
+            ids=np.fromiter((r.id for r in files), np.int64, count=n),
+            paths=[r.path for r in files],
+            mtimes=np.fromiter((r.mtime for r in files), np.float64, count=n),
+            sizes=np.fromiter((r.size for r in files), np.int64, count=n),
+            hashes=[r.hash for r in files],
+            frontmatter=[r.frontmatter for r in files],
+            warnings=[r.warnings for r in files],
+            origins=[r.origin for r in files],
+            dates=np.fromiter((file_date(r.path, r.frontmatter) for r in files), np.int32, n),
+        ),
+        links=link_columns(
+            (path_of[file_id], *row)
+            for file_id, rows in links.items()
+            if file_id in path_of
+            for row in rows
+        ),
+    )
+
+
+class ColumnsBuilder:
+    """The columns of a rebuild, accumulated batch by batch as flat arrays (no object per file).
+
+    `finish` sorts the postings once (see `PostingsBuilder`): the rebuild hands the result to
+    `MemoryIndex.load` and writes it as the snapshot, like an open from the stored rows.
+    """
+
+    def __init__(self, spill_dir: Path | None = None) -> None:
+        self._postings = PostingsBuilder(spill_dir)
+        self._links = LinkColumnsBuilder()
+        self._ids = array("q")
+        self._paths: list[str] = []
+        self._mtimes = array("d")
+        self._sizes = array("q")
+        self._hashes: list[str] = []
+        self._frontmatter: list[dict[str, Any]] = []
+        self._warnings: list[list[str]] = []
+        self._origins: list[str] = []
+        self._dates = array("i")
+        self._doc_rowid: list[np.ndarray] = []
+        self._doc_file: list[np.ndarray] = []
+        self._doc_start = array("i")
+        self._doc_end = array("i")
+
+    def add(self, write: BatchWrite, file_ids: Sequence[int], rowids: np.ndarray) -> None:
+        """One committed batch: its files, their chunks' places and CSR, and their links."""
+        counts = []
+        for pf, file_id, origin in zip(write.files, file_ids, write.origins, strict=True):
+            node = pf.node
+            self._ids.append(file_id)
+            self._paths.append(node.path)
+            self._mtimes.append(node.st_mtime)
+            self._sizes.append(node.size)
+            self._hashes.append(node.content_hash)
+            self._frontmatter.append(node.frontmatter)
+            self._warnings.append(node.warnings)
+            self._origins.append(origin)
+            self._dates.append(file_date(node.path, node.frontmatter))
+            counts.append(len(pf.chunks))
+            self._doc_start.extend(c.start_line for c in pf.chunks)
+            self._doc_end.extend(c.end_line for c in pf.chunks)
+            self._links.add_file(node.path, node.links)
+        self._doc_rowid.append(np.asarray(rowids, dtype=np.int64))
+        self._doc_file.append(np.repeat(np.asarray(file_ids, dtype=np.int64), counts))
+        self._postings.add(write.doc_ptr, write.term_ids, write.tfs)
+
+    def finish(self, vocab: list[str]) -> IndexColumns:
+        """Everything added, as `MemoryIndex.load` and the snapshot take it."""
+        postings, doc_lengths = self._postings.finish(len(vocab))
+
+        def ints(values: array, dtype: type) -> np.ndarray:
+            return np.frombuffer(values, dtype=dtype).copy() if len(values) else np.zeros(0, dtype)
+
+        def joined(parts: list[np.ndarray]) -> np.ndarray:
+            return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+        return IndexColumns(
+            vocab=vocab,
+            postings=postings,
+            doc_lengths=doc_lengths,
+            doc_rowid=joined(self._doc_rowid),
+            doc_file=joined(self._doc_file),
+            doc_start=ints(self._doc_start, np.int32),
+            doc_end=ints(self._doc_end, np.int32),
+            files=FileColumns(
+                ids=ints(self._ids, np.int64),
+                paths=self._paths,
+                mtimes=ints(self._mtimes, np.float64),
+                sizes=ints(self._sizes, np.int64),
+                hashes=self._hashes,
+                frontmatter=self._frontmatter,
+                warnings=self._warnings,
+                origins=self._origins,
+                dates=ints(self._dates, np.int32),
+            ),
+            links=self._links.finish(),
+        )

@@ -1,0 +1,360 @@
+"""The in-memory search structures: BM25 postings, per-chunk places, nodes and the link graph.
+
+Built at open from columns (a numpy snapshot, or the store's rows), then kept in step with each
+committed batch. Files and links stay columns until asked for: a `FileNode` is built on first
+access, and the link graph answers from index arrays (see reme_core.index.link_graph).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from reme_core.index.bm25 import BM25Index
+from reme_core.index.index_columns import NO_DATE, IndexColumns, check_columns, file_date
+from reme_core.index.link_graph import LinkColumns, LinkGraph
+from reme_core.index.link_resolution import ObsidianResolver
+from reme_core.index.node_table import FileDocs, NodeTable
+from reme_core.models import FileLink, FileNode, aliases_of, frontmatter_tags
+from reme_core.text.vocabulary import Vocabulary
+
+
+class MemoryIndex:
+    """Everything a search touches, held in memory; mutated only by the workspace's writer."""
+
+    def __init__(
+        self,
+        obsidian: bool,
+        exists: Callable[[str], bool],
+        attachments: Callable[[], Iterable[str]] | None = None,
+    ) -> None:
+        self.vocab = Vocabulary()
+        self.bm25 = BM25Index()
+        self.nodes = NodeTable()
+        self.file_ids: dict[str, int] = {}
+        self.origins: dict[str, str] = {}
+        self.file_docs = FileDocs()
+        self.slot_of: dict[str, int] = {}
+        self.slot_paths: list[str] = []
+        self.slot_dates = np.zeros(0, dtype=np.int32)
+        self.doc_rowid = np.zeros(0, dtype=np.int64)
+        self.doc_slot = np.zeros(0, dtype=np.int32)
+        self.doc_start = np.zeros(0, dtype=np.int32)
+        self.doc_end = np.zeros(0, dtype=np.int32)
+        self.graph = LinkGraph(exists=exists)
+        self.resolver: ObsidianResolver | None = ObsidianResolver([]) if obsidian else None
+        self._list_attachments = attachments
+        self._attachments: ObsidianResolver | None = None
+        self._version = 0  # bumped by every change of a node: keys the filter caches
+        # Chunk rowids whose stored text is known to match their file (reme_core.query.chunk_check):
+        # those this process indexed, and those checked against the disk since the load.
+        self.checked_rows: set[int] = set()
+        self._cache: dict[str, tuple[int, Any]] = {}
+
+    # -- building -----------------------------------------------------------------------------
+    def load(self, cols: IndexColumns) -> None:
+        """Fill every structure from columns: numpy and bulk dict builds, no object per row.
+
+        ValueError when the columns do not fit together or break an invariant of the rows
+        (`check_columns`): a snapshot or database from elsewhere is never trusted.
+        """
+        check_columns(cols)
+        files = cols.files
+        n = len(files.paths)
+        self.vocab = Vocabulary(cols.vocab)
+        ptr, docs, tfs = cols.postings
+        self.bm25 = BM25Index.from_postings(ptr, docs, tfs, cols.doc_lengths, len(cols.vocab))
+        self.slot_paths = list(files.paths)
+        self.slot_of = dict(zip(self.slot_paths, range(n)))
+        if len(self.slot_of) != n:
+            raise ValueError("duplicate paths")
+        self.slot_dates = np.asarray(files.dates, dtype=np.int32).copy()
+        ids = np.asarray(files.ids, dtype=np.int64)
+        self.file_ids = dict(zip(self.slot_paths, ids.tolist()))
+        self.origins = dict(zip(self.slot_paths, files.origins))
+        self.doc_slot = _doc_slots(ids, cols.doc_file)
+        self.doc_rowid = np.asarray(cols.doc_rowid, dtype=np.int64)
+        self.doc_start = np.asarray(cols.doc_start, dtype=np.int32)
+        self.doc_end = np.asarray(cols.doc_end, dtype=np.int32)
+        sizes = np.asarray(files.sizes, dtype=np.int64)
+        if len(self.doc_end) and bool(np.any(self.doc_end > sizes[self.doc_slot] + 1)):
+            raise ValueError("chunks end past the last line their file can have")
+        self.file_docs = FileDocs(self.slot_paths, self.doc_slot)
+        links = cols.links
+        self.nodes = NodeTable(files, links)
+        self._version += 1
+        if self.resolver is not None:
+            for path, fm in zip(self.slot_paths, files.frontmatter):
+                self.resolver.add(path, aliases_of(fm))
+            links = self._resolved_columns(links)
+        self.graph.load(self.slot_paths, links)
+
+    def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
+        """Obsidian vaults: each literal target that is not a note, resolved as `_resolved` does."""
+        strings = list(links.strings)
+        sid = dict(zip(strings, range(len(strings))))
+        target = links.target.copy()
+        for i, t in enumerate(links.target.tolist()):
+            literal = strings[t]
+            if not literal or literal in self.nodes:
+                continue
+            source = strings[links.source[i]]
+            raw = strings[links.raw[i]] or literal
+            found = self.resolver.resolve(source, raw) if self.resolver is not None else None
+            found = found or self._attachment(source, raw) or literal
+            if found not in sid:
+                sid[found] = len(strings)
+                strings.append(found)
+            target[i] = sid[found]
+        return LinkColumns(
+            strings,
+            links.source,
+            target,
+            links.anchor,
+            links.alias,
+            links.raw,
+            links.line,
+            links.embed,
+        )
+
+    def _put_node(self, node: FileNode, file_id: int, origin: str) -> None:
+        self._version += 1
+        path = node.path
+        self.nodes.put(node)
+        self.file_ids[path] = file_id
+        self.origins[path] = origin
+        ordinal = file_date(path, node.frontmatter)
+        if path in self.slot_of:
+            self.slot_dates[self.slot_of[path]] = ordinal
+        else:
+            self.slot_of[path] = len(self.slot_paths)
+            self.slot_paths.append(path)
+            if len(self.slot_paths) > len(self.slot_dates):  # grow by doubling, not per file
+                self.slot_dates = _grown(self.slot_dates, len(self.slot_paths), NO_DATE)
+            self.slot_dates[len(self.slot_paths) - 1] = ordinal
+        if self.resolver is not None:
+            self.resolver.add(path, aliases_of(node.frontmatter))
+
+    def remove_file(self, path: str) -> None:
+        """Tombstone a file's chunks and drop its node and outgoing edges."""
+        self._version += 1
+        docs = self.file_docs.pop(path, None)
+        if docs is not None and len(docs):
+            self.bm25.remove_many(docs)
+        self.nodes.discard(path)
+        self.file_ids.pop(path, None)
+        self.origins.pop(path, None)
+        self.graph.remove_file(path)
+        if self.resolver is not None:
+            self.resolver.remove(path)
+
+    def add_files(
+        self,
+        nodes: Sequence[FileNode],
+        file_ids: Sequence[int],
+        origins: Sequence[str],
+        counts: Sequence[int],
+        rowids: np.ndarray,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        doc_ptr: np.ndarray,
+        term_ids: np.ndarray,
+        tfs: np.ndarray,
+    ) -> None:
+        """Add committed files (old versions removed first) with one BM25 ``add_many``.
+
+        ``counts`` is each file's number of chunks; the chunk arrays and the CSR
+        (``doc_ptr``, ``term_ids``, ``tfs``) cover all of them in file order.
+        """
+        for node, file_id, origin in zip(nodes, file_ids, origins, strict=True):
+            self._put_node(node, file_id, origin)
+        if not len(rowids):
+            return
+        self.checked_rows.update(rowids.tolist())  # parsed from the files just now
+        docs = self.bm25.add_many(doc_ptr, term_ids, tfs)
+        slots = np.fromiter((self.slot_of[n.path] for n in nodes), np.int32, count=len(nodes))
+        bounds = np.zeros(len(nodes) + 1, dtype=np.int64)
+        np.cumsum(counts, out=bounds[1:])
+        for node, a, z in zip(nodes, bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+            if z > a:
+                self.file_docs[node.path] = docs[a:z]
+        need = int(docs[-1]) + 1
+        if need > len(self.doc_rowid):  # capacity doubles: adding n files copies O(n), not O(n²)
+            self.doc_rowid = _grown(self.doc_rowid, need, 0)
+            self.doc_slot = _grown(self.doc_slot, need, -1)
+            self.doc_start = _grown(self.doc_start, need, 0)
+            self.doc_end = _grown(self.doc_end, need, 0)
+        self.doc_rowid[docs] = rowids
+        self.doc_slot[docs] = np.repeat(slots, counts)
+        self.doc_start[docs] = starts
+        self.doc_end[docs] = ends
+
+    def columns(self) -> IndexColumns | None:
+        """Everything as `load` takes it, as a load of the stored rows would give it (the
+        snapshot after edits); None when the chunks are not in rowid order."""
+        postings, doc_lengths = self.bm25.live_postings()
+        ptr = postings[0]
+        if len(ptr) - 1 < len(self.vocab):  # terms no chunk uses yet still count
+            ptr = np.concatenate([ptr, np.full(len(self.vocab) + 1 - len(ptr), ptr[-1])])
+            postings = (ptr, postings[1], postings[2])
+        docs = self.bm25.live_docs()
+        rowid = self.doc_rowid[docs]
+        if len(rowid) > 1 and not bool(np.all(rowid[1:] > rowid[:-1])):
+            return None
+        ids = self.file_ids
+        paths = sorted(self.nodes, key=ids.__getitem__)
+        slot_file = np.fromiter((ids.get(p, -1) for p in self.slot_paths), np.int64)
+        doc_file = slot_file[self.doc_slot[docs]] if len(docs) else np.zeros(0, np.int64)
+        if len(doc_file) and doc_file.min() < 0:
+            return None
+        dates = self.slot_dates[[self.slot_of[p] for p in paths]]
+        files, links = self.nodes.columns(paths, [self.origins[p] for p in paths], dates)
+        files.ids = np.fromiter((ids[p] for p in paths), np.int64, count=len(paths))
+        return IndexColumns(
+            vocab=self.vocab.terms(),
+            postings=postings,
+            doc_lengths=doc_lengths,
+            doc_rowid=rowid,
+            doc_file=doc_file,
+            doc_start=self.doc_start[docs],
+            doc_end=self.doc_end[docs],
+            files=files,
+            links=links,
+        )
+
+    # -- filters (cached per version: searches between batches reuse them) ------------------
+    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
+        entry = self._cache.get(key)
+        if entry is None or entry[0] != self._version:
+            entry = self._cache[key] = (self._version, build())
+        return entry[1]
+
+    def live_slots(self) -> np.ndarray:
+        """Bool per file slot: its file is indexed now."""
+        return self._cached(
+            "live",
+            lambda: np.fromiter(
+                (p in self.nodes for p in self.slot_paths), bool, count=len(self.slot_paths)
+            ),
+        )
+
+    def prefix_slots(self, prefixes: Sequence[str]) -> np.ndarray:
+        """Bool per file slot: its path starts with one of ``prefixes`` (bisect, no scan)."""
+        paths, order = self._cached("sorted", self._sorted_slots)
+        mask = np.zeros(len(self.slot_paths), dtype=bool)
+        for prefix in prefixes:
+            lo = bisect_left(paths, prefix)
+            after = _after_prefix(prefix)
+            hi = len(paths) if after is None else bisect_left(paths, after)
+            mask[order[lo:hi]] = True
+        return mask
+
+    def tag_slots(self, tags: Iterable[str]) -> np.ndarray:
+        """Bool per file slot: its file is indexed and has one of ``tags`` (lower case)."""
+        by_tag = self._cached("tags", self._tag_index)
+        mask = np.zeros(len(self.slot_paths), dtype=bool)
+        for tag in tags:
+            slots = by_tag.get(tag)
+            if slots is not None:
+                mask[slots] = True
+        return mask
+
+    def _sorted_slots(self) -> tuple[list[str], np.ndarray]:
+        order = sorted(range(len(self.slot_paths)), key=self.slot_paths.__getitem__)
+        return [self.slot_paths[i] for i in order], np.asarray(order, dtype=np.int64)
+
+    def _tag_index(self) -> dict[str, np.ndarray]:
+        by_tag: dict[str, list[int]] = {}
+        for path in self.nodes:
+            for tag in {t.lower() for t in frontmatter_tags(self.nodes.frontmatter(path))}:
+                by_tag.setdefault(tag, []).append(self.slot_of[path])
+        return {tag: np.asarray(slots, dtype=np.int64) for tag, slots in by_tag.items()}
+
+    def relink(self, paths: Iterable[str]) -> None:
+        """(Re)resolve the given files' links into the graph."""
+        for path in paths:
+            self.graph.set_links(path, self._resolved(path))
+
+    def relink_all(self) -> None:
+        """Re-resolve every file's links (Obsidian resolution depends on the set of files)."""
+        self._attachments = None
+        self.relink(list(self.nodes))
+
+    def _attachment(self, source: str, raw: str) -> str | None:
+        """Obsidian finds `![[diagram.png]]` anywhere in the vault: look among non-notes, lazily."""
+        if self._list_attachments is None:
+            return None
+        if self._attachments is None:
+            others = (p for p in self._list_attachments() if p not in self.nodes)
+            self._attachments = ObsidianResolver(others)
+        return self._attachments.resolve(source, raw)
+
+    def _resolved(self, path: str) -> list[FileLink]:
+        node = self.nodes.get(path)
+        links = node.links if node is not None else []
+        if self.resolver is None:
+            return [link for link in links if link.target_path]
+        out = []
+        for link in links:
+            if not link.target_path:
+                continue
+            target = link.target_path
+            if target not in self.nodes:
+                raw = link.raw_target or target
+                target = self.resolver.resolve(path, raw) or self._attachment(path, raw) or target
+            out.append(
+                FileLink(
+                    path,
+                    target,
+                    link.target_anchor,
+                    link.line,
+                    link.alias,
+                    link.embed,
+                    link.raw_target,
+                )
+            )
+        return out
+
+    def compact(self) -> dict[str, int]:
+        """Fold tombstones out of BM25 and the doc arrays; drop terms no live chunk uses."""
+        before_docs = self.bm25.n_total
+        doc_map = self.bm25.optimize()
+        keep = doc_map >= 0
+        new_index = doc_map[keep]
+        order = np.argsort(new_index)
+        for name in ("doc_rowid", "doc_slot", "doc_start", "doc_end"):
+            arr = getattr(self, name)[: len(doc_map)]
+            setattr(self, name, arr[keep][order])
+        for path, docs in list(self.file_docs.items()):
+            self.file_docs[path] = doc_map[docs]
+        return {"docs_before": before_docs, "docs_after": self.bm25.n_total}
+
+
+def _doc_slots(ids: np.ndarray, doc_file: np.ndarray) -> np.ndarray:
+    """Each chunk's file slot from its file id (``ids`` ascending, as `check_columns` makes
+    sure, so the dense map is bounded); ValueError for a chunk of no file."""
+    slot_of_file = np.full(int(ids[-1]) + 1 if len(ids) else 1, -1, dtype=np.int32)
+    slot_of_file[ids] = np.arange(len(ids), dtype=np.int32)
+    doc_file = np.asarray(doc_file, dtype=np.int64)
+    if len(doc_file) and (doc_file.min() < 0 or doc_file.max() >= len(slot_of_file)):
+        raise ValueError("chunks of unknown files")
+    slots = slot_of_file[doc_file]
+    if len(slots) and slots.min() < 0:
+        raise ValueError("chunks of unknown files")
+    return slots
+
+
+def _after_prefix(prefix: str) -> str | None:
+    """The least string above every string that starts with ``prefix`` (None: there is none)."""
+    stem = prefix.rstrip("\U0010ffff")
+    return stem[:-1] + chr(ord(stem[-1]) + 1) if stem else None
+
+
+def _grown(arr: np.ndarray, need: int, fill: int) -> np.ndarray:
+    """`arr` with room for at least `need` entries (capacity doubled), new ones set to `fill`."""
+    out = np.full(max(need, 2 * len(arr), 1024), fill, dtype=arr.dtype)
+    out[: len(arr)] = arr
+    return out

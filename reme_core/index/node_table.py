@@ -1,0 +1,215 @@
+"""Per-file tables of the in-memory index: nodes built from the loaded columns on first access
+(`NodeTable`) and each file's BM25 doc ids (`FileDocs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from reme_core.index.index_columns import FileColumns
+from reme_core.index.link_graph import Grouped, LinkColumns, LinkColumnsBuilder
+from reme_core.models import FileNode
+
+
+class NodeTable(Mapping[str, FileNode]):
+    """Indexed files by path; a `FileNode` is built from the loaded columns on first access."""
+
+    def __init__(self, files: FileColumns | None = None, links: LinkColumns | None = None) -> None:
+        self._files = files
+        self._links = links
+        self._base: dict[str, int] = {}
+        self._sid: dict[str, int] = {}
+        self._by_source: Grouped | None = None
+        if files is not None:
+            self._base = dict(zip(files.paths, range(len(files.paths))))
+        if links is not None:
+            self._sid = dict(zip(links.strings, range(len(links.strings))))
+            self._by_source = Grouped(links.source, len(links.strings))
+        self._live: dict[str, None] = dict.fromkeys(self._base)  # insertion order, like a dict
+        self._built: dict[str, FileNode] = {}
+
+    def __getitem__(self, path: str) -> FileNode:
+        node = self._built.get(path)
+        if node is None:
+            if path not in self._live:
+                raise KeyError(path)
+            node = self._built[path] = self._build(path)
+        return node
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._live
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._live)
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    def put(self, node: FileNode) -> None:
+        """Add or replace a file's node."""
+        self._live[node.path] = None
+        self._built[node.path] = node
+
+    def discard(self, path: str) -> None:
+        """Forget a file (its columns are never used again)."""
+        self._live.pop(path, None)
+        self._built.pop(path, None)
+        self._base.pop(path, None)
+
+    def frontmatter(self, path: str) -> dict[str, Any]:
+        """A live file's frontmatter without building its node."""
+        node = self._built.get(path)
+        if node is not None or self._files is None:
+            return node.frontmatter if node is not None else {}
+        return self._files.frontmatter[self._base[path]]
+
+    def stats(self) -> dict[str, tuple[float, int]]:
+        """(mtime, size) of every live file, what the start-up diff compares."""
+        out: dict[str, tuple[float, int]] = {}
+        files = self._files
+        if files is not None:
+            out = dict(zip(files.paths, zip(files.mtimes.tolist(), files.sizes.tolist())))
+            out = {p: out[p] for p in self._base if p not in self._built}
+        for path, node in self._built.items():
+            out[path] = (node.st_mtime, node.size)
+        return out
+
+    def columns(
+        self, paths: Sequence[str], origins: Sequence[str], dates: np.ndarray
+    ) -> tuple[FileColumns, LinkColumns]:
+        """The file columns of live ``paths`` (in that order) and their literal links, each
+        file's in source order: loaded files stay columns, changed ones come from their nodes.
+        """
+        files, base = self._files, self._links
+        mtimes, sizes, hashes, fms, warns = [], [], [], [], []
+        for path in paths:
+            node = self._built.get(path)
+            if node is None:
+                assert files is not None
+                i = self._base[path]
+                mtimes.append(files.mtimes[i])
+                sizes.append(files.sizes[i])
+                hashes.append(files.hashes[i])
+                fms.append(files.frontmatter[i])
+                warns.append(files.warnings[i])
+            else:
+                mtimes.append(node.st_mtime)
+                sizes.append(node.size)
+                hashes.append(node.content_hash)
+                fms.append(node.frontmatter)
+                warns.append(node.warnings)
+        rank = dict(zip(paths, range(len(paths))))
+        builder = LinkColumnsBuilder(base.strings if base is not None else ("",))
+        owners: list[int] = []
+        for path, node in self._built.items():
+            builder.add_file(path, node.links)
+            owners.extend([rank[path]] * len(node.links))
+        extra = builder.finish()
+        parts = [extra]
+        owner = np.asarray(owners, dtype=np.int64)
+        if base is not None and len(base):
+            # Loaded links of files still as loaded (not rebuilt, not removed), in stored order.
+            rank_of_sid = np.full(len(base.strings), -1, dtype=np.int64)
+            for path, sid in self._sid.items():
+                if path in self._base and path not in self._built:
+                    rank_of_sid[sid] = rank[path]
+            kept = rank_of_sid[base.source]
+            parts.insert(0, base.select(kept >= 0))
+            owner = np.concatenate([kept[kept >= 0], owner])
+        order = np.argsort(owner, kind="stable")
+        links = _compacted(
+            extra.strings,
+            *(np.concatenate([getattr(c, name) for c in parts])[order] for name in _LINK_FIELDS),
+        )
+        return (
+            FileColumns(
+                ids=np.zeros(0, np.int64),
+                paths=list(paths),
+                mtimes=np.asarray(mtimes, dtype=np.float64),
+                sizes=np.asarray(sizes, dtype=np.int64),
+                hashes=hashes,
+                frontmatter=fms,
+                warnings=warns,
+                origins=list(origins),
+                dates=np.asarray(dates, dtype=np.int32),
+            ),
+            links,
+        )
+
+    def _build(self, path: str) -> FileNode:
+        files = self._files
+        assert files is not None
+        i = self._base[path]
+        node = FileNode(
+            path=path,
+            st_mtime=float(files.mtimes[i]),
+            size=int(files.sizes[i]),
+            frontmatter=files.frontmatter[i],
+            content_hash=files.hashes[i],
+            warnings=files.warnings[i],
+        )
+        sid = self._sid.get(path)
+        if sid is not None and self._links is not None and self._by_source is not None:
+            node.links = [self._links.link(j) for j in self._by_source.rows(sid)]
+        return node
+
+
+class FileDocs:
+    """BM25 doc ids of each file's chunks; the loaded ones stay one sorted array until changed."""
+
+    def __init__(self, paths: Sequence[str] = (), doc_slot: np.ndarray | None = None) -> None:
+        self._slot: dict[str, int] = {}
+        self._grouped: Grouped | None = None
+        if doc_slot is not None and len(doc_slot):
+            self._grouped = Grouped(doc_slot, len(paths))
+            counts = np.diff(self._grouped.ptr)
+            self._slot = {paths[i]: i for i in np.flatnonzero(counts).tolist()}
+        self._own: dict[str, np.ndarray] = {}
+
+    def get(self, path: str) -> np.ndarray | None:
+        docs = self._own.get(path)
+        if docs is None and path in self._slot and self._grouped is not None:
+            slot = self._slot[path]
+            docs = self._grouped.order[self._grouped.ptr[slot] : self._grouped.ptr[slot + 1]]
+        return docs
+
+    def pop(self, path: str, default: np.ndarray | None = None) -> np.ndarray | None:
+        docs = self.get(path)
+        self._own.pop(path, None)
+        self._slot.pop(path, None)
+        return default if docs is None else docs
+
+    def __setitem__(self, path: str, docs: np.ndarray) -> None:
+        self._slot.pop(path, None)
+        self._own[path] = docs
+
+    def items(self) -> Iterator[tuple[str, np.ndarray]]:
+        for path in list(self._slot):
+            docs = self.get(path)
+            assert docs is not None
+            yield path, docs
+        yield from list(self._own.items())
+
+    def values(self) -> Iterator[np.ndarray]:
+        return (docs for _, docs in self.items())
+
+
+_LINK_FIELDS = ("source", "target", "anchor", "alias", "raw", "line", "embed")
+
+
+def _compacted(strings: list[str], *cols: np.ndarray) -> LinkColumns:
+    """Link columns keeping only the strings they use ("" stays string 0)."""
+    source, target, anchor, alias, raw, line, embed = cols
+    ints = (source, target, anchor, alias, raw)
+    used = np.zeros(len(strings), dtype=bool)
+    used[0] = True
+    for col in ints:
+        used[col] = True
+    new_id = np.cumsum(used) - 1
+    kept = [strings[i] for i in np.flatnonzero(used).tolist()]
+    return LinkColumns(
+        kept, *(new_id[c].astype(np.int32) for c in ints), line.astype(np.int32), embed.astype(bool)
+    )

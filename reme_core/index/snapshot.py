@@ -1,0 +1,317 @@
+"""A numpy snapshot of the in-memory index, stamped with the stored state it was built from.
+
+Reading every stored row (files, 200k links, chunk term blobs) and sorting every posting was
+nearly all of opening a large workspace. The snapshot (``metadata/bm25-postings.npz``: plain
+arrays and JSON text, and ``np.load`` refuses pickles) holds the BM25 postings, the per-chunk
+and per-file columns, the links and the vocabulary. It is used when its stamp matches the
+database read in the same read transaction: the generation, and counts and sums of the files,
+chunks, links and terms (cheap aggregate queries, no row is read). `MemoryIndex.load` still
+checks that the arrays fit together. Anything else (missing, stale, damaged, unwritable)
+means the index is built from the rows as before, and the snapshot written again.
+
+A snapshot is derived state a workspace may bring from anywhere, so it is never trusted: only
+a regular file is opened (not a FIFO, a device or a symlink), every member must be stored
+uncompressed (nothing is inflated: what is read is at most the file's size) with the dtype
+and shape the stamp's row counts give, and `MemoryIndex.load` checks the arrays' invariants.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+import stat
+import struct
+import threading
+import zipfile
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from reme_core.index.index_columns import FileColumns, IndexColumns
+from reme_core.index.link_graph import LinkColumns
+
+SNAPSHOT_NAME = "bm25-postings.npz"
+_VERSION = 2
+_SAVING = threading.Lock()  # one writer per process: the temporary file is named by pid
+
+
+def stamp(generation: int, state: tuple[float, ...]) -> np.ndarray:
+    """What a snapshot must match to stand for this stored state (`Store.state`)."""
+    values = [_VERSION, generation]
+    for v in state:  # floats by their bits: equal sums of the same rows are bit-identical
+        values.append(int(np.float64(v).view(np.int64)) if isinstance(v, float) else int(v))
+    return np.array(values, dtype=np.int64)
+
+
+def _text(value: Any) -> np.ndarray:
+    # ensure_ascii: one byte per character of the JSON, whatever the text
+    return np.frombuffer(json.dumps(value, default=str).encode("ascii"), dtype=np.uint8)
+
+
+# A JSON escape of a lone surrogate: no text this program indexes has one, and no database,
+# JSON output or terminal could take it.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _untext(arr: np.ndarray) -> Any:
+    if arr.dtype != np.uint8:
+        raise ValueError("text arrays are bytes")
+    data = arr.tobytes()
+    if _SURROGATE.search(data):
+        raise ValueError("text with lone surrogates")
+    return json.loads(data)
+
+
+# Each member's dtype and shape: each dimension names a count of the stamp (`_sizes`), or
+# "postings" (the same in both members that have it), or None (JSON text: any length).
+_I8, _I4 = np.dtype("<i8"), np.dtype("<i4")
+_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
+    "stamp": (_I8, ("stamp",)),
+    "ptr": (_I8, ("terms+1",)),
+    "docs": (_I4, ("postings",)),
+    "tfs": (_I4, ("postings",)),
+    "doc_lengths": (_I8, ("chunks",)),
+    "doc_rowid": (_I8, ("chunks",)),
+    "doc_file": (_I8, ("chunks",)),
+    "doc_start": (_I4, ("chunks",)),
+    "doc_end": (_I4, ("chunks",)),
+    "vocab": (np.dtype("u1"), (None,)),
+    "file_ids": (_I8, ("files",)),
+    "file_mtimes": (np.dtype("<f8"), ("files",)),
+    "file_sizes": (_I8, ("files",)),
+    "file_dates": (_I4, ("files",)),
+    "files": (np.dtype("u1"), (None,)),
+    "link_strings": (np.dtype("u1"), (None,)),
+    "link_ints": (_I4, ("six", "links")),
+    "link_embed": (np.dtype("?"), ("links",)),
+}
+
+
+# A zip member's local header: signature ... file name length, extra field length.
+_LOCAL_HEADER = struct.Struct("<4s5H3L2H")
+
+
+def _sizes(expected: np.ndarray) -> dict[str, int]:
+    """The lengths the stamp's counts fix (`Store.state`: files, max id, sizes, mtimes,
+    chunks, max rowid, links, terms after the version and generation)."""
+    counts = expected.tolist()
+    return {
+        "stamp": len(counts),
+        "files": counts[2],
+        "chunks": counts[6],
+        "links": counts[8],
+        "terms+1": counts[9] + 1,
+        "six": 6,
+    }
+
+
+def open_regular(path: Path) -> IO[bytes] | None:
+    """``path`` opened for reading when it is a regular file (never a symlink, FIFO or
+    device: opening a FIFO would block), else None."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return os.fdopen(fd, "rb")
+    except OSError:
+        os.close(fd)
+        return None
+
+
+def _read_members(fh: IO[bytes], expected: np.ndarray) -> dict[str, np.ndarray] | None:
+    """Every member as an array, or None when the stamp is not `expected` or a member is not
+    what a snapshot of this stamp holds.
+
+    Sizes are checked before anything is read: members are stored, not compressed, inside
+    the file; each header's dtype and shape must be the expected ones and its data exactly
+    that long; each member's CRC must hold. Arrays are read straight from the file into
+    their buffers. The stamp is read first, so a stale snapshot costs little more than its
+    directory.
+    """
+    want = _sizes(expected)
+    size = os.fstat(fh.fileno()).st_size
+    with zipfile.ZipFile(fh) as archive:
+        infos = sorted(archive.infolist(), key=lambda info: info.filename != "stamp.npy")
+    if sorted(i.filename for i in infos) != sorted(f"{key}.npy" for key in _MEMBERS):
+        return None
+    out: dict[str, np.ndarray] = {}
+    postings: list[int] = []
+    for info in infos:
+        if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
+            return None
+        key = info.filename[: -len(".npy")]
+        arr = _read_member(fh, size, info, *_MEMBERS[key], want, postings)
+        if arr is None or (key == "stamp" and not np.array_equal(arr, expected)):
+            return None
+        out[key] = arr
+    return out
+
+
+def _read_member(
+    fh: IO[bytes],
+    size: int,
+    info: zipfile.ZipInfo,
+    dtype: np.dtype,
+    dims: tuple[str | None, ...],
+    want: dict[str, int],
+    postings: list[int],
+) -> np.ndarray | None:
+    """One stored `.npy` member, read only once its header says what `dtype` and `dims`
+    expect and that its data ends where the member does."""
+    fh.seek(info.header_offset)
+    local = fh.read(_LOCAL_HEADER.size)
+    if len(local) != _LOCAL_HEADER.size or local[:4] != b"PK\x03\x04":
+        return None
+    name_len, extra_len = _LOCAL_HEADER.unpack(local)[-2:]
+    start = info.header_offset + _LOCAL_HEADER.size + name_len + extra_len
+    if start + info.file_size > size:
+        return None
+    fh.seek(start)
+    version = np.lib.format.read_magic(fh)
+    if version == (1, 0):
+        shape, fortran, found = np.lib.format.read_array_header_1_0(fh)
+    elif version == (2, 0):
+        shape, fortran, found = np.lib.format.read_array_header_2_0(fh)
+    else:
+        return None
+    if fortran or found != dtype or len(shape) != len(dims):
+        return None
+    for n, dim in zip(shape, dims, strict=True):
+        if dim == "postings":
+            postings.append(n)
+            if n != postings[0]:
+                return None
+        elif dim is not None and n != want[dim]:
+            return None
+    header = fh.tell() - start
+    nbytes = math.prod(shape) * dtype.itemsize
+    if header + nbytes != info.file_size:
+        return None
+    arr = np.empty(shape, dtype=dtype)
+    data = memoryview(arr).cast("B") if nbytes else memoryview(b"")
+    if nbytes and fh.readinto(data) != nbytes:
+        return None
+    fh.seek(start)
+    if zlib.crc32(data, zlib.crc32(fh.read(header))) != info.CRC:
+        return None
+    return arr
+
+
+def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
+    """The snapshot's columns when its stamp is `expected`, else None."""
+    fh = open_regular(path)
+    if fh is None:
+        return None
+    try:
+        with fh:
+            data = _read_members(fh, expected)
+            if data is None:
+                return None
+            files = _untext(data["files"])
+            link_ints = data["link_ints"]
+            strings = _untext(data["link_strings"])
+            if link_ints.ndim != 2 or link_ints.shape[0] != 6 or not isinstance(strings, list):
+                return None
+            return IndexColumns(
+                vocab=_untext(data["vocab"]),
+                postings=(data["ptr"], data["docs"], data["tfs"]),
+                doc_lengths=data["doc_lengths"],
+                doc_rowid=data["doc_rowid"],
+                doc_file=data["doc_file"],
+                doc_start=data["doc_start"],
+                doc_end=data["doc_end"],
+                files=FileColumns(
+                    ids=data["file_ids"],
+                    paths=files["paths"],
+                    mtimes=data["file_mtimes"],
+                    sizes=data["file_sizes"],
+                    hashes=files["hashes"],
+                    frontmatter=files["frontmatter"],
+                    warnings=files["warnings"],
+                    origins=files["origins"],
+                    dates=data["file_dates"],
+                ),
+                links=LinkColumns(
+                    strings,
+                    *(link_ints[i] for i in range(5)),
+                    line=link_ints[5],
+                    embed=data["link_embed"],
+                ),
+            )
+    except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, MemoryError):
+        return None
+    except zipfile.BadZipFile:
+        return None
+
+
+def save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
+    """Write a snapshot atomically (temporary file, then rename); errors are ignored."""
+    with _SAVING:
+        _save(path, current, cols)
+
+
+def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    files, links = cols.files, cols.links
+    # A new file of our own: never written through a symlink or into a FIFO left there.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        with os.fdopen(os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o644), "wb") as fh:
+            ptr, docs, tfs = cols.postings
+            np.savez(
+                fh,
+                stamp=current,
+                ptr=ptr,
+                docs=docs,
+                tfs=tfs,
+                doc_lengths=cols.doc_lengths,
+                doc_rowid=cols.doc_rowid,
+                doc_file=cols.doc_file,
+                doc_start=cols.doc_start,
+                doc_end=cols.doc_end,
+                vocab=_text(cols.vocab),
+                file_ids=files.ids,
+                file_mtimes=files.mtimes,
+                file_sizes=files.sizes,
+                file_dates=files.dates,
+                files=_text(
+                    {
+                        "paths": files.paths,
+                        "hashes": files.hashes,
+                        "frontmatter": files.frontmatter,
+                        "warnings": files.warnings,
+                        "origins": files.origins,
+                    }
+                ),
+                link_strings=_text(links.strings),
+                link_ints=np.stack(
+                    [links.source, links.target, links.anchor, links.alias, links.raw, links.line]
+                ).astype(np.int32),
+                link_embed=links.embed,
+            )
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def remove_stale(path: Path, alive: Callable[[int], bool]) -> None:
+    """Delete temporary snapshot files left by processes killed between write and rename."""
+    for leftover in path.parent.glob(f"{path.name}.*.tmp"):
+        pid = leftover.name[len(path.name) + 1 : -len(".tmp")]
+        if pid.isdigit() and not alive(int(pid)):
+            with contextlib.suppress(OSError):
+                leftover.unlink()

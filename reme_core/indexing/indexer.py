@@ -1,0 +1,352 @@
+"""Keeping the index fresh: diff the files against it, parse changes in a process pool,
+and commit each batch in one transaction.
+
+`Indexer` holds these methods for `Workspace` (reme_core.workspace), the public facade, which
+inherits them; they use its store, in-memory index, locks and settings. The rebuild
+(`--reindex`) is in reme_core.indexing.rebuild, whose `Rebuilder` `Indexer` inherits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reme_core.errors import RemeError
+from reme_core.files.paths import regular_inside, resolve_inside
+from reme_core.files.scanner import FileStat, ScanAhead, Scope, scan
+from reme_core.files.text_decode import UNDECODABLE_NAME
+from reme_core.gc_pause import bulk_objects
+from reme_core.indexing.maintenance import OptimizeReport
+from reme_core.indexing.rebuild import (
+    DB_NAME,
+    RACY_MTIME,
+    RACY_SECONDS,
+    REBUILD_KEY,
+    ProgressFn,
+    Rebuilder,
+    ReindexSummary,
+    _mark_racy,
+    pid_alive,
+)
+from reme_core.parse.parse_pool import parse_many
+from reme_core.parse.parsing import VANISHED, ParsedBatch, TermSpaces
+from reme_core.store.database import BatchWrite, is_busy, retry_busy
+
+# Re-exported: reme_core.workspace imports these from here.
+__all__ = [
+    "DB_NAME",
+    "REBUILD_KEY",
+    "BatchReport",
+    "Changes",
+    "FileChange",
+    "Indexer",
+    "ProgressFn",
+    "ReindexSummary",
+    "pid_alive",
+]
+
+_COMMIT_ATTEMPTS = 5
+
+
+@dataclass(slots=True)
+class Changes:
+    """What differs between the files and the index."""
+
+    added: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.modified or self.deleted)
+
+    def __len__(self) -> int:
+        return len(self.added) + len(self.modified) + len(self.deleted)
+
+
+@dataclass(slots=True)
+class FileChange:
+    """One applied change, as `watch` prints it."""
+
+    path: str
+    kind: str
+    chunks: int
+
+
+@dataclass(slots=True)
+class BatchReport:
+    """What one applied batch did."""
+
+    changes: list[FileChange] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    generation: int = 0
+    touched: list[str] = field(default_factory=list)
+    optimized: OptimizeReport | None = None
+
+
+class Indexer(Rebuilder):
+    """Freshness methods of `Workspace` (see the module docstring); the rebuild is inherited.
+
+    Attributes the two share are declared once, on `Rebuilder`.
+    """
+
+    watch_scope: Scope
+    link_resolution: str
+    _listeners: list[Callable[[BatchReport], None]]
+    _snapshot_soon: Callable[[], None]
+
+    # -- keeping fresh ------------------------------------------------------------------------
+    def diff(self, ahead: ScanAhead | None = None) -> Changes:
+        """Compare the files on disk with the index (mtime and size; `apply` confirms by hash).
+
+        ``ahead`` is a walk started before the index was loaded; a file it lacks may have been
+        created (and indexed by another process) since, so such a file is looked at again.
+        """
+        with bulk_objects():  # 50k FileStats: the collector would walk the whole index heap
+            disk = ahead.result() if ahead is not None else scan(self.root, self.watch_scope)
+        for name in disk.undecodable:  # left out by the walk: no path of it can be stored
+            self._warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
+        changes = Changes()
+        with self.lock:
+            stored = self.index.nodes.stats()
+            origins = dict(self.index.origins)
+        for path, (mtime, size) in stored.items():
+            stat = disk.get(path)
+            if (
+                stat is None
+                and origins.get(path) == "reindex"
+                and not self.rebuild_scope.ignores(path)
+            ):
+                # Taken by a rebuild from outside the watched folders: keep it while it exists.
+                stat = self._stat(path) if self.rebuild_scope.covers(path) else None
+            if stat is None and ahead is not None and self.watch_scope.covers(path):
+                stat = self._stat(path)
+            if stat is None:
+                changes.deleted.append(path)
+            elif stat.mtime != mtime or stat.size != size:
+                changes.modified.append(path)
+        changes.added = sorted(p for p in disk if p not in stored)
+        return changes
+
+    def _stat(self, relpath: str) -> FileStat | None:
+        try:
+            path = resolve_inside(self.root, relpath)
+            st = path.stat()
+        except (OSError, RuntimeError, RemeError):
+            return None
+        return FileStat(st.st_mtime, st.st_size) if path.is_file() else None
+
+    def rebuilt_elsewhere(self) -> bool:
+        """Whether another process rebuilt the index since this one last looked (reloading
+        it now). Its copy replaced whatever this process committed while it ran, so the
+        caller should diff again: the files are the truth. True once per rebuild."""
+        self.refresh_if_changed()
+        with self.lock:
+            seen, self._rebuilt_elsewhere = self._rebuilt_elsewhere, False
+        return seen
+
+    def sync(
+        self, progress: ProgressFn | None = None, ahead: ScanAhead | None = None
+    ) -> BatchReport:
+        """The start-up diff: bring the index up to date with the files, one transaction."""
+        self.refresh_if_changed()
+        changes = self.diff(ahead)
+        if not changes:
+            return BatchReport(generation=self._generation)
+        return self.apply(changes, progress=progress)
+
+    def apply(
+        self, changes: Changes, *, origin: str = "watch", progress: ProgressFn | None = None
+    ) -> BatchReport:
+        """Parse changed files, commit them in one transaction, then update memory."""
+        with self.write_lock:
+            report = self._apply(changes, origin, progress)
+        if report.changes or report.touched:
+            for fn in self._listeners:
+                fn(report)
+        return report
+
+    def _apply(self, changes: Changes, origin: str, progress: ProgressFn | None) -> BatchReport:
+        started = time.perf_counter()
+        candidates = sorted(set(changes.added) | set(changes.modified))
+        unfit = set(candidates).difference(regular_inside(self.root, candidates))
+        to_parse, touched = self._split_touched([p for p in candidates if p not in unfit])
+        batches, refused = self._parse(to_parse, progress)
+        vanished = {p for p, reason in refused if reason == VANISHED}
+        skipped = [(p, reason) for p, reason in refused if reason != VANISHED]
+        gone = set(changes.deleted) | unfit | vanished | {p for p, _ in skipped}
+        for attempt in range(_COMMIT_ATTEMPTS):
+            try:
+                with self.lock:
+                    report = self._commit(origin, batches, gone, skipped, touched)
+                break
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc) or attempt == _COMMIT_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+        report.skipped = skipped
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _commit(
+        self,
+        origin: str,
+        batches: Sequence[ParsedBatch],
+        gone: set[str],
+        skipped: list[tuple[str, str]],
+        touched: list[tuple[str, float, str]],
+    ) -> BatchReport:
+        """One transaction. Term ids are assigned inside it, after catching up with any other
+        writer, so two processes never hand out the same id for different terms.
+        """
+        self.refresh_if_changed()
+        if not (batches or skipped or touched or gone & set(self.index.nodes)):
+            return BatchReport(generation=self._generation)
+        try:
+            with self.store.transaction():
+                if self._shared() and self.store.generation() != self._generation:
+                    self._load()  # another process committed since we last looked
+                known = set(self.index.nodes)
+                writes = self._writes(batches, origin)
+                vocab = self.index.vocab
+                new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
+                self.store.add_terms(self._persisted_terms, new_terms)
+                self.store.delete_files(sorted(gone))
+                for path, mtime, _ in touched:
+                    self.store.touch_file(path, mtime)
+                results = [self.store.write_files(w) for w in writes]
+                self.store.record_skipped(skipped)
+                self.store.put_meta({"fingerprint": self._fingerprint()})
+                generation = self.store.bump_generation()
+        except Exception:
+            retry_busy(self._load)
+            raise
+        self._persisted_terms = len(vocab)
+        report = self._update_memory(gone & known, writes, results, known)
+        for path, mtime, digest in touched:
+            node = self.index.nodes.get(path)
+            if node is not None and node.content_hash == digest:
+                node.st_mtime = mtime
+                report.touched.append(path)
+        report.generation = self._generation = generation
+        self._snapshot_soon()
+        return report
+
+    def _split_touched(
+        self, paths: Sequence[str]
+    ) -> tuple[list[str], list[tuple[str, float, str]]]:
+        """Separate files whose content hash is unchanged (only their mtime moved)."""
+        with self.lock:
+            nodes = {p: self.index.nodes.get(p) for p in paths}
+        parse: list[str] = []
+        touched: list[tuple[str, float, str]] = []
+        for path in paths:
+            node = nodes[path]
+            mtime = self._same_content(path, node.size, node.content_hash) if node else None
+            if mtime is None:
+                parse.append(path)
+            elif mtime != node.st_mtime:
+                touched.append((path, mtime, node.content_hash))
+        return parse, touched
+
+    def _same_content(self, relpath: str, size: int, digest: str) -> float | None:
+        """The file's mtime when its bytes still hash to `digest`, else None."""
+        try:
+            path = resolve_inside(self.root, relpath)
+            before = path.stat()
+            if before.st_size != size or not path.is_file():
+                return None
+            data = path.read_bytes()
+            after = path.stat()
+        except (OSError, RuntimeError, RemeError):
+            return None
+        if (before.st_mtime_ns, before.st_size) != (after.st_mtime_ns, after.st_size):
+            return None
+        if hashlib.blake2b(data, digest_size=16).hexdigest() != digest:
+            return None
+        return RACY_MTIME if time.time() - after.st_mtime < RACY_SECONDS else after.st_mtime
+
+    def _origin_of(self, path: str, origin: str) -> str:
+        return "watch" if self.watch_scope.covers(path) else "reindex" if origin else origin
+
+    def _parse(
+        self, paths: Sequence[str], progress: ProgressFn | None
+    ) -> tuple[list[ParsedBatch], list[tuple[str, str]]]:
+        done = 0
+        total = len(paths)
+
+        def tick(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress:
+                progress(done, total)
+
+        batches = []
+        for batch in parse_many(
+            self.root, paths, self.settings, self.config.workers, tick, self._warn
+        ):
+            _mark_racy(batch, time.time())
+            batches.append(batch)
+        return batches, [item for batch in batches for item in batch.skipped]
+
+    def _writes(
+        self, batches: Sequence[ParsedBatch], origin: str, spaces: TermSpaces | None = None
+    ) -> list[BatchWrite]:
+        """Each batch's rows: CSR pointers over its chunks' vocabulary ids, each file's origin.
+
+        Without ``spaces`` these are all the batches of one parse, mapped afresh (a commit
+        retried after a reload maps them again, with the reloaded vocabulary).
+        """
+        spaces = spaces or TermSpaces(self.index.vocab)
+        writes = []
+        for batch in batches:
+            ids = spaces.ids(batch)
+            ptr = np.zeros(len(batch.doc_nterms) + 1, dtype=np.int64)
+            np.cumsum(batch.doc_nterms, out=ptr[1:])
+            origins = [self._origin_of(pf.node.path, origin) for pf in batch.files]
+            writes.append(BatchWrite(batch.files, origins, ptr, ids, batch.tfs))
+        return writes
+
+    def _update_memory(
+        self,
+        removed: Iterable[str],
+        writes: Sequence[BatchWrite],
+        results: Sequence[tuple[list[int], np.ndarray]],
+        known: set[str],
+    ) -> BatchReport:
+        index = self.index
+        report = BatchReport()
+        for path in sorted(removed):
+            index.remove_file(path)
+            report.changes.append(FileChange(path, "deleted", 0))
+        for write, (file_ids, rowids) in zip(writes, results, strict=True):
+            nodes = [pf.node for pf in write.files]
+            for node in nodes:
+                index.remove_file(node.path)
+            counts = [len(pf.chunks) for pf in write.files]
+            chunks = [c for pf in write.files for c in pf.chunks]
+            index.add_files(
+                nodes,
+                file_ids,
+                write.origins,
+                counts,
+                rowids,
+                np.fromiter((c.start_line for c in chunks), np.int32, count=len(chunks)),
+                np.fromiter((c.end_line for c in chunks), np.int32, count=len(chunks)),
+                write.doc_ptr,
+                write.term_ids,
+                write.tfs,
+            )
+            for node, n in zip(nodes, counts, strict=True):
+                kind = "modified" if node.path in known else "added"
+                report.changes.append(FileChange(node.path, kind, n))
+        if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
+            index.relink_all()
+        else:
+            index.relink(pf.node.path for w in writes for pf in w.files)
+        return report

@@ -1,0 +1,266 @@
+"""The live watcher: file events -> coalesced batches -> applied off the event loop (SPEC §10).
+
+Events only say *which* paths to look at. What happened to each is decided by the disk when the
+batch is applied, so temp-file-then-rename, delete-then-recreate and bursts of writes all end as
+one change per file, and a file that vanished between its event and its read is simply deleted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+
+from watchfiles import Change, awatch
+from watchfiles._rust_notify import WatchfilesRustInternalError
+
+from reme_core.files.scanner import Scope, scan
+from reme_core.workspace import BatchReport, Changes, Workspace
+
+# Idle wake-ups of the watch loop; the first one triggers a catch-up diff for anything that
+# changed between opening the workspace and the watcher being in place, later ones look for a
+# rebuild by another process.
+_IDLE_MS = 1000
+
+
+def coalesce(events: Iterable[tuple[Change, str]], indexed: Iterable[str] = ()) -> Changes:
+    """Reduce raw events to one change per path (SPEC §10).
+
+    gone -> deleted; only added -> added; anything else -> modified. With events in arrival
+    order, a path added and then deleted is nothing (or deleted if it was indexed). An
+    unordered set (what `awatch` yields) cannot tell delete-then-recreate from create-then-
+    delete, so mixed kinds are `modified` and `settle` asks the disk.
+    """
+    ordered = not isinstance(events, (set, frozenset))
+    kinds: dict[str, list[Change]] = {}
+    for change, path in events:
+        kinds.setdefault(path, []).append(change)
+    known = set(indexed)
+    out = Changes()
+    for path, seen in sorted(kinds.items()):
+        distinct = set(seen)
+        if distinct == {Change.deleted}:
+            out.deleted.append(path)
+        elif distinct == {Change.added}:
+            out.added.append(path)
+        elif ordered and seen[-1] == Change.deleted:
+            if seen[0] != Change.added or path in known:
+                out.deleted.append(path)
+        else:
+            out.modified.append(path)
+    return out
+
+
+def settle(ws: Workspace, changes: Changes) -> Changes:
+    """Decide each path by the disk now: files are added/modified/deleted, folders expand.
+
+    A deleted folder deletes every indexed file below it; an added folder (moved in, checked
+    out) adds every file of the watched scope inside it.
+    """
+    scope = ws.watch_scope
+    with ws.lock:
+        indexed = set(ws.index.nodes)
+    real_root = os.path.realpath(ws.root)
+    out: dict[str, str] = {}
+
+    def present(rel: str) -> None:
+        out[rel] = "modified" if rel in indexed else "added"
+
+    def kept(rel: str) -> bool:  # taken by a rebuild from outside the watched folders
+        return rel in indexed and ws.rebuild_scope.covers(rel)
+
+    def absent(rel: str) -> None:
+        if rel in indexed:
+            out[rel] = "deleted"
+
+    for rel in sorted({*changes.added, *changes.modified, *changes.deleted}):
+        full = ws.root / rel
+        real = os.path.realpath(full)
+        inside = real == real_root or real.startswith(real_root + os.sep)
+        if inside and os.path.isdir(full):
+            below = set(scan(ws.root, Scope((rel,), scope.suffixes)))
+            for path in below:
+                if scope.covers(path):
+                    present(path)
+            for path in _below(indexed, rel):
+                if path not in below:
+                    absent(path)
+        elif inside and os.path.isfile(full) and (scope.covers(rel) or kept(rel)):
+            present(rel)
+        else:
+            absent(rel)
+            for path in _below(indexed, rel):
+                absent(path)
+    result = Changes()
+    for path, kind in sorted(out.items()):
+        getattr(result, kind).append(path)
+    return result
+
+
+def _below(indexed: Iterable[str], folder: str) -> list[str]:
+    prefix = folder.rstrip("/") + "/"
+    return [p for p in indexed if p.startswith(prefix)]
+
+
+class WatchFilter:
+    """Keeps events of the watched scope (and folders that may hold it); drops §1's ignores."""
+
+    def __init__(self, root: Path, scope: Scope) -> None:
+        self.root = str(root)
+        self.scope = scope
+
+    def relative(self, path: str) -> str | None:
+        """The workspace-relative POSIX path of an event, or None outside the workspace."""
+        if path == self.root or not path.startswith(self.root + os.sep):
+            return None
+        return path[len(self.root) + 1 :].replace(os.sep, "/")
+
+    def __call__(self, change: Change, path: str) -> bool:
+        rel = self.relative(path)
+        if rel is None or self.scope.ignores(rel):
+            return False
+        if rel.endswith(self.scope.suffixes):
+            return self.scope.covers(rel)
+        # Not an indexed suffix: it may be a folder (created, moved, deleted) that holds some.
+        return any(
+            d == "" or rel == d or rel.startswith(d + "/") or d.startswith(rel + "/")
+            for d in self.scope.dirs
+        )
+
+
+def watch_paths(ws: Workspace) -> list[Path]:
+    """The watched folders; the root itself when one is missing (so its creation is seen)."""
+    dirs = [ws.root / d if d else ws.root for d in ws.watch_scope.dirs]
+    if all(d.is_dir() for d in dirs):
+        return dirs
+    return [ws.root]
+
+
+def needs_optimize(ws: Workspace) -> bool:
+    """Whether tombstones passed `optimize_tombstone_ratio` of all BM25 documents."""
+    with ws.lock:
+        bm25 = ws.index.bm25
+        total, tombstones = bm25.n_total, bm25.n_tombstones
+    return total > 0 and tombstones / total > ws.config.optimize_tombstone_ratio
+
+
+async def watch_workspace(
+    ws: Workspace,
+    *,
+    stop_event: asyncio.Event | None = None,
+    quiet_ms: int | None = None,
+    force_polling: bool | None = None,
+) -> AsyncIterator[BatchReport]:
+    """Keep `ws` fresh: yield one BatchReport per applied batch until `stop_event` is set.
+
+    Parsing and the SQLite commit run in a worker thread, so the event loop (the TUI) never
+    blocks. Compaction runs after a batch when tombstones pass the configured ratio.
+    """
+    quiet = ws.config.watch.quiet_ms if quiet_ms is None else quiet_ms
+    polling = ws.config.watch.force_polling if force_polling is None else force_polling
+    stop = stop_event if stop_event is not None else asyncio.Event()
+    flt = WatchFilter(ws.root, ws.watch_scope)
+    while not stop.is_set():
+        paths = watch_paths(ws)
+        catch_up = True
+        unnameable: list[BaseException] = []
+        events = _until_unnameable(
+            awatch(
+                *paths,
+                watch_filter=flt,
+                debounce=max(1600, 4 * quiet),
+                step=max(1, quiet),
+                stop_event=stop,
+                rust_timeout=_IDLE_MS,
+                yield_on_timeout=True,
+                force_polling=polling,
+                ignore_permission_denied=True,
+            ),
+            unnameable,
+        )
+        async with contextlib.aclosing(events):
+            async for raw in _ticking(events, _IDLE_MS / 1000):
+                rel = [(c, r) for c, p in raw if (r := flt.relative(p)) is not None]
+                changes = coalesce(set(rel))
+                # At the start, and after a rebuild by another process (whose copy replaced
+                # what this one committed meanwhile), the disk is compared in full.
+                if catch_up or await asyncio.to_thread(ws.rebuilt_elsewhere):
+                    changes = _merge(changes, await asyncio.to_thread(ws.diff))
+                    catch_up = False
+                if changes:
+                    report = await asyncio.to_thread(_apply, ws, changes)
+                    if report.changes or report.skipped:
+                        yield report
+                if watch_paths(ws) != paths:
+                    break  # a watched folder appeared or vanished: watch again, then catch up
+        if unnameable:  # inotify gives up on any name that is not UTF-8; polling does not
+            polling = True
+            await asyncio.sleep(quiet / 1000)
+
+
+async def _ticking(
+    events: AsyncIterator[set[tuple[Change, str]]], seconds: float
+) -> AsyncIterator[set[tuple[Change, str]]]:
+    """The watcher's batches, and an empty one whenever `seconds` pass without one.
+
+    `awatch` wakes on its own only when no event at all arrived: events the filter drops (the
+    state folder's own writes, another process's rebuild among them) would starve the idle
+    checks for as long as they keep coming.
+    """
+    pending: asyncio.Future[set[tuple[Change, str]]] = asyncio.ensure_future(anext(events))
+    try:
+        while True:
+            done, _ = await asyncio.wait({pending}, timeout=seconds)
+            if not done:
+                yield set()
+                continue
+            try:
+                raw = pending.result()
+            except StopAsyncIteration:
+                return
+            pending = asyncio.ensure_future(anext(events))
+            yield raw
+    finally:
+        pending.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await pending  # the generator under it must be idle before it is closed
+
+
+async def _until_unnameable(
+    events: AsyncIterator[set[tuple[Change, str]]], failed: list[BaseException]
+) -> AsyncIterator[set[tuple[Change, str]]]:
+    """`awatch`'s batches until it meets a path it cannot decode (a file name that is not
+    UTF-8): its watch is over then, so this ends (the error in `failed`), and the caller
+    watches again and catches up by a diff, which leaves such a name out with a warning."""
+    async with contextlib.aclosing(events):  # type: ignore[type-var]
+        try:
+            async for raw in events:
+                yield raw
+        except Exception as exc:
+            if not _cannot_decode(exc):
+                raise
+            failed.append(exc)
+
+
+def _cannot_decode(exc: BaseException) -> bool:
+    inner = getattr(exc, "exceptions", None)  # anyio's task group wraps it in a group
+    if isinstance(inner, tuple) and inner:
+        return all(_cannot_decode(e) for e in inner)
+    return isinstance(exc, WatchfilesRustInternalError) and "decode" in str(exc)
+
+
+def _apply(ws: Workspace, changes: Changes) -> BatchReport:
+    report = ws.apply(settle(ws, changes))
+    if report.changes and needs_optimize(ws):
+        report.optimized = ws.optimize()
+    return report
+
+
+def _merge(a: Changes, b: Changes) -> Changes:
+    return Changes(
+        sorted({*a.added, *b.added}),
+        sorted({*a.modified, *b.modified}),
+        sorted({*a.deleted, *b.deleted}),
+    )

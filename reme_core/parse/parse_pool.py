@@ -1,0 +1,146 @@
+"""Batches of files parsed across all cores: a process pool of `parse_batch` workers.
+
+Small jobs parse in-process; large ones fan out to a forkserver pool that preloads the parsing
+stack. Batches come back in submission order, which `TermSpaces` relies on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import sys
+import threading
+import time
+import types
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import forkserver, get_context
+from multiprocessing.context import BaseContext
+from pathlib import Path
+
+from reme_core.parse import pool_worker
+from reme_core.parse.parsing import ParsedBatch, ParseSettings, parse_batch
+
+POOL_THRESHOLD = 256
+BATCH_FILES = 128
+IN_FLIGHT_PER_WORKER = 4
+
+
+def uses_pool(n_files: int, workers: int = 0) -> bool:
+    """Whether `parse_many` parses this many files in a process pool."""
+    return n_files >= POOL_THRESHOLD and (workers or os.cpu_count() or 1) >= 2
+
+
+# One host change at a time: two threads starting pools must not restore each other's state.
+_HOST_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _pool_host() -> Iterator[None]:
+    """Make this process a host that can start pool processes, whatever runs it.
+
+    multiprocessing reads two things of the host when it starts a process. ``sys.stderr``'s
+    descriptor goes to the resource tracker: inside a Textual app it is -1 and the start fails
+    (``bad value(s) in fds_to_keep``), so a real one (the null device) stands in. ``__main__``
+    is re-run in every worker unless it has no file: a script without an
+    ``if __name__ == "__main__"`` guard would index again in each worker, and one read from
+    stdin cannot be re-run at all. The workers run only reme_core's functions, so they are
+    told of no main module.
+    """
+    with _HOST_LOCK, open(os.devnull, "w") as null:
+        saved_main, saved_err = sys.modules.get("__main__"), sys.stderr
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        sys.stderr = null
+        try:
+            yield
+        finally:
+            sys.stderr = saved_err
+            if saved_main is not None:
+                sys.modules["__main__"] = saved_main
+
+
+def pool_context(settings: ParseSettings, start: bool = True) -> BaseContext:
+    """The pool's process context: a forkserver that preloads the parsing stack (and jieba).
+
+    ``start`` launches the server now, so it loads while the caller still scans the files;
+    only the first server of a process takes the preload list.
+    """
+    if os.name != "posix":
+        return get_context("spawn")
+    context = get_context("forkserver")
+    context.set_forkserver_preload(
+        ["reme_core.parse.pool_preload" if settings.use_jieba else "reme_core.parse.pool_worker"]
+    )
+    if start:
+        with _pool_host():
+            forkserver.ensure_running()
+    return context
+
+
+def parse_many(
+    root: Path,
+    relpaths: Sequence[str],
+    settings: ParseSettings,
+    workers: int = 0,
+    progress: Callable[[int], None] | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> Iterator[ParsedBatch]:
+    """Yield parsed batches in order (map their terms with one `TermSpaces`, in that order).
+
+    Large jobs run in a process pool across all cores. A pool that cannot start, or dies,
+    costs speed, not the job: the batches it did not deliver are parsed here, and ``warn``
+    hears why, once.
+    """
+    batches = [relpaths[i : i + BATCH_FILES] for i in range(0, len(relpaths), BATCH_FILES)]
+    delivered = 0
+    if uses_pool(len(relpaths), workers):
+        try:
+            for batch, n in _pooled(root, batches, settings, workers or os.cpu_count() or 2):
+                yield batch
+                delivered += 1
+                if progress:
+                    progress(n)
+        except Exception as exc:  # the pool's start or its processes failed; nothing is lost
+            if warn is not None:
+                warn(f"parallel parsing stopped ({type(exc).__name__}: {exc}); parsing here")
+    for paths in batches[delivered:]:
+        yield parse_batch(str(root), paths, settings)
+        if progress:
+            progress(len(paths))
+
+
+def _pooled(
+    root: Path, batches: Sequence[Sequence[str]], settings: ParseSettings, n_workers: int
+) -> Iterator[tuple[ParsedBatch, int]]:
+    """Each batch parsed by the pool, with its file count, in submission order."""
+    job = f"{os.getpid()}-{time.monotonic_ns()}"
+    context = pool_context(settings, start=False)
+    pool = ProcessPoolExecutor(
+        max_workers=n_workers,
+        mp_context=context,
+        initializer=pool_worker.start_worker,
+        initargs=(os.getpid(),),
+    )
+    try:
+        # A bounded window of batches in flight: results are consumed (and freed) in order, so
+        # memory stays flat however large the job and however slow the consumer.
+        pending: deque[tuple[int, Future[ParsedBatch]]] = deque()
+        todo = iter(batches)
+
+        def submit(paths: Sequence[str]) -> None:
+            with _pool_host():  # workers start on submit
+                future = pool.submit(parse_batch, str(root), paths, settings, job)
+            pending.append((len(paths), future))
+
+        for paths in itertools.islice(todo, IN_FLIGHT_PER_WORKER * n_workers):
+            submit(paths)
+        while pending:
+            n, future = pending.popleft()
+            paths = next(todo, None)
+            if paths is not None:
+                submit(paths)
+            yield future.result(), n
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

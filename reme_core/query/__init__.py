@@ -1,0 +1,1 @@
+"""Answering: search with fusion and link expansion, retrieve, read, served-text checks."""

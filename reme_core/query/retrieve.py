@@ -1,0 +1,156 @@
+"""`retrieve`: search hits followed by their one-hop link targets, cut to a token budget.
+
+Made for an agent's hot path (seed 002): no exceptions for degraded paths, a deliberately crude
+token estimate, and evidence on every item so a host can show why it reached the prompt.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from reme_core.errors import RemeError
+from reme_core.text.tokenizer import est_tokens
+
+if TYPE_CHECKING:
+    from reme_core.workspace import Workspace
+
+_LINE_ANCHOR = re.compile(r"^L(\d+)(?:-L?(\d+))?$")
+
+
+@dataclass(slots=True)
+class RetrievedItem:
+    """One entry of the injected sequence."""
+
+    source: str
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    score: float | None = None
+    keyword_score: float | None = None
+    vector_score: float | None = None
+    via: str | None = None
+    matched_terms: list[str] = field(default_factory=list)
+    tokens_est: int = 0
+    name: str = ""
+
+
+@dataclass(slots=True)
+class RetrieveResult:
+    """Items that survived the budget, and what the host may want to log."""
+
+    query: str
+    items: list[RetrievedItem] = field(default_factory=list)
+    budget_used: int = 0
+    embedding_used: bool = False
+    unresolved_links: list[str] = field(default_factory=list)
+    dropped: list[RetrievedItem] = field(default_factory=list)
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def line_range(anchor: str) -> tuple[int, int] | None:
+    """`L9` / `L9-L10` → (9, 10); the first range of `L9-L10,L15-L20`; None otherwise."""
+    first = anchor.split(",")[0].strip()
+    m = _LINE_ANCHOR.match(first)
+    if not m:
+        return None
+    start = int(m[1])
+    end = int(m[2]) if m[2] else start
+    return (start, end) if 1 <= start <= end else None
+
+
+def _link_item(ws: Workspace, target: str, anchor: str, via: str) -> RetrievedItem | None:
+    node = ws.index.nodes.get(target)
+    if node is None:
+        return None
+    span = line_range(anchor) if anchor else None
+    try:
+        if span:
+            read = ws.read(target, span[0], span[1])
+            start, end, text = read.start_line, read.end_line, read.text
+        else:
+            chunks = ws.chunks(target)
+            if chunks:
+                start, end, text = chunks[0].start_line, chunks[0].end_line, chunks[0].text
+            else:
+                start, end, text = 1, 1, f"{node.name}: {node.description}".strip(": ")
+    except RemeError:
+        return None
+    return RetrievedItem("link", target, start, end, text, via=via, name=node.name)
+
+
+def run_retrieve(
+    ws: Workspace,
+    query: str,
+    limit: int,
+    budget_tokens: int | None,
+    expand_links: bool,
+    explain: bool,
+) -> RetrieveResult:
+    """Search, inject one-hop link targets after their hit, de-duplicate, prefix-cut."""
+    found = ws.search(query, limit=limit, expand_links=False)
+    result = RetrieveResult(query=query, message=found.message)
+    result.embedding_used = bool(found.counts.get("vector"))
+    sequence: list[RetrievedItem] = []
+    seen_chunks: set[tuple[str, int, int]] = set()
+    seen_paths: set[str] = set()
+    for hit in found.results:
+        key = (hit.path, hit.start_line, hit.end_line)
+        if key in seen_chunks:
+            continue
+        seen_chunks.add(key)
+        seen_paths.add(hit.path)
+        node = ws.node(hit.path)
+        sequence.append(
+            RetrievedItem(
+                "hit",
+                hit.path,
+                hit.start_line,
+                hit.end_line,
+                hit.text,
+                score=hit.score,
+                keyword_score=hit.keyword_score,
+                vector_score=hit.vector_score,
+                matched_terms=list(hit.matched_terms),
+                name=node.name if node else "",
+            )
+        )
+        if not expand_links:
+            continue
+        with ws.lock:
+            outlinks = ws.index.graph.outlinks(hit.path)
+        for link in outlinks:
+            target = link.target_path
+            if target in seen_paths:
+                continue
+            if target not in ws.index.nodes:
+                if ws.index.graph.is_dangling(target):
+                    raw = f"[[{link.raw_target or target}]]"
+                    if raw not in result.unresolved_links:
+                        result.unresolved_links.append(raw)
+                continue
+            item = _link_item(ws, target, link.target_anchor, hit.path)
+            if item is not None:
+                seen_paths.add(target)
+                sequence.append(item)
+    for item in sequence:
+        item.tokens_est = est_tokens(item.text)
+    used = 0
+    cut = False
+    for position, item in enumerate(sequence):
+        fits = budget_tokens is None or position == 0 or used + item.tokens_est <= budget_tokens
+        cut = cut or not fits
+        if cut:
+            result.dropped.append(item)
+        else:
+            result.items.append(item)
+            used += item.tokens_est
+    result.budget_used = used
+    if not explain:
+        result.dropped = []
+    return result

@@ -1,0 +1,317 @@
+"""Search: BM25 (and optional vector) recall, RRF fusion, filters, link expansion (SPEC §8)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from reme_core.index.index_columns import NO_DATE, date_ordinal
+from reme_core.query.chunk_check import ChunkCheck
+from reme_core.vectors.fusion import rrf_fuse
+
+if TYPE_CHECKING:
+    from reme_core.workspace import Workspace
+
+VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass(slots=True)
+class Neighbour:
+    """A linked note as link expansion shows it."""
+
+    path: str
+    name: str = ""
+    description: str = ""
+    anchors: list[str] = field(default_factory=list)
+    dangling: bool = False
+    indexed: bool = True
+
+
+@dataclass(slots=True)
+class SearchHit:
+    """One returned chunk with the signals behind its score."""
+
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    score: float
+    keyword_score: float | None = None
+    vector_score: float | None = None
+    matched_terms: list[str] = field(default_factory=list)
+    chunk_id: str = ""
+    body: str = field(default="", repr=False)
+    """The exact source lines `start_line..end_line` (`text` minus skeleton and fence)."""
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """Hits, their neighbours, counts, and a message when there is nothing to search for."""
+
+    query: str
+    results: list[SearchHit] = field(default_factory=list)
+    link_expansion: dict[str, dict[str, list[Neighbour]]] = field(default_factory=dict)
+    counts: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The structured result (`--json`)."""
+        return {
+            "query": self.query,
+            "results": [_hit_dict(h) for h in self.results],
+            "link_expansion": {
+                path: {d: [asdict(n) for n in ns] for d, ns in dirs.items()}
+                for path, dirs in self.link_expansion.items()
+            },
+            "counts": self.counts,
+            "message": self.message,
+        }
+
+    def answer(self) -> str:
+        """The human-readable answer: one block per hit, then its outlinks and inlinks."""
+        if not self.results:
+            return self.message or f"No results for {self.query!r}."
+        return "\n".join(format_hit(h, self.link_expansion.get(h.path)) for h in self.results)
+
+
+def _hit_dict(hit: SearchHit) -> dict[str, Any]:
+    """A hit for `--json`: `text` already holds the body, so it is not repeated."""
+    data = asdict(hit)
+    del data["body"]
+    return data
+
+
+def format_score(hit: SearchHit) -> str:
+    """`score=…` alone, or with the vector and keyword parts when both branches ran."""
+    if hit.vector_score is not None and hit.keyword_score is not None:
+        return (
+            f"score={hit.score:.4f} vector={hit.vector_score:.4f} keyword={hit.keyword_score:.4f}"
+        )
+    return f"score={hit.score:.4f}"
+
+
+def format_hit(hit: SearchHit, links: dict[str, list[Neighbour]] | None) -> str:
+    """One block of the text answer."""
+    lines = [
+        f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{format_score(hit)}] =========="
+    ]
+    lines.append(hit.text)
+    for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
+        neighbours = (links or {}).get(direction) or []
+        if not neighbours:
+            continue
+        lines.append(f"  {direction} ({len(neighbours)}):")
+        for n in neighbours:
+            parts = [f"    {arrow} {n.path}"]
+            if n.name:
+                parts.append(f'name="{n.name}"')
+            if n.description:
+                parts.append(f'description="{n.description}"')
+            if n.dangling:
+                parts.append("(dangling)")
+            lines.append("  ".join(parts))
+    return "\n".join(lines)
+
+
+@dataclass(slots=True)
+class SearchFilters:
+    """Restrictions applied before ranking so `limit` counts only eligible chunks."""
+
+    start_date: str | None = None
+    end_date: str | None = None
+    paths: Sequence[str] = ()
+    tags: Sequence[str] = ()
+    exclude_paths: Sequence[str] = ()
+    strict_dates: bool = False
+
+    def active(self) -> bool:
+        return bool(
+            self.start_date or self.end_date or self.paths or self.tags or self.exclude_paths
+        )
+
+
+def file_mask(ws: Workspace, filters: SearchFilters) -> np.ndarray:
+    """Boolean mask over file slots of the files the filters admit."""
+    index = ws.index
+    n = len(index.slot_paths)
+    mask = index.live_slots().copy()
+    if filters.start_date or filters.end_date:
+        dates = index.slot_dates[:n]
+        lo = date_ordinal(filters.start_date) if filters.start_date else None
+        hi = date_ordinal(filters.end_date) if filters.end_date else None
+        undated = dates == NO_DATE
+        ok = np.ones(n, dtype=bool)
+        if lo is not None:
+            ok &= dates >= lo
+        if hi is not None:
+            ok &= dates <= hi
+        mask &= ok | (undated & (not filters.strict_dates))
+        if filters.strict_dates:
+            mask &= ~undated
+    if filters.paths:
+        mask &= index.prefix_slots(filters.paths)
+    if filters.exclude_paths:
+        mask &= ~index.prefix_slots(filters.exclude_paths)
+    if filters.tags:
+        mask &= index.tag_slots({t.lower().lstrip("#") for t in filters.tags})
+    return mask
+
+
+def validate_date(value: str | None, name: str) -> None:
+    """Refuse a date that is not `YYYY-MM-DD` with a message naming the option."""
+    from reme_core.errors import RemeError
+
+    if value and date_ordinal(value) == NO_DATE:
+        raise RemeError(f"{name}: expected a date as YYYY-MM-DD, got {value!r}")
+
+
+def run_search(
+    ws: Workspace,
+    query: str,
+    *,
+    limit: int,
+    min_score: float,
+    filters: SearchFilters,
+    vector_weight: float,
+    expand_links: bool,
+    max_links_per_direction: int,
+    phrases: Sequence[str] = (),
+    exclude_terms: Sequence[str] = (),
+    vector_search: VectorSearch | None = None,
+) -> SearchResult:
+    """The whole §8 pipeline; the caller holds the workspace lock."""
+    validate_date(filters.start_date, "start_date")
+    validate_date(filters.end_date, "end_date")
+    result = SearchResult(query=query)
+    settings = ws.config.search
+    index = ws.index
+    terms = ws.tokenizer.query_terms(query)
+    for phrase in phrases:
+        terms += [t for t in ws.tokenizer.query_terms(phrase) if t not in terms]
+    limit = max(1, int(limit))
+    candidates = min(settings.max_candidates, math.ceil(limit * settings.candidate_multiplier))
+    if phrases or exclude_terms:
+        candidates = settings.max_candidates
+    mask = None
+    if filters.active():
+        slots = file_mask(ws, filters)
+        mask = np.zeros(len(index.doc_slot), dtype=bool)
+        valid = index.doc_slot >= 0
+        mask[valid] = slots[index.doc_slot[valid]]
+    term_ids = [i for i in (index.vocab.id_of(t) for t in terms) if i is not None]
+    kw_docs, kw_scores = (
+        index.bm25.search(term_ids, candidates, mask)
+        if term_ids
+        else (np.zeros(0, np.int64), np.zeros(0))
+    )
+    vec_docs, vec_scores = np.zeros(0, np.int64), np.zeros(0)
+    if vector_search is not None and query.strip():
+        vec_docs, vec_scores = vector_search(query, candidates, mask)
+    if not terms and not len(vec_docs):
+        result.message = "Nothing to search for: the query has no words."
+        result.counts = {"vector": 0, "keyword": 0, "returned": 0, "hybrid": False}
+        return result
+    kw_score_of = dict(zip(kw_docs.tolist(), kw_scores.tolist()))
+    vec_score_of = dict(zip(vec_docs.tolist(), vec_scores.tolist()))
+    hybrid = bool(len(kw_docs) and len(vec_docs))
+    if hybrid:
+        ranked = rrf_fuse(vec_docs.tolist(), kw_docs.tolist(), vector_weight)
+    elif len(vec_docs):
+        ranked = list(zip(vec_docs.tolist(), vec_scores.tolist()))
+    else:
+        ranked = list(zip(kw_docs.tolist(), kw_scores.tolist()))
+    ranked = [(d, s) for d, s in ranked if s >= min_score]
+    shown = ranked if (phrases or exclude_terms) else ranked[:limit]
+    # Per-hit columns in one gather each (numpy scalar reads cost more than the search's rest).
+    at = np.fromiter((d for d, _ in shown), dtype=np.int64, count=len(shown))
+    rowids = index.doc_rowid[at].tolist()
+    places = zip(rowids, index.doc_slot[at].tolist(), index.doc_start[at].tolist(), strict=True)
+    texts = ws.store.chunk_texts(rowids)
+    check = ChunkCheck(ws)  # stored text is shown only when it matches the file
+    hits: list[SearchHit] = []
+    hit_docs: list[int] = []
+    for (doc, score), (rowid, slot, start), end in zip(
+        shown, places, index.doc_end[at].tolist(), strict=True
+    ):
+        row = texts.get(rowid)
+        if row is not None:
+            row = check.text(rowid, index.slot_paths[slot], start, end, row)
+        if row is None:
+            continue
+        cid, prefix, body, suffix = row
+        text = f"{prefix}{body}{suffix}"
+        if not _passes(text, phrases, exclude_terms):
+            continue
+        hits.append(
+            SearchHit(
+                path=index.slot_paths[slot],
+                start_line=start,
+                end_line=end,
+                text=text,
+                score=float(score),
+                keyword_score=kw_score_of.get(doc),
+                vector_score=vec_score_of.get(doc),
+                chunk_id=cid,
+                body=body,
+            )
+        )
+        hit_docs.append(doc)
+        if len(hits) >= limit:
+            break
+    vocab = index.vocab
+    for hit, matched in zip(hits, index.bm25.matched_many(term_ids, hit_docs), strict=True):
+        hit.matched_terms = [vocab.term(t) for t in matched]
+    hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
+    result.results = hits
+    if expand_links:
+        for hit in hits:
+            if hit.path not in result.link_expansion:
+                result.link_expansion[hit.path] = expand(ws, hit.path, max_links_per_direction)
+    result.counts = {
+        "vector": len(vec_docs),
+        "keyword": len(kw_docs),
+        "returned": len(hits),
+        "hybrid": hybrid,
+    }
+    if not hits:
+        result.message = f"No results for {query!r}."
+    return result
+
+
+def _passes(text: str, phrases: Sequence[str], exclude_terms: Sequence[str]) -> bool:
+    if not (phrases or exclude_terms):
+        return True
+    lowered = text.lower()
+    if any(p.lower() not in lowered for p in phrases):
+        return False
+    return not any(t.lower() in lowered for t in exclude_terms)
+
+
+def neighbour(ws: Workspace, path: str, anchors: list[str]) -> Neighbour:
+    """Name, description and state of a linked path."""
+    node = ws.index.nodes.get(path)
+    if node is not None:
+        return Neighbour(path, node.name, node.description, anchors)
+    dangling = ws.index.graph.is_dangling(path)
+    return Neighbour(path, anchors=anchors, dangling=dangling, indexed=False)
+
+
+def expand(ws: Workspace, path: str, cap: int) -> dict[str, list[Neighbour]]:
+    """Outlinks and inlinks of a file, at most `cap` distinct neighbours each way."""
+    graph = ws.index.graph
+    out: dict[str, list[Neighbour]] = {}
+    for direction, links, key in (
+        ("outlinks", graph.outlinks(path), lambda link: link.target_path),
+        ("inlinks", graph.inlinks(path), lambda link: link.source_path),
+    ):
+        grouped: dict[str, list[str]] = {}
+        for link in links:
+            anchors = grouped.setdefault(key(link), [])
+            if link.target_anchor and link.target_anchor not in anchors:
+                anchors.append(link.target_anchor)
+        out[direction] = [neighbour(ws, p, a) for p, a in list(grouped.items())[:cap]]
+    return out

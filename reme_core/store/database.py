@@ -1,0 +1,514 @@
+"""The store of record: `metadata/index.sqlite` holds every derived fact, one batch per transaction.
+
+Search structures are rebuilt from it at open without re-tokenising: token ids and term
+frequencies are stored per chunk as little-endian int32 blobs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import sqlite3
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from reme_core.store.rows import (
+    BatchWrite,
+    ChunkArrays,
+    FileRow,
+    StoreError,
+    _link_row,
+    is_busy,
+    retry_busy,
+    select_in,
+)
+from reme_core.store.vector_rows import VectorRows
+
+# Re-exported: callers import the row types and busy helpers from here.
+__all__ = [
+    "SCHEMA_VERSION",
+    "BatchWrite",
+    "ChunkArrays",
+    "FileRow",
+    "Store",
+    "StoreError",
+    "is_busy",
+    "retry_busy",
+]
+
+SCHEMA_VERSION = 1
+_BUSY_MS = 15_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime REAL NOT NULL, size INTEGER NOT NULL,
+    hash TEXT NOT NULL, frontmatter TEXT NOT NULL, warnings TEXT NOT NULL, origin TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks (
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, file_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, prefix TEXT NOT NULL,
+    body TEXT NOT NULL, suffix TEXT NOT NULL, term_ids BLOB NOT NULL, tfs BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
+CREATE TABLE IF NOT EXISTS links (
+    file_id INTEGER NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL,
+    line INTEGER NOT NULL, alias TEXT NOT NULL, embed INTEGER NOT NULL, raw TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS links_file ON links(file_id);
+CREATE TABLE IF NOT EXISTS vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS vectors (
+    hash TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (hash, model));
+"""
+
+
+# What `sqlite_master` of one of our databases holds, made once from `_SCHEMA` itself.
+_EXPECTED: frozenset[tuple[str, str, str, str | None]] | None = None
+_EXPECTED_LOCK = threading.Lock()
+_MASTER = "SELECT type, name, tbl_name, sql FROM sqlite_master"
+# Files SQLite opens beside the database: each must be absent or a regular file.
+_SIDECARS = ("", "-wal", "-shm", "-journal")
+
+
+def _expected_schema() -> frozenset[tuple[str, str, str, str | None]]:
+    global _EXPECTED
+    with _EXPECTED_LOCK:
+        if _EXPECTED is None:
+            conn = sqlite3.connect(":memory:")
+            conn.executescript(_SCHEMA)
+            _EXPECTED = frozenset(conn.execute(_MASTER).fetchall())
+            conn.close()
+        return _EXPECTED
+
+
+def check_state_file(path: Path | str) -> None:
+    """Refuse a database path that SQLite must not open: a symlinked folder or file, a FIFO,
+    a device, a folder. The database is derived state, and a hostile workspace may ship any.
+
+    ``PermissionError`` when nothing in place may be touched (the folder is a symlink or
+    read-only, or a folder stands where a file should): keep the index in memory.
+    ``StoreError`` when the entry is ours to replace (a symlink, FIFO or socket named like
+    the database or its log): removing the entry touches nothing it points at.
+    """
+    path = Path(path)
+    folder = path.parent
+    if folder.is_symlink():
+        raise PermissionError(errno.EPERM, f"{folder.name} is a symbolic link, not followed")
+    for suffix in _SIDECARS:
+        try:
+            mode = os.lstat(f"{path}{suffix}").st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISREG(mode):
+            continue
+        name = f"{path.name}{suffix}"
+        if stat.S_ISDIR(mode):
+            raise PermissionError(errno.EISDIR, f"{name} is a folder, not a database")
+        raise StoreError(f"{name} is not a regular file")
+    # A read-only folder or database (a workspace from a read-only mount, `chmod -w`): SQLite
+    # could not even open its log, and nothing in it may be replaced.
+    if folder.is_dir() and not (
+        os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+    ):
+        raise PermissionError(errno.EACCES, "read-only")
+
+
+def _connect(path: Path | str) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, check_same_thread=False)
+    conn.isolation_level = None
+    conn.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
+    conn.execute("PRAGMA trusted_schema=OFF")
+    return conn
+
+
+class Store(VectorRows):
+    """A thin, typed layer over the SQLite file; the caller serialises access with a lock."""
+
+    def __init__(self, path: Path | str, create: bool = True) -> None:
+        self.path = path
+        self._cookie = -1  # the schema version `_verify_schema` last found sound
+        if str(path) != ":memory:":
+            check_state_file(path)
+        try:
+            self.conn = _connect(path)
+            if str(path) != ":memory:":
+                self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            version = self._read_version()
+            if version is None:
+                if not create:
+                    raise StoreError("no index yet")
+                self.conn.executescript(_SCHEMA)
+                self._set_meta({"schema_version": str(SCHEMA_VERSION), "generation": "0"})
+            elif version != SCHEMA_VERSION:
+                raise StoreError(f"schema version {version}, this program uses {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            if is_busy(exc):
+                raise
+            raise StoreError(f"unreadable database ({exc})") from None
+        except StoreError:
+            self.close()
+            raise
+
+    def _read_version(self) -> int | None:
+        """The stored schema version; None for an empty database. The schema is checked
+        first: no statement may touch a table before it is known to be one of ours."""
+        if not self.conn.execute(_MASTER).fetchone():
+            return None
+        self._verify_schema()
+        row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        try:
+            return int(row[0]) if row else -1
+        except ValueError:
+            return -1
+
+    def _verify_schema(self) -> None:
+        """StoreError unless `sqlite_master` is exactly what `_SCHEMA` makes.
+
+        `trusted_schema=OFF` only stops functions with side effects: a foreign database's
+        triggers would still run inside our transactions and its views would run in place of
+        our tables. So nothing but our own tables and indexes, with our exact definitions.
+        """
+        cookie = self.conn.execute("PRAGMA schema_version").fetchone()[0]
+        if cookie == self._cookie:
+            return
+        found = frozenset(self.conn.execute(_MASTER).fetchall())
+        expected = _expected_schema()
+        if found != expected:
+            if not any(t == "table" and n == "meta" for t, n, _, _ in found):
+                raise StoreError("database has no meta table")
+            odd = [f"unexpected {t} {n}" for t, n, _, _ in sorted(found - expected)]
+            missing = [f"no {t} {n} as expected" for t, n, _, _ in sorted(expected - found)]
+            raise StoreError(f"not this program's schema ({', '.join(odd + missing)})")
+        self._cookie = cookie
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            conn.close()
+            self.conn = None  # type: ignore[assignment]
+
+    # -- meta ---------------------------------------------------------------------------------
+    def put_meta(self, values: dict[str, str]) -> None:
+        """Set meta values inside the caller's transaction."""
+        self._set_meta(values)
+
+    def _set_meta(self, values: dict[str, str]) -> None:
+        self.conn.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            list(values.items()),
+        )
+
+    def meta(self, key: str, default: str = "") -> str:
+        """One meta value (settings fingerprint, embedding model, …)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Set one meta value in its own transaction."""
+        with self.transaction():
+            self._set_meta({key: value})
+
+    def generation(self) -> int:
+        """Bumped by every committed batch; another process compares it to notice changes."""
+        return int(self.meta("generation", "0"))
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """A read transaction (one consistent view of the database), unless one is open."""
+        if self.conn.in_transaction:
+            yield
+            return
+        self.conn.execute("BEGIN")
+        try:
+            self._verify_schema()  # another process may have changed it since we looked
+            yield
+        finally:
+            self.conn.execute("COMMIT")
+
+    def transaction(self) -> _Transaction:
+        """`BEGIN IMMEDIATE` … `COMMIT` (rollback on error): one batch, all or nothing; the
+        schema is checked inside it, so no foreign trigger can run in the batch."""
+        return _Transaction(self.conn, self._verify_schema)
+
+    @contextlib.contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """One transaction for filling a fresh private database (a rebuild): no commit per
+        batch, and the secondary indexes are built once at the end instead of row by row."""
+        self.conn.execute("DROP INDEX IF EXISTS chunks_file")
+        self.conn.execute("DROP INDEX IF EXISTS links_file")
+        with _Transaction(self.conn):  # the schema lacks its indexes until the end
+            yield
+            for statement in _SCHEMA.split(";"):
+                if "CREATE INDEX" in statement:
+                    self.conn.execute(statement)
+
+    # -- loading ------------------------------------------------------------------------------
+    def load_files(self) -> list[FileRow]:
+        """Every stored file with its frontmatter."""
+        rows = self.conn.execute(
+            "SELECT id, path, mtime, size, hash, frontmatter, warnings, origin FROM files "
+            "ORDER BY id"
+        ).fetchall()
+        # One JSON document for all rows: a single C-level parse, not two json.loads per file.
+        fields = json.loads("[" + ",".join(f"{r[5]},{r[6]}" for r in rows) + "]") if rows else []
+        if len(fields) != 2 * len(rows):
+            raise StoreError("stored frontmatter or warnings are not single JSON values")
+        return [
+            FileRow(r[0], r[1], r[2], r[3], r[4], fields[2 * i], fields[2 * i + 1], r[7])
+            for i, r in enumerate(rows)
+        ]
+
+    def state(self) -> tuple[float, ...]:
+        """Counts and sums that move with any committed change (aggregates only, no row read)."""
+        files = self.conn.execute(
+            "SELECT count(*), coalesce(max(id), 0), coalesce(sum(size), 0), "
+            "coalesce(sum(mtime), 0.0) FROM files"
+        ).fetchone()
+        chunks = self.conn.execute("SELECT count(*), coalesce(max(rowid), 0) FROM chunks")
+        links = self.conn.execute("SELECT count(*) FROM links").fetchone()[0]
+        vocab = self.conn.execute("SELECT count(*) FROM vocab").fetchone()[0]
+        n_files, max_id, sizes, mtimes = files
+        return (n_files, max_id, sizes, float(mtimes), *chunks.fetchone(), links, vocab)
+
+    def load_links(self) -> dict[int, list[tuple[str, str, int, str, int, str]]]:
+        """Links per file id, in source order: (target, anchor, line, alias, embed, raw)."""
+        out: dict[int, list[tuple[str, str, int, str, int, str]]] = {}
+        for row in self.conn.execute(
+            "SELECT file_id, target, anchor, line, alias, embed, raw FROM links "
+            "ORDER BY file_id, seq"
+        ):
+            out.setdefault(row[0], []).append(row[1:])
+        return out
+
+    def load_vocab(self) -> list[str]:
+        """Terms in id order (ids are dense from 0)."""
+        return [r[0] for r in self.conn.execute("SELECT term FROM vocab ORDER BY id")]
+
+    def load_chunk_arrays(self) -> ChunkArrays:
+        """Every chunk's place and term counts, concatenated with numpy (no re-tokenising)."""
+        rows = self.conn.execute(
+            "SELECT rowid, file_id, start_line, end_line, term_ids, tfs FROM chunks ORDER BY rowid"
+        ).fetchall()
+        n = len(rows)
+        meta = np.array([r[:4] for r in rows], dtype=np.int64).reshape(n, 4)
+        id_blobs = [r[4] for r in rows]
+        lengths = np.fromiter((len(b) for b in id_blobs), dtype=np.int64, count=n) // 4
+        doc_ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=doc_ptr[1:])
+        term_ids = np.frombuffer(b"".join(id_blobs), dtype="<i4").astype(np.int32, copy=False)
+        tfs = np.frombuffer(b"".join(r[5] for r in rows), dtype="<i4").astype(np.int32, copy=False)
+        if len(tfs) != len(term_ids):
+            raise StoreError("chunk term blobs are inconsistent")
+        return ChunkArrays(
+            meta[:, 0].copy(),
+            meta[:, 1].astype(np.int32),
+            meta[:, 2].astype(np.int32),
+            meta[:, 3].astype(np.int32),
+            doc_ptr,
+            term_ids,
+            tfs,
+        )
+
+    def chunk_texts(self, rowids: Sequence[int]) -> dict[int, tuple[str, str, str, str]]:
+        """(chunk id, prefix, body, suffix) for the given rows, fetched only for shown hits."""
+        sql = "SELECT rowid, id, prefix, body, suffix FROM chunks WHERE rowid IN ({marks})"
+        return {row[0]: row[1:] for row in select_in(self.conn, sql, [int(r) for r in rowids])}
+
+    def file_chunks(self, file_id: int) -> list[tuple[int, str, int, int, str, str, str]]:
+        """(rowid, id, start, end, prefix, body, suffix) of one file's chunks, in order."""
+        return self.conn.execute(
+            "SELECT rowid, id, start_line, end_line, prefix, body, suffix FROM chunks "
+            "WHERE file_id=? ORDER BY seq",
+            (file_id,),
+        ).fetchall()
+
+    def skipped(self) -> list[tuple[str, str]]:
+        """Files refused at the last indexing (binary, too large, unreadable)."""
+        return self.conn.execute("SELECT path, reason FROM skipped ORDER BY path").fetchall()
+
+    # -- writing ------------------------------------------------------------------------------
+    def add_terms(self, start_id: int, terms: Sequence[str]) -> None:
+        """Append new vocabulary entries (inside the caller's transaction)."""
+        self.conn.executemany(
+            "INSERT INTO vocab(id, term) VALUES (?, ?)",
+            ((start_id + i, t) for i, t in enumerate(terms)),
+        )
+
+    def delete_files(self, paths: Iterable[str]) -> None:
+        """Remove files with their chunks and links (inside the caller's transaction)."""
+        for path in paths:
+            row = self.conn.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+            if row:
+                self.conn.execute("DELETE FROM chunks WHERE file_id=?", row)
+                self.conn.execute("DELETE FROM links WHERE file_id=?", row)
+                self.conn.execute("DELETE FROM files WHERE id=?", row)
+            self.conn.execute("DELETE FROM skipped WHERE path=?", (path,))
+
+    def write_files(self, batch: BatchWrite) -> tuple[list[int], np.ndarray]:
+        """Upsert a batch of files; returns their file ids and their new chunks' rowids.
+
+        Every statement is one ``executemany`` for the batch. New file ids and chunk rowids are
+        given explicitly as the ones SQLite would pick (one past the largest, counted after the
+        deletes), because ``executemany`` does not report them.
+        """
+        conn = self.conn
+        paths = [pf.node.path for pf in batch.files]
+        conn.executemany("DELETE FROM skipped WHERE path=?", ((p,) for p in paths))
+        known: dict[str, int] = dict(
+            select_in(conn, "SELECT path, id FROM files WHERE path IN ({marks})", paths)
+        )
+        next_id = int(conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
+        file_ids: list[int] = []
+        updates, inserts = [], []
+        for pf, origin in zip(batch.files, batch.origins, strict=True):
+            node = pf.node
+            values = (
+                node.st_mtime,
+                node.size,
+                node.content_hash,
+                json.dumps(node.frontmatter, ensure_ascii=False, default=str),
+                json.dumps(node.warnings, ensure_ascii=False),
+                origin,
+            )
+            file_id = known.get(node.path)
+            if file_id is None:  # the id SQLite would give: inserts run in this order
+                file_id, next_id = next_id, next_id + 1
+                inserts.append((file_id, node.path, *values))
+            else:
+                updates.append((*values, file_id))
+            file_ids.append(file_id)
+        old = [(u[-1],) for u in updates]
+        conn.executemany("DELETE FROM chunks WHERE file_id=?", old)
+        conn.executemany("DELETE FROM links WHERE file_id=?", old)
+        conn.executemany(
+            "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, origin=? "
+            "WHERE id=?",
+            updates,
+        )
+        conn.executemany(
+            "INSERT INTO files(id, path, mtime, size, hash, frontmatter, warnings, origin) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            inserts,
+        )
+        first = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]) + 1
+        id_blob = np.asarray(batch.term_ids, dtype="<i4").tobytes()
+        tf_blob = np.asarray(batch.tfs, dtype="<i4").tobytes()
+        offsets = (np.asarray(batch.doc_ptr, dtype=np.int64) * 4).tolist()
+        rows = []
+        links = []
+        for file_id, pf in zip(file_ids, batch.files, strict=True):
+            for seq, chunk in enumerate(pf.chunks):
+                doc = len(rows)
+                a, b = offsets[doc], offsets[doc + 1]
+                rows.append(
+                    (
+                        first + doc,
+                        chunk.id,
+                        file_id,
+                        seq,
+                        chunk.start_line,
+                        chunk.end_line,
+                        chunk.prefix,
+                        chunk.body,
+                        chunk.suffix,
+                        id_blob[a:b],
+                        tf_blob[a:b],
+                    )
+                )
+            links.extend(_link_row(file_id, i, link) for i, link in enumerate(pf.node.links))
+        if len(rows) != len(offsets) - 1:
+            raise ValueError(f"{len(rows)} chunks for a CSR of {len(offsets) - 1} documents")
+        conn.executemany(
+            "INSERT INTO chunks(rowid, id, file_id, seq, start_line, end_line, prefix, body, "
+            "suffix, term_ids, tfs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        conn.executemany(
+            "INSERT INTO links(file_id, seq, target, anchor, line, alias, embed, raw) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            links,
+        )
+        return file_ids, np.arange(first, first + len(rows), dtype=np.int64)
+
+    def touch_file(self, path: str, mtime: float) -> None:
+        """Record a new mtime for a file whose content is unchanged (no re-chunking)."""
+        self.conn.execute("UPDATE files SET mtime=? WHERE path=?", (mtime, path))
+
+    def record_skipped(self, items: Iterable[tuple[str, str]]) -> None:
+        """Remember refused files so `--reindex` and `stats` can list them."""
+        self.conn.executemany(
+            "INSERT INTO skipped(path, reason) VALUES (?, ?) "
+            "ON CONFLICT(path) DO UPDATE SET reason=excluded.reason",
+            list(items),
+        )
+
+    def bump_generation(self) -> int:
+        """Advance the generation inside the current transaction."""
+        gen = self.generation() + 1
+        self._set_meta({"generation": str(gen), "updated": f"{time.time():.3f}"})
+        return gen
+
+    def rewrite_term_ids(self, old_to_new: np.ndarray, terms: Sequence[str]) -> None:
+        """Renumber every chunk's term ids and replace the vocabulary (optimize)."""
+        rows = self.conn.execute("SELECT rowid, term_ids FROM chunks").fetchall()
+        self.conn.executemany(
+            "UPDATE chunks SET term_ids=? WHERE rowid=?",
+            (
+                (old_to_new[np.frombuffer(blob, dtype="<i4")].astype("<i4").tobytes(), rowid)
+                for rowid, blob in rows
+            ),
+        )
+        self.conn.execute("DELETE FROM vocab")
+        self.add_terms(0, terms)
+
+    def copy_into(self, target: Store) -> None:
+        """Replace `target`'s content with this database in one atomic write (SQLite backup).
+
+        Readers of `target` in other processes keep their snapshot until it commits, and a crash
+        mid-copy leaves `target` as it was: unlike swapping files, nothing can pair a new
+        database with an old write-ahead log.
+        """
+        self.conn.backup(target.conn)
+
+    def vacuum(self) -> None:
+        """Give freed pages back to the file system."""
+        self.conn.execute("VACUUM")
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def size_bytes(self) -> int:
+        """Database size on disk, WAL included."""
+        if str(self.path) == ":memory:":
+            return 0
+        base = Path(self.path)
+        return sum(p.stat().st_size for p in (base, Path(f"{base}-wal")) if p.exists())
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection, check: Callable[[], None] | None = None) -> None:
+        self.conn = conn
+        self.check = check
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        if self.check is not None:
+            try:
+                self.check()
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+        return self.conn
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        else:
+            self.conn.execute("ROLLBACK")

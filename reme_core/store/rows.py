@@ -1,0 +1,113 @@
+"""Row types and busy-retry helpers of the store, kept apart so the SQLite layer stays one concept.
+
+Re-exported from `reme_core.store.database`, where callers import them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from reme_core.errors import RemeError
+from reme_core.models import FileLink, ParsedFile
+
+
+class StoreError(RemeError):
+    """The database is missing, corrupt or of another schema version: rebuild from the files."""
+
+
+T = TypeVar("T")
+
+
+_IN_BATCH = 500  # values per `IN (...)` list, well under SQLite's limit on bound variables
+
+
+def select_in(
+    conn: sqlite3.Connection, sql: str, values: Sequence[Any], before: Sequence[Any] = ()
+) -> Iterator[Any]:
+    """Rows of ``sql`` for every value, its ``IN ({marks})`` list bound 500 values at a time.
+
+    ``before`` are the parameters bound ahead of the list (the same for every statement).
+    """
+    for start in range(0, len(values), _IN_BATCH):
+        part = list(values[start : start + _IN_BATCH])
+        yield from conn.execute(sql.format(marks=",".join("?" * len(part))), [*before, *part])
+
+
+def is_busy(exc: BaseException) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED: another process holds a lock; retry, never rebuild."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def retry_busy(fn: Callable[[], T], attempts: int = 60) -> T:
+    """Run `fn`, retrying busy errors SQLite returns without waiting (e.g. WAL recovery)."""
+    for attempt in range(attempts):
+        try:
+            return fn()
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(min(0.25, 0.01 * (attempt + 1)))
+    raise AssertionError("unreachable")
+
+
+@dataclass(slots=True)
+class FileRow:
+    """A stored file as the start-up diff and the graph need it."""
+
+    id: int
+    path: str
+    mtime: float
+    size: int
+    hash: str
+    frontmatter: dict[str, Any]
+    warnings: list[str]
+    origin: str
+
+
+@dataclass(slots=True)
+class ChunkArrays:
+    """All chunks as parallel arrays plus a CSR of their term ids (rows in rowid order)."""
+
+    rowids: np.ndarray
+    file_ids: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    doc_ptr: np.ndarray
+    term_ids: np.ndarray
+    tfs: np.ndarray
+
+
+@dataclass(slots=True)
+class BatchWrite:
+    """Files to upsert together: parses, origins, and all their chunks' term counts as one CSR.
+
+    Chunks are in file order; chunk ``i`` owns ``term_ids[doc_ptr[i]:doc_ptr[i + 1]]``.
+    """
+
+    files: list[ParsedFile]
+    origins: list[str]
+    doc_ptr: np.ndarray
+    term_ids: np.ndarray
+    tfs: np.ndarray
+
+
+def _link_row(file_id: int, seq: int, link: FileLink) -> tuple[Any, ...]:
+    return (
+        file_id,
+        seq,
+        link.target_path,
+        link.target_anchor,
+        link.line,
+        link.alias,
+        int(link.embed),
+        link.raw_target,
+    )

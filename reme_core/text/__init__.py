@@ -1,0 +1,1 @@
+"""The analyzer shared by documents and queries, and the term vocabulary."""

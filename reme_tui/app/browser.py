@@ -1,0 +1,396 @@
+"""The Textual browser: search (left), reader (centre), neighbours (right) over one workspace.
+
+Every piece of index work runs in a named App worker (open, search, read, neighbours, watcher,
+maintenance), and `on_worker_state_changed` is the one place where their errors become
+notifications. The workspace opens in a thread, so the first screen paints at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Footer, Input, OptionList, ProgressBar
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from reme_core import BatchReport, FileRefused, RemeError, Workspace
+from reme_tui.app.commands import RemeCommands
+from reme_tui.app.note_ops import NoteOps
+from reme_tui.app.upkeep import Upkeep
+from reme_tui.messages import FollowLink, IndexChanged, OpenNote, SearchDone, SearchRequested
+from reme_tui.widgets.neighbours import NeighboursPane, gather
+from reme_tui.widgets.reader.note_view import parse_line_anchor
+from reme_tui.widgets.reader.reader import Place, Reader, load_note
+from reme_tui.widgets.search.pane import SearchPane, run_query
+from reme_tui.widgets.status import StatusBar
+from reme_tui.widgets.switcher import NoteSwitcher
+
+PROGRESS_EVERY = 0.1
+VECTOR_POLL_SECONDS = 0.5
+NARROW_WIDTH = 110  # below this many columns the links pane starts hidden (`l` shows it)
+PANES = ("#search", "#reader", "#neighbours")
+
+
+class RemeApp(NoteOps, Upkeep, App[None]):
+    """Browse, search and follow the links of a folder of Markdown memory."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "reme"
+    COMMANDS: ClassVar = App.COMMANDS | {RemeCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_search", "Search"),
+        Binding("o,ctrl+o", "switcher", "Open"),
+        Binding("f6", "next_pane", "Pane", priority=True),
+        Binding("shift+f6", "previous_pane", "Prev pane", show=False, priority=True),
+        Binding("b,alt+left,left_square_bracket", "back", "Back"),
+        Binding("f,alt+right,right_square_bracket", "forward", "Fwd"),
+        Binding("e", "edit", "Edit"),
+        Binding("r,f2", "move_note", "Rename"),
+        Binding("delete,ctrl+d", "delete_note", "Delete"),
+        Binding("ctrl+z", "undo", "Undo", show=False),
+        Binding("n", "new_note", "New"),
+        Binding("m", "markdown", "Markdown"),
+        Binding("t", "traverse", "Traverse"),
+        Binding("l", "toggle_links", "Links", show=False),
+    ]
+
+    def __init__(self, path: Path, *, watch: bool = True) -> None:
+        super().__init__()
+        self.root = Path(path)
+        self.ws: Workspace | None = None
+        self.watch_enabled = watch
+        self.last_optimize: list[str] = []
+        self.last_search_seconds: float | None = None
+        self._stop = threading.Event()
+        self._watch_stop: asyncio.Event | None = None
+        self._handled_generation = 0
+        self._links_choice: bool | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield ProgressBar(id="progress", show_eta=False)
+        with Horizontal(id="panes"):
+            yield SearchPane(id="search")
+            yield Reader(id="reader")
+            yield NeighboursPane(id="neighbours")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#progress").display = False
+        self.status.update_state(
+            workspace=self.root.name or str(self.root), activity="opening the index…"
+        )
+        self.query_one("#query", Input).focus()
+        self.open_workspace()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Hide the links pane on narrow terminals, unless the user chose otherwise."""
+        if self._links_choice is None:
+            for pane in self.query(NeighboursPane):
+                pane.display = event.size.width >= NARROW_WIDTH
+
+    def on_unmount(self) -> None:
+        self._stop.set()
+        if self._watch_stop is not None:
+            self._watch_stop.set()
+
+    # -- parts ----------------------------------------------------------------------------------
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    @property
+    def reader(self) -> Reader:
+        return self.query_one(Reader)
+
+    @property
+    def search_pane(self) -> SearchPane:
+        return self.query_one(SearchPane)
+
+    @property
+    def neighbours(self) -> NeighboursPane:
+        return self.query_one(NeighboursPane)
+
+    # -- the error hub --------------------------------------------------------------------------
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Every worker's failure ends here, as a notification (never a traceback)."""
+        if event.state is not WorkerState.ERROR:
+            return
+        worker, error = event.worker, event.worker.error
+        text = str(error) if isinstance(error, RemeError) else f"{type(error).__name__}: {error}"
+        if worker.group == "search":
+            self.search_pane.show_error(text)
+            return
+        self.notify(text, title=f"{worker.name} failed", severity="error", timeout=8)
+        if worker.group == "open":
+            self.status.update_state(activity="could not open the workspace")
+            self.reader.show_message(f"[b]Could not open {self.root}[/b]\n\n{text}")
+        elif worker.group == "watcher":
+            self.status.update_state(watcher=False)
+        elif worker.group == "maintenance":
+            self._progress_done()
+
+    # -- opening --------------------------------------------------------------------------------
+    def _progress(self, verb: str) -> Callable[[int, int], None]:
+        """A thread-safe, throttled progress callback feeding the bar and the header."""
+        last = [0.0]
+
+        def report(done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] >= PROGRESS_EVERY or done >= total:
+                last[0] = now
+                self.call_from_thread(self._show_progress, verb, done, total)
+
+        return report
+
+    def _show_progress(self, verb: str, done: int, total: int) -> None:
+        bar = self.query_one("#progress", ProgressBar)
+        bar.display = True
+        bar.update(total=max(total, 1), progress=done)
+        self.status.update_state(activity=f"{verb}: {total:,} notes found, {done:,} read")
+
+    def _progress_done(self, activity: str = "") -> None:
+        self.query_one("#progress").display = False
+        self.status.update_state(activity=activity)
+
+    @work(thread=True, exclusive=True, group="open", name="open workspace", exit_on_error=False)
+    def open_workspace(self) -> None:
+        """Load (or build) the index off the UI thread; the screen is already up."""
+        ws = Workspace.open(self.root, progress=self._progress("indexing"))
+        stats = ws.stats()
+        self.call_from_thread(self._workspace_ready, ws, stats)
+        # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
+        ws.tokenizer.tokenize("中文")
+
+    def _workspace_ready(self, ws: Workspace, stats: dict[str, Any]) -> None:
+        self.ws = ws
+        self._progress_done()
+        self.status.update_state(mode=ws.mode, vectors=ws.vector_status())
+        self.set_interval(VECTOR_POLL_SECONDS, self._poll_vectors)
+        self.status.update_stats(stats)
+        ws.add_listener(self._on_batch)
+        for warning in ws.warnings:
+            self.notify(warning, title="Workspace", severity="warning")
+        if stats.get("files"):
+            self.reader.show_message(
+                "Search on the left ([b]/[/b]), or press [b]o[/b] to open a note by name.\n\n"
+                "In a note: [b]Tab[/b] selects a link, [b]Enter[/b] follows it, "
+                "[b]b[/b] goes back;\n[b]r[/b] renames, [b]n[/b] makes a new note, "
+                "[b]l[/b] shows or hides the links, [b]Ctrl+P[/b] has the rest."
+            )
+        else:
+            self.reader.show_message(
+                f"[b]This workspace has no notes yet.[/b]\n\nAdd Markdown files under "
+                f"{ws.root} (daily/, digest/ or any folder) and they appear here."
+            )
+        if self.watch_enabled:
+            self.start_watcher()
+        self.search_pane.refresh_results()
+
+    # -- searching ------------------------------------------------------------------------------
+    @on(SearchRequested)
+    def _search_requested(self, message: SearchRequested) -> None:
+        if self.ws is not None:
+            self.search_worker(message.line, message.parsed)
+
+    @work(thread=True, exclusive=True, group="search", name="search", exit_on_error=False)
+    def search_worker(self, line: str, parsed: Any) -> None:
+        """Search off the UI thread; a newer query cancels this one before it paints."""
+        assert self.ws is not None
+        found = run_query(self.ws, parsed)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self.search_pane.show_results, line, found)
+
+    @on(SearchDone)
+    def _search_done(self, message: SearchDone) -> None:
+        self.last_search_seconds = message.seconds
+
+    # -- opening notes --------------------------------------------------------------------------
+    @on(OpenNote)
+    def _open_note(self, message: OpenNote) -> None:
+        ranges = [(message.start_line, message.end_line or message.start_line)]
+        self.open_path(message.path, ranges if message.start_line else [], message.anchor)
+        self.focus_reader()
+
+    @on(FollowLink)
+    def _follow_link(self, message: FollowLink) -> None:
+        ranges = parse_line_anchor(message.anchor)
+        anchor = "" if ranges else message.anchor
+        if message.target == message.source:
+            self.open_path(message.target, ranges, anchor, record=bool(ranges or anchor))
+            return
+        self.open_path(message.target, ranges, anchor)
+
+    def open_path(
+        self,
+        path: str,
+        ranges: list[tuple[int, int]] | None = None,
+        anchor: str = "",
+        *,
+        record: bool = True,
+        top: int | None = None,
+    ) -> None:
+        """Show a note (with ranges or an anchor) and its neighbours; explain dangling links."""
+        if self.ws is None:
+            return
+        if self.ws.node(path) is None and not (self.ws.root / path).exists():
+            self.notify(
+                f"Dangling link: {path} does not exist (yet).", title="Link", severity="warning"
+            )
+            return
+        if record and path:
+            current = self.reader.here()
+            if current is None or current.path != path or ranges or anchor:
+                self.reader.history.visit(current)
+        self.read_worker(path, list(ranges or []), anchor, top)
+        self.neighbours_worker(path)
+
+    @work(thread=True, exclusive=True, group="reader", name="read note", exit_on_error=False)
+    def read_worker(
+        self, path: str, ranges: list[tuple[int, int]], anchor: str, top: int | None
+    ) -> None:
+        """Read a note off the UI thread, then show it (or say why not)."""
+        assert self.ws is not None
+        worker = get_current_worker()
+        try:
+            note = load_note(self.ws, path)
+        except FileRefused as exc:
+            gone = not (self.ws.root / path).exists()
+            if not worker.is_cancelled:
+                self.call_from_thread(self.reader.show_missing, path, str(exc), gone)
+            if gone and not worker.is_cancelled:
+                self.call_from_thread(self.neighbours.clear, f"{path} is gone.")
+            return
+        # A newer read (the user moved on, or a rename retargeted the reader) wins.
+        if not worker.is_cancelled:
+            self.call_from_thread(self.reader.show_note, note, ranges, top, anchor)
+
+    @work(thread=True, exclusive=True, group="neighbours", name="links", exit_on_error=False)
+    def neighbours_worker(self, path: str) -> None:
+        """Links, mentions and traverse of a note, off the UI thread."""
+        assert self.ws is not None
+        data = gather(self.ws, path)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self.neighbours.show, data)
+
+    # -- keeping fresh --------------------------------------------------------------------------
+    def _on_batch(self, report: BatchReport) -> None:
+        """Workspace listener (runs in the writer's thread): tell the UI."""
+        self.post_message(IndexChanged(report, {c.path for c in report.changes}))
+
+    @on(IndexChanged)
+    def _index_changed(self, message: IndexChanged) -> None:
+        generation = message.report.generation
+        if generation and generation <= self._handled_generation:
+            return
+        self._handled_generation = max(self._handled_generation, generation)
+        self.refresh_stats()
+        if not message.paths:
+            return
+        self.search_pane.refresh_results()
+        path = self.reader.path
+        if path and (path in message.paths or self._neighbours_touched(message.paths)):
+            self.read_worker(path, list(self.reader.view.ranges), "", None)
+            self.neighbours_worker(path)
+
+    def _neighbours_touched(self, paths: set[str]) -> bool:
+        data = self.neighbours.data
+        if data is None:
+            return False
+        near = {n.path for n in (*data.outlinks, *data.inlinks)}
+        return bool(near & paths)
+
+    @work(thread=True, exclusive=True, group="stats", name="stats", exit_on_error=False)
+    def refresh_stats(self) -> None:
+        """Header counts after a change (stats take the index lock, so not on the UI thread)."""
+        assert self.ws is not None
+        stats = self.ws.stats()
+        self.call_from_thread(self.status.update_stats, stats)
+
+    # -- actions --------------------------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        """Focus the query box."""
+        self.query_one("#query", Input).focus()
+
+    def focus_reader(self) -> None:
+        """Focus whichever reader view is showing."""
+        target = "#markdown-scroll" if self.reader.markdown_mode else "#note"
+        self.query_one(target).focus()
+
+    def _pane_of(self, widget: Widget | None) -> int:
+        for index, selector in enumerate(PANES):
+            pane = self.query_one(selector)
+            if widget is not None and (widget is pane or pane in widget.ancestors):
+                return index
+        return -1
+
+    def _focus_pane(self, step: int) -> None:
+        index = (self._pane_of(self.focused) + step) % len(PANES)
+        if index == 2 and not self.neighbours.display:
+            index = (index + step) % len(PANES)
+        if index == 0:
+            results = self.query_one("#results", OptionList)
+            target: Widget = results if results.option_count else self.query_one("#query")
+        elif index == 1:
+            target = self.query_one("#markdown-scroll" if self.reader.markdown_mode else "#note")
+        else:
+            target = self.query_one("#neighbours-list")
+        target.focus()
+
+    def action_next_pane(self) -> None:
+        """Cycle focus: search → reader → links."""
+        self._focus_pane(+1)
+
+    def action_previous_pane(self) -> None:
+        """Cycle focus backwards."""
+        self._focus_pane(-1)
+
+    def action_switcher(self) -> None:
+        """Open a note by fuzzy path, name or description."""
+        if self.ws is None:
+            self.notify("The workspace is still opening.", timeout=2)
+            return
+        self.push_screen(
+            CommandPalette(
+                providers=[NoteSwitcher], placeholder="Open note: path, name or description…"
+            )
+        )
+
+    def _travel(self, place: Place | None, empty: str) -> None:
+        if place is None:
+            self.notify(empty, timeout=2)
+            return
+        self.open_path(place.path, place.ranges, record=False, top=place.top)
+
+    def action_back(self) -> None:
+        """Return to the previous place."""
+        self._travel(self.reader.history.go_back(self.reader.here()), "Nothing to go back to.")
+
+    def action_forward(self) -> None:
+        """Undo a back."""
+        self._travel(self.reader.history.go_forward(self.reader.here()), "Nothing forward.")
+
+    def action_markdown(self) -> None:
+        """Toggle the rendered Markdown view."""
+        self.reader.toggle_markdown()
+
+    def action_toggle_links(self) -> None:
+        """Show or hide the links pane (hidden by default on narrow terminals)."""
+        self._links_choice = not self.neighbours.display
+        self.neighbours.display = self._links_choice
+        if not self._links_choice and self._pane_of(self.focused) == 2:
+            self.focus_reader()
+
+    def action_traverse(self) -> None:
+        """Toggle the depth-2 traverse in the neighbours pane."""
+        self.neighbours.toggle_traverse()

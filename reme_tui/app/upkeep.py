@@ -1,0 +1,161 @@
+"""Background upkeep of the browser: the live watcher, $EDITOR, optimize, rebuild, vectors.
+
+A mixin of `RemeApp`; every long task is a named worker so the app's one
+`on_worker_state_changed` turns failures into notifications.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import subprocess
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import SuspendNotSupported
+from textual.worker import get_current_worker
+
+from reme_tui.messages import IndexChanged
+
+if TYPE_CHECKING:
+    from reme_tui.app.browser import RemeApp
+
+    _Base = RemeApp
+else:
+    _Base = object
+
+POLL_SECONDS = 2.0
+
+
+class Upkeep(_Base):
+    """Watcher and maintenance actions, run as workers."""
+
+    def start_watcher(self) -> None:
+        """The live watcher when reme_core has one, else a 2-second polling sync."""
+        try:
+            from reme_core.indexing.watcher import watch_workspace
+        except ImportError:
+            self.poll_worker()
+            return
+        self.watch_worker(watch_workspace)
+
+    @work(exclusive=True, group="watcher", name="watcher", exit_on_error=False)
+    async def watch_worker(self, watch_workspace: Callable[..., Any]) -> None:
+        """Run reme_core's live watcher; its batches reach the UI through the listener."""
+        self._watch_stop = asyncio.Event()
+        self.status.update_state(watcher=True)
+        try:
+            async for report in watch_workspace(self.ws, stop_event=self._watch_stop):
+                self.post_message(IndexChanged(report, {c.path for c in report.changes}))
+        finally:
+            self.status.update_state(watcher=False)
+
+    @work(thread=True, exclusive=True, group="watcher", name="watcher", exit_on_error=False)
+    def poll_worker(self) -> None:
+        """Fallback freshness: sync with the disk every couple of seconds."""
+        assert self.ws is not None
+        worker = get_current_worker()
+        self.call_from_thread(self.status.update_state, watcher=True)
+        while not self._stop.wait(POLL_SECONDS) and not worker.is_cancelled:
+            self.ws.sync()
+
+    def action_edit(self) -> None:
+        """Open $VISUAL/$EDITOR at the current line; re-read the note afterwards."""
+        path = self.reader.path
+        if self.ws is None or not path or not (self.ws.root / path).exists():
+            self.notify("Open a note first.", timeout=2)
+            return
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        command = [
+            *shlex.split(editor),
+            f"+{self.reader.view.current_line}",
+            str(self.ws.root / path),
+        ]
+        try:
+            with self.suspend():
+                subprocess.run(command, check=False)
+        except SuspendNotSupported:
+            self.notify(
+                f"This session has no terminal to lend {editor!r} (headless or web). Edit "
+                f"{path} from another shell: the watcher shows the change here.",
+                title="Edit",
+                severity="warning",
+                timeout=8,
+            )
+            return
+        except OSError as exc:
+            self.notify(f"Cannot run {editor!r}: {exc}", severity="error")
+            return
+        self.action_sync()
+        self.read_worker(path, list(self.reader.view.ranges), "", None)
+
+    @work(thread=True, exclusive=True, group="sync", name="sync", exit_on_error=False)
+    def action_sync(self) -> None:
+        """Apply changes on disk now (the listener refreshes the panes)."""
+        if self.ws is not None:
+            self.ws.sync()
+
+    @work(thread=True, exclusive=True, group="maintenance", name="optimize", exit_on_error=False)
+    def action_optimize(self) -> None:
+        """Compact the index and report before → after."""
+        if self.ws is None:
+            return
+        self.call_from_thread(self.status.update_state, activity="optimizing…")
+        report = self.ws.optimize()
+        self.call_from_thread(self._optimized, report.lines())
+
+    def _optimized(self, lines: list[str]) -> None:
+        self.last_optimize = lines
+        self._progress_done()
+        self.notify("\n".join(lines), title="Optimize index: before → after", timeout=12)
+        self.refresh_stats()
+
+    @work(thread=True, exclusive=True, group="maintenance", name="rebuild", exit_on_error=False)
+    def action_rebuild(self) -> None:
+        """Drop derived state and re-read every file, with progress."""
+        if self.ws is None:
+            return
+        summary = self.ws.reindex(self._progress("rebuilding"))
+        self.call_from_thread(self._rebuilt, summary)
+
+    def _rebuilt(self, summary: Any) -> None:
+        self._progress_done()
+        self.notify(
+            f"{summary.files} files, {summary.chunks} chunks, {summary.links} links "
+            f"({summary.dangling_links} dangling), {len(summary.skipped)} skipped "
+            f"in {summary.seconds:.1f} s",
+            title="Rebuild index",
+            timeout=10,
+        )
+        self.refresh_stats()
+        self.search_pane.refresh_results()
+        if self.reader.path:
+            self.open_path(self.reader.path, list(self.reader.view.ranges), record=False)
+
+    def action_toggle_vectors(self) -> None:
+        """Turn vector recall on or off; switching on may load a model, so in a worker."""
+        if self.ws is None:
+            self.notify("The workspace is still opening.", timeout=2)
+            return
+        self.status.update_state(vectors="vectors: switching…")
+        self.vectors_worker()
+
+    @work(thread=True, exclusive=True, group="maintenance", name="vectors", exit_on_error=False)
+    def vectors_worker(self) -> None:
+        """Flip vectors through the workspace and report the state it ends in."""
+        assert self.ws is not None
+        status = self.ws.toggle_vectors()
+        self.call_from_thread(self._vectors_toggled, status)
+
+    def _vectors_toggled(self, status: str) -> None:
+        self.status.update_state(vectors=status)
+        bad = "unavailable" in status
+        self.notify(status, title="Vectors", severity="warning" if bad else "information")
+        self.search_pane.refresh_results()
+
+    def _poll_vectors(self) -> None:
+        """Keep the header's vector state current while a model starts or embeds (cheap)."""
+        if self.ws is not None and "switching" not in self.status.state.vectors:
+            self.status.update_state(vectors=self.ws.vector_status())

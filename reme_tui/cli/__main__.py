@@ -1,0 +1,5 @@
+"""`python -m reme_tui.cli` is the same as `reme-tui`."""
+
+from reme_tui.cli.program import main
+
+main()

@@ -1,0 +1,126 @@
+"""The scripted-command registry and what every command shares: the workspace flag, opening
+the workspace, JSON output, exit codes.
+
+Command modules (cli.py, cli_files.py, cli_watch.py) register with `@command`; cli.py parses
+and dispatches. Living apart from cli.py, the registry is one object even when cli.py runs
+as `python -m reme_tui.cli.program`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reme_core import Workspace, discover, enclosing_index
+from reme_tui.cli.terminal_text import json_text, message
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+AddArguments = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    """Bad arguments: exit code 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A scripted subcommand: how to declare its arguments and how to run it."""
+
+    help: str
+    add_arguments: AddArguments
+    run: Run
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str) -> Callable[[AddArguments], Callable[[Run], Run]]:
+    """Register a subcommand: `@command(name, help)(add_arguments)` on its run function."""
+
+    def wrap(add_arguments: AddArguments) -> Callable[[Run], Run]:
+        def bind(run: Run) -> Run:
+            COMMANDS[name] = Command(help, add_arguments, run)
+            return run
+
+        return bind
+
+    return wrap
+
+
+def add_workspace_flag(p: argparse.ArgumentParser) -> None:
+    """`-w/--workspace`, taken by the browser and by every command."""
+    p.add_argument(
+        "-w",
+        "--workspace",
+        help="workspace folder (default: $REME_WORKSPACE, else the workspace at or above .)",
+    )
+
+
+def workspace_path(args: argparse.Namespace) -> Path:
+    """`--workspace` (or the browser's PATH), else `$REME_WORKSPACE`, else the workspace at or
+    above the current folder (SPEC §13); says on stderr which one when it is not the obvious."""
+    chosen = getattr(args, "path", None) or args.workspace or os.environ.get("REME_WORKSPACE")
+    if chosen:
+        path = Path(chosen).expanduser()
+    else:
+        found = discover(Path.cwd())
+        path = found.path
+        if found.how == "above":
+            print(f"reme-tui: workspace {path} (found above the current folder)", file=sys.stderr)
+        elif found.how == "reme-default":
+            print(f"reme-tui: workspace {path} (ReMe's default folder)", file=sys.stderr)
+    outer = enclosing_index(path) if path.is_dir() else None
+    if outer is not None:
+        print(
+            f"reme-tui: note: {path} lies inside the workspace {outer}; it gets an index of "
+            f"its own (open {outer} to search it all)",
+            file=sys.stderr,
+        )
+    return path
+
+
+def print_warnings(ws: Workspace) -> None:
+    """The workspace's warnings (a rebuilt index, an index kept in memory) on stderr."""
+    for warning in ws.warnings:
+        message(f"reme-tui: warning: {warning}")
+
+
+def open_workspace(args: argparse.Namespace, **overrides: Any) -> Workspace:
+    """Open the workspace and apply the start-up diff, with progress when building."""
+    from reme_tui.cli.progress import console_progress
+
+    with console_progress("Indexing") as progress:
+        ws = track(Workspace.open(workspace_path(args), overrides or None, progress=progress))
+    print_warnings(ws)
+    return ws
+
+
+_OPENED: list[Workspace] = []
+
+
+def track(ws: Workspace) -> Workspace:
+    """Remember a workspace the command opened, for `close_opened`."""
+    _OPENED.append(ws)
+    return ws
+
+
+def close_opened() -> None:
+    """Close what the command opened (the CLI leaves without tearing objects down): the
+    database log is folded in and removed, a stale snapshot is written."""
+    while _OPENED:
+        ws = _OPENED.pop()
+        with contextlib.suppress(Exception):
+            ws.close()
+
+
+def emit_json(data: Any) -> None:
+    """Print a structured result (exact text; no raw control character reaches a terminal)."""
+    print(json_text(data))

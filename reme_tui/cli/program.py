@@ -1,0 +1,395 @@
+"""`reme-tui`: open the browser, or script the index (SPEC §11).
+
+Exit codes: 0 success (no hits is success), 2 usage errors, 1 refused or failed operations.
+No traceback reaches a user unless REME_DEBUG is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import os
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, NoReturn
+
+from reme_core import RemeError, Workspace
+from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
+from reme_tui.cli import watch as cli_watch  # noqa: F401  (their commands register on import)
+from reme_tui.cli.commands import (
+    COMMANDS,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    add_workspace_flag,
+    close_opened,
+    command,
+    emit_json,
+    open_workspace,
+    print_warnings,
+    track,
+    workspace_path,
+)
+from reme_tui.cli.terminal_text import message, terminal_safe_stdout
+
+
+# -- search ---------------------------------------------------------------------------------
+def _search_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("query", help="words to search for")
+    p.add_argument("--limit", type=int, default=None, help="hits to return (default 5)")
+    p.add_argument("--min-score", type=float, default=None, help="drop hits scoring below this")
+    p.add_argument("--start-date", help="inclusive YYYY-MM-DD")
+    p.add_argument("--end-date", help="inclusive YYYY-MM-DD")
+    p.add_argument("--path", action="append", default=[], help="only paths with this prefix")
+    p.add_argument("--tag", action="append", default=[], help="only notes with this tag")
+    p.add_argument("--no-links", action="store_true", help="skip link expansion")
+    p.add_argument("--json", action="store_true", help="print the structured result")
+    add_vectors_flag(p)
+
+
+def add_vectors_flag(p: argparse.ArgumentParser) -> None:
+    """`--vectors/--no-vectors`: override `vectors.enabled` of reme.yaml for this run."""
+    p.add_argument(
+        "--vectors",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="hybrid search with vector recall (default: vectors.enabled in reme.yaml)",
+    )
+
+
+def vectors_override(args: argparse.Namespace) -> dict[str, Any]:
+    """The config override of `--vectors/--no-vectors`, if given."""
+    flag = getattr(args, "vectors", None)
+    return {} if flag is None else {"vectors": {"enabled": flag}}
+
+
+def wait_for_vectors(ws: Workspace) -> None:
+    """Embed what is missing (progress bar on a terminal) so a one-shot answer is hybrid;
+    an unavailable provider is a warning, and the answer is keyword-only."""
+    from reme_tui.cli.progress import console_progress
+
+    if ws.vectors is None:
+        return
+    with console_progress("Embedding", "chunks") as progress:
+        ws.wait_for_vectors(progress=progress)
+    if not ws.vectors.ready:
+        print(f"reme-tui: warning: {ws.vector_status()}; keyword search only", file=sys.stderr)
+
+
+@command("search", "search the workspace")(_search_args)
+def run_search(args: argparse.Namespace) -> int:
+    ws = open_workspace(args, **vectors_override(args))
+    wait_for_vectors(ws)
+    if args.limit is not None and args.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    result = ws.search(
+        args.query,
+        limit=args.limit,
+        min_score=args.min_score,
+        start_date=args.start_date,
+        end_date=args.end_date,
+        path=args.path,
+        tags=args.tag,
+        expand_links=False if args.no_links else None,
+    )
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        print(result.answer())
+    return EXIT_OK
+
+
+# -- read / chunks / links / traverse -------------------------------------------------------
+def _read_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="workspace-relative path")
+    p.add_argument("--start-line", type=int, default=None)
+    p.add_argument("--end-line", type=int, default=None)
+
+
+@command("read", "print lines of a file (1-based, inclusive)")(_read_args)
+def run_read(args: argparse.Namespace) -> int:
+    ws = open_workspace(args)
+    result = ws.read(args.file, args.start_line, args.end_line)
+    print(result.text)
+    if result.truncated:
+        message(result.notice)
+    return EXIT_OK
+
+
+def _file_json_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="workspace-relative path")
+    p.add_argument("--json", action="store_true", help="print the structured result")
+
+
+@command("chunks", "show how a file was chunked")(_file_json_args)
+def run_chunks(args: argparse.Namespace) -> int:
+    ws = open_workspace(args)
+    chunks = ws.chunks(args.file)
+    if args.json:
+        emit_json(
+            [
+                {"id": c.id, "start_line": c.start_line, "end_line": c.end_line, "text": c.text}
+                for c in chunks
+            ]
+        )
+        return EXIT_OK
+    if not chunks:
+        print(f"{args.file}: no chunks (empty or frontmatter only)")
+    for c in chunks:
+        print(f"---------- {args.file}:{c.start_line}-{c.end_line} [{c.id}] ----------")
+        print(c.text)
+    return EXIT_OK
+
+
+@command("links", "show a file's outlinks and inlinks")(_file_json_args)
+def run_links(args: argparse.Namespace) -> int:
+    ws = open_workspace(args)
+    links = ws.links(args.file)
+    if args.json:
+        emit_json({d: [asdict(n) for n in ns] for d, ns in links.items()})
+    else:
+        print(_links_text(links))
+    return EXIT_OK
+
+
+def _links_text(links: dict[str, list[Any]]) -> str:
+    """Outlinks then inlinks, one per line, marking dangling links and attachments."""
+    lines = []
+    for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
+        neighbours = links.get(direction, [])
+        lines.append(f"{direction} ({len(neighbours)}):")
+        for n in neighbours:
+            anchors = "".join(f"#{a}" for a in n.anchors[:1])
+            parts = [f"  {arrow} {n.path}{anchors}"]
+            if n.name:
+                parts.append(f'name="{n.name}"')
+            if n.dangling:
+                parts.append("(dangling)")
+            elif not n.indexed:
+                parts.append("(attachment)")
+            lines.append("  ".join(parts))
+    return "\n".join(lines)
+
+
+def _traverse_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="workspace-relative path")
+    p.add_argument("--depth", type=int, default=1)
+    p.add_argument("--direction", choices=["both", "forward", "backward"], default="both")
+    p.add_argument("--json", action="store_true", help="print the structured result")
+
+
+@command("traverse", "walk the link graph from a file")(_traverse_args)
+def run_traverse(args: argparse.Namespace) -> int:
+    ws = open_workspace(args)
+    result = ws.traverse(args.file, args.depth, args.direction)
+    if args.json:
+        emit_json(asdict(result))
+        return EXIT_OK
+    for node in result.nodes:
+        mark = "" if node["indexed"] else "  (not indexed)"
+        name = f'  name="{node["name"]}"' if node["name"] else ""
+        print(f"{'  ' * node['depth']}[{node['depth']}] {node['path']}{name}{mark}")
+    print(f"{len(result.nodes)} nodes, {len(result.edges)} edges")
+    return EXIT_OK
+
+
+# -- maintenance ----------------------------------------------------------------------------
+def _no_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print the structured result")
+
+
+@command("optimize", "compact tombstones and vocabulary")(_no_args)
+def run_optimize(args: argparse.Namespace) -> int:
+    ws = open_workspace(args)
+    report = ws.optimize()
+    if args.json:
+        emit_json(report.to_dict())
+    else:
+        print("\n".join(report.lines()))
+    return EXIT_OK
+
+
+@command("stats", "index statistics")(_no_args)
+def run_stats(args: argparse.Namespace) -> int:
+    ws = open_workspace(args)
+    stats = ws.stats()
+    if args.json:
+        emit_json(stats)
+    else:
+        width = max(len(k) for k in stats)
+        for key, value in stats.items():
+            print(f"{key.replace('_', ' '):<{width}}  {value}")
+    return EXIT_OK
+
+
+# -- the browser ----------------------------------------------------------------------------
+def run_reindex(path: Path, vectors: bool | None = None) -> int:
+    """Rebuild derived state from the files with a progress bar, then print a summary; with
+    vector recall on, also embed every chunk without a stored vector and wait for it."""
+    from reme_tui.cli.progress import console_progress
+
+    if not path.is_dir():
+        raise RemeError(f"{path}: not a folder")
+    overrides = None if vectors is None else {"vectors": {"enabled": vectors}}
+    with console_progress("Rebuilding") as progress:
+        # Opening a folder with no index already builds it: do not build it twice.
+        ws = track(Workspace.open(path, overrides, sync=False, progress=progress))
+        summary = ws.last_reindex or ws.reindex(progress)
+    print_warnings(ws)
+    print(
+        f"files {summary.files}  chunks {summary.chunks}  links {summary.links}  "
+        f"dangling links {summary.dangling_links}  skipped {len(summary.skipped)}  "
+        f"seconds {summary.seconds:.2f}"
+    )
+    for skipped_path, reason in summary.skipped:
+        print(f"  skipped {skipped_path}: {reason}")
+    if ws.vectors is not None:
+        wait_for_vectors(ws)
+        v = ws.vectors
+        rate = f"{v.embedded / v.embed_seconds:.1f}" if v.embedded and v.embed_seconds else "-"
+        print(
+            f"vectors {v.progress()[0]}  embedded {v.embedded}  reused {v.reused}  "
+            f"chunks/s {rate}  {ws.vector_status()}"
+        )
+    return EXIT_OK
+
+
+def demo_workspace() -> Path:
+    """Copy the bundled demo workspace to a fresh folder under the user data directory."""
+    from platformdirs import user_data_path
+
+    source = Path(__file__).resolve().parent.parent / "demo"
+    target = user_data_path("reme-tui") / f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
+    suffix = 1
+    while target.exists():
+        suffix += 1
+        target = target.with_name(f"{target.name.split('~')[0]}~{suffix}")
+    shutil.copytree(source, target)
+    return target
+
+
+def run_browser(path: Path) -> int:
+    """Open the Textual app on a workspace."""
+    from reme_tui.app.browser import RemeApp
+
+    if not path.is_dir():
+        raise RemeError(f"{path}: not a folder")
+    app = RemeApp(path)
+    app.run()
+    if app.ws is not None:
+        track(app.ws)  # closed before the fast exit, like a command's
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of `reme-tui` without a command: open the browser, or `--reindex`."""
+    parser = argparse.ArgumentParser(
+        prog="reme-tui",
+        description="Browse and search a folder of Markdown memory.",
+        epilog="commands: " + ", ".join(sorted(COMMANDS)) + " (reme-tui COMMAND --help)",
+    )
+    add_workspace_flag(parser)
+    parser.add_argument("path", nargs="?", help="workspace folder to open")
+    parser.add_argument("--demo", action="store_true", help="open a fresh copy of the demo")
+    parser.add_argument("--reindex", action="store_true", help="rebuild the index, then exit")
+    add_vectors_flag(parser)
+    return parser
+
+
+def build_command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one scripted command."""
+    cmd = COMMANDS[name]
+    parser = argparse.ArgumentParser(prog=f"reme-tui {name}", description=cmd.help)
+    add_workspace_flag(parser)
+    cmd.add_arguments(parser)
+    return parser
+
+
+def _split_command(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """Find a subcommand name among the arguments (global -w may come before it)."""
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token in ("-w", "--workspace"):
+            i += 2
+            continue
+        if token.startswith("-"):
+            i += 1
+            continue
+        if token in COMMANDS:
+            return token, args[:i] + args[i + 1 :]
+        return None, args
+    return None, args
+
+
+def dispatch(argv: Sequence[str]) -> int:
+    """Run the command named in `argv`, else the browser (or `--reindex`) on the workspace."""
+    name, rest = _split_command(argv)
+    if name is not None:
+        args = build_command_parser(name).parse_args(rest)
+        args.path = None
+        with terminal_safe_stdout():  # file content never drives the user's terminal
+            return COMMANDS[name].run(args)
+    args = build_parser().parse_args(rest)
+    if args.demo:
+        path = demo_workspace()
+        print(f"demo workspace: {path}", file=sys.stderr)
+    else:
+        path = workspace_path(args)
+    if args.reindex:
+        with terminal_safe_stdout():
+            return run_reindex(path, args.vectors)
+    return run_browser(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; turns every failure into a message and an exit code."""
+    try:
+        code = dispatch(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        message(f"reme-tui: {exc}")
+        code = EXIT_USAGE
+    except RemeError as exc:
+        message(f"reme-tui: {exc}")
+        code = EXIT_FAILED
+    except KeyboardInterrupt:
+        code = 130
+    except BrokenPipeError:
+        code = EXIT_OK
+    except Exception as exc:
+        if os.environ.get("REME_DEBUG"):
+            raise
+        message(f"reme-tui: unexpected error: {exc.__class__.__name__}: {exc}")
+        code = EXIT_FAILED
+    close_opened()
+    if argv is None:
+        _exit(code)
+    return code
+
+
+def _exit(code: int) -> NoReturn:
+    """Leave without freeing every object one by one (a fifth of a second at 50k files).
+
+    Exit handlers still run (one writes the index snapshot) and output is flushed. A live
+    non-daemon thread gets the ordinary exit, which waits for it.
+    """
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and not t.daemon for t in threading.enumerate()):
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    main()

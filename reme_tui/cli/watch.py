@@ -1,0 +1,81 @@
+"""`reme-tui watch`: keep the index fresh and print every applied change until Ctrl-C/SIGTERM.
+
+asyncio and the watcher are imported when the command runs: every other command (a one-shot
+search above all) starts without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from types import FrameType
+
+from reme_core import BatchReport, Workspace
+from reme_tui.cli.commands import EXIT_OK, command, open_workspace
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of `watch`."""
+    p.add_argument(
+        "--quiet-ms", type=int, default=None, help="quiet window before a batch (default 300)"
+    )
+    p.add_argument(
+        "--force-polling", action="store_true", help="poll instead of OS events (network drives)"
+    )
+
+
+def report_lines(report: BatchReport) -> list[str]:
+    """One line per applied file: `added|modified|deleted <path> <chunks> chunks <ms> ms`."""
+    ms = report.seconds * 1000
+    lines = [f"{c.kind} {c.path} {c.chunks} chunks {ms:.0f} ms" for c in report.changes]
+    lines += [f"skipped {path}: {reason}" for path, reason in report.skipped]
+    if report.optimized is not None:
+        o = report.optimized
+        lines.append(
+            f"optimized: tombstones {o.tombstones_before} -> {o.tombstones_after}, "
+            f"documents {o.docs_before} -> {o.docs_after} ({o.seconds * 1000:.0f} ms)"
+        )
+    return lines
+
+
+@command("watch", "keep the index fresh, printing each applied change")(add_arguments)
+def run(args: argparse.Namespace) -> int:
+    """Open the workspace (start-up diff), then watch; a signal ends it with exit code 0."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    import asyncio
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        ws = open_workspace(args)
+        try:
+            print(f"watching {ws.root} ({len(ws.files())} files)", flush=True)
+            asyncio.run(_watch(ws, args))
+        finally:
+            ws.close()
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK
+
+
+async def _watch(ws: Workspace, args: argparse.Namespace) -> None:
+    import asyncio
+
+    from reme_core.indexing.watcher import watch_workspace
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async for report in watch_workspace(
+        ws,
+        stop_event=stop,
+        quiet_ms=args.quiet_ms,
+        force_polling=True if args.force_polling else None,
+    ):
+        for line in report_lines(report):
+            print(line)
+        sys.stdout.flush()

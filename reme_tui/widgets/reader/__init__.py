@@ -1,0 +1,1 @@
+"""The reader: a note's numbered lines, links, ranges and history."""

@@ -1,0 +1,159 @@
+"""The search pane: a query box and the hits as you type.
+
+Keystrokes only restart a short timer; the search runs in an exclusive thread worker, so a
+newer query cancels the older one and input never waits. Hits are options of one OptionList.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.timer import Timer
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from reme_core import SearchHit, Workspace
+from reme_tui.messages import OpenNote, SearchDone, SearchRequested
+from reme_tui.widgets.search.hit_block import HitBlock
+from reme_tui.widgets.search.query import ParsedQuery, parse_query
+
+DEBOUNCE_SECONDS = 0.15
+MAX_HITS = 50
+HELP = (
+    "Type to search.\n\n"
+    '[b]"exact phrase"[/b]  [b]-word[/b]  [b]path:[/b]daily/  [b]tag:[/b]x\n'
+    "[b]after:[/b]2026-06-01  [b]before:[/b]2026-06-20\n\n"
+    "↓/Enter moves to the results; Enter opens a hit."
+)
+
+
+@dataclass(slots=True)
+class Found:
+    """A finished search, with its result blocks already rendered off the UI thread."""
+
+    hits: list[SearchHit]
+    prompts: list[HitBlock]
+    message: str
+    seconds: float
+
+
+def run_query(ws: Workspace, parsed: ParsedQuery) -> Found:
+    """Search and build the result blocks (called in a thread worker; RemeError propagates)."""
+    started = time.perf_counter()
+    result = ws.search(
+        parsed.text or " ".join(parsed.phrases),
+        limit=MAX_HITS,
+        expand_links=False,
+        **parsed.search_kwargs(),
+    )
+    prompts = [HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms]) for h in result.results]
+    return Found(result.results, prompts, result.message, time.perf_counter() - started)
+
+
+class SearchPane(Vertical):
+    """Query input, a one-line status, and the result blocks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "focus_results", "Results", show=False),
+        Binding("escape", "focus_results", "Results", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hits: list[SearchHit] = []
+        self.show_timing = True
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Search  (e.g. bm25 -jieba path:digest/)", id="query")
+        yield Static(HELP, id="search-status")
+        yield OptionList(id="results")
+
+    def on_mount(self) -> None:
+        self.border_title = "Search"
+
+    @property
+    def query_text(self) -> str:
+        return self.query_one(Input).value
+
+    def set_status(self, message: str) -> None:
+        self.query_one("#search-status", Static).update(message)
+
+    @on(Input.Changed, "#query")
+    def _changed(self, event: Input.Changed) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE_SECONDS, self.refresh_results)
+
+    @on(Input.Submitted, "#query")
+    def _submitted(self) -> None:
+        self.action_focus_results()
+
+    def action_focus_results(self) -> None:
+        """Move from the query box into the hits."""
+        results = self.query_one(OptionList)
+        if results.option_count:
+            results.focus()
+            if results.highlighted is None:
+                results.highlighted = 0
+
+    def refresh_results(self) -> None:
+        """Ask for the current query to run again (typing, or the index changed)."""
+        parsed = parse_query(self.query_text)
+        if parsed.is_empty():
+            self.hits = []
+            self.query_one(OptionList).clear_options()
+            self.set_status(HELP if not self.query_text.strip() else "Add a word to search for.")
+            return
+        self.post_message(SearchRequested(self.query_text, parsed))
+
+    def show_error(self, message: str) -> None:
+        """A query the index refused (a bad date, say): explain it under the box."""
+        self.hits = []
+        self.query_one(OptionList).clear_options()
+        self.set_status(f"[b red]Query error:[/] {message}")
+
+    def show_results(self, line: str, found: Found) -> None:
+        """Paint a finished search, unless the query changed meanwhile."""
+        if line != self.query_text:
+            return
+        hits, prompts, message, seconds = found.hits, found.prompts, found.message, found.seconds
+        results = self.query_one(OptionList)
+        previous = (
+            self.hits[results.highlighted]
+            if results.highlighted is not None and self.hits
+            else None
+        )
+        self.hits = hits
+        options: list[Option | None] = []
+        for i, prompt in enumerate(prompts):
+            options += [None, Option(prompt, id=f"hit{i}")] if i else [Option(prompt, id=f"hit{i}")]
+        results.set_options(options)
+        if hits:
+            more = (
+                " (showing the first 50: refine the query for more)"
+                if len(hits) >= MAX_HITS
+                else ""
+            )
+            timing = f" in {seconds * 1000:.0f} ms" if self.show_timing else ""
+            noun = "hit" if len(hits) == 1 else "hits"
+            self.set_status(f"{len(hits)} {noun}{timing}{more}")
+            keep = next(
+                (i for i, h in enumerate(hits) if previous and h.chunk_id == previous.chunk_id), 0
+            )
+            results.highlighted = keep
+        else:
+            self.set_status(message or "No results.")
+        self.post_message(SearchDone(line, len(hits), seconds))
+
+    @on(OptionList.OptionSelected, "#results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        hit = self.hits[int((event.option.id or "hit0")[3:])]
+        self.post_message(OpenNote(hit.path, hit.start_line, hit.end_line))
