@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core import bm25 as bm25_module
+from reme_core.index import bm25 as bm25_module
 from reme_core.index.bm25 import BM25Index
 from reme_core.text.vocabulary import Vocabulary
 
