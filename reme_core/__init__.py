@@ -7,6 +7,7 @@ from reme_core.config import Config, load_config
 from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file
 from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
 from reme_core.edit.undo import UndoRefused, UndoReport
+from reme_core.edit.write import WriteReport
 from reme_core.errors import (
     ConfigError,
     FileRefused,
@@ -64,6 +65,7 @@ __all__ = [
     "UndoReport",
     "WikilinkMatch",
     "Workspace",
+    "WriteReport",
     "discover",
     "enclosing_index",
     "est_tokens",

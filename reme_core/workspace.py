@@ -19,7 +19,9 @@ from typing import Any
 
 from reme_core.config import Config, config_to_dict, load_config
 from reme_core.edit import file_ops
+from reme_core.edit import write as edit_write
 from reme_core.edit.undo import UndoReport
+from reme_core.edit.write import WriteReport
 from reme_core.errors import NotIndexed, RemeError
 from reme_core.files.paths import METADATA_DIR, normalize_relpath, state_dir_name
 from reme_core.files.scanner import ScanAhead, Scope, scan, scopes_for
@@ -103,6 +105,7 @@ class Workspace(Indexer):
             chunk_max_bytes=config.chunk_max_bytes,
             max_file_bytes=config.max_file_bytes,
             use_jieba=config.use_jieba,
+            stemmer=config.stemmer,
             markdown_links=self.link_resolution == "obsidian",
         )
         self.store: Store
@@ -425,7 +428,7 @@ class Workspace(Indexer):
     @property
     def tokenizer(self) -> Tokenizer:
         """The tokenizer shared by documents and queries."""
-        return tokenizer_for(self.config.use_jieba)
+        return tokenizer_for(self.config.use_jieba, self.config.stemmer)
 
     def search(
         self,
@@ -609,6 +612,18 @@ class Workspace(Indexer):
     ) -> Path:
         """Write a new note with frontmatter and index it."""
         return file_ops.create(self, path, name, description, metadata, body)
+
+    def write(
+        self,
+        path: str,
+        content: str | None = None,
+        name: str | None = None,
+        description: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> WriteReport:
+        """Create or replace a note's body and merge fields into its frontmatter, keeping the
+        keys it does not name; written atomically and indexed at once (seed 003)."""
+        return edit_write.write(self, path, content, name, description, metadata)
 
 
 _LEGACY_STATE = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "bm25-postings.npz")
