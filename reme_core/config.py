@@ -64,7 +64,6 @@ class Config:
     chunk_max_bytes: int = 4096
     max_file_bytes: int = 20 * 1024 * 1024
     use_jieba: bool = True
-    stemmer: str = "english"
     link_resolution: str | None = None
     optimize_tombstone_ratio: float = 0.3
     read_max_lines: int = 2000
@@ -92,7 +91,6 @@ _CHOICES = {
     "mode": ("auto", "memory", "vault"),
     "invalid_encoding_policy": ("replace", "strict"),
     "link_resolution": ("literal", "obsidian"),
-    "stemmer": ("english", "none"),
 }
 
 
