@@ -124,3 +124,38 @@ def close_opened() -> None:
 def emit_json(data: Any) -> None:
     """Print a structured result (exact text; no raw control character reaches a terminal)."""
     print(json_text(data))
+
+
+def date_arg(value: str) -> str:
+    """argparse type of a `YYYY-MM-DD` flag: a bad date is a usage error naming the flag."""
+    from reme_core.index.index_columns import NO_DATE, date_ordinal
+
+    if date_ordinal(value) == NO_DATE:
+        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {value!r}")
+    return value
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """argparse type of a whole-number flag of at least `minimum` (a usage error otherwise)."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {number}")
+        return number
+
+    return parse
+
+
+def finite_number(value: str) -> float:
+    """argparse type of a number flag: nan and inf are refused as usage errors."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {value!r}")
+    return number

@@ -31,10 +31,13 @@ from reme_tui.cli.commands import (
     add_workspace_flag,
     close_opened,
     command,
+    date_arg,
     emit_json,
+    finite_number,
     open_workspace,
     print_warnings,
     track,
+    whole_number,
     workspace_path,
 )
 from reme_tui.cli.terminal_text import message, terminal_safe_stdout
@@ -43,10 +46,10 @@ from reme_tui.cli.terminal_text import message, terminal_safe_stdout
 # -- search ---------------------------------------------------------------------------------
 def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", help="words to search for")
-    p.add_argument("--limit", type=int, default=None, help="hits to return (default 5)")
-    p.add_argument("--min-score", type=float, default=None, help="drop hits scoring below this")
-    p.add_argument("--start-date", help="inclusive YYYY-MM-DD")
-    p.add_argument("--end-date", help="inclusive YYYY-MM-DD")
+    p.add_argument("--limit", type=whole_number(1), help="hits to return (default 5)")
+    p.add_argument("--min-score", type=finite_number, help="drop hits scoring below this")
+    p.add_argument("--start-date", type=date_arg, help="inclusive YYYY-MM-DD")
+    p.add_argument("--end-date", type=date_arg, help="inclusive YYYY-MM-DD")
     p.add_argument("--path", action="append", default=[], help="only paths with this prefix")
     p.add_argument("--tag", action="append", default=[], help="only notes with this tag")
     p.add_argument("--no-links", action="store_true", help="skip link expansion")
@@ -87,8 +90,6 @@ def wait_for_vectors(ws: Workspace) -> None:
 def run_search(args: argparse.Namespace) -> int:
     ws = open_workspace(args, **vectors_override(args))
     wait_for_vectors(ws)
-    if args.limit is not None and args.limit < 1:
-        raise UsageError("--limit must be at least 1")
     result = ws.search(
         args.query,
         limit=args.limit,
@@ -109,8 +110,8 @@ def run_search(args: argparse.Namespace) -> int:
 # -- read / chunks / links / traverse -------------------------------------------------------
 def _read_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="workspace-relative path")
-    p.add_argument("--start-line", type=int, default=None)
-    p.add_argument("--end-line", type=int, default=None)
+    p.add_argument("--start-line", type=whole_number(1), default=None)
+    p.add_argument("--end-line", type=whole_number(1), default=None)
 
 
 @command("read", "print lines of a file (1-based, inclusive)")(_read_args)
@@ -180,7 +181,7 @@ def _links_text(links: dict[str, list[Any]]) -> str:
 
 def _traverse_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="workspace-relative path")
-    p.add_argument("--depth", type=int, default=1)
+    p.add_argument("--depth", type=whole_number(0), default=1)
     p.add_argument("--direction", choices=["both", "forward", "backward"], default="both")
     p.add_argument("--json", action="store_true", help="print the structured result")
 
