@@ -262,8 +262,13 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
     return EXIT_OK
 
 
+DEMO_COPIES_KEPT = 3
+
+
 def demo_workspace() -> Path:
-    """Copy the bundled demo workspace to a fresh folder under the user data directory."""
+    """Copy the bundled demo workspace to a fresh folder under the user data directory; the
+    newest `DEMO_COPIES_KEPT` copies are kept, older ones removed (each --demo is a fresh start,
+    and the data folder does not grow without end)."""
     from platformdirs import user_data_path
 
     source = Path(__file__).resolve().parent.parent / "demo"
@@ -273,7 +278,73 @@ def demo_workspace() -> Path:
         suffix += 1
         target = target.with_name(f"{target.name.split('~')[0]}~{suffix}")
     shutil.copytree(source, target)
+    _prune_demo_copies(target.parent)
     return target
+
+
+def _prune_demo_copies(folder: Path) -> None:
+    """Remove all but the newest demo copies (only folders this program named, no symlinks)."""
+    copies = sorted(
+        (p for p in folder.glob("demo-*") if p.is_dir() and not p.is_symlink()),
+        key=lambda p: p.name,
+    )
+    for old in copies[:-DEMO_COPIES_KEPT]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def version_text() -> str:
+    """`reme-tui 0.2.0 (Textual 8.2.8)`: what a bug report needs, read from the installed
+    distributions' metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "unknown"
+
+    return f"reme-tui {installed('reme-tui')} (Textual {installed('textual')})"
+
+
+class _VersionAction(argparse.Action):
+    """`--version`, with the metadata read only when asked (start-up stays short)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(version_text())
+        parser.exit()
+
+
+HELP_EPILOG = """\
+examples:
+  reme-tui --demo                      open a fresh copy of the bundled demo
+  reme-tui ~/notes                     browse a folder of Markdown notes
+  reme-tui search 'solar -panel path:digest/ after:2026-06-01' --json
+  reme-tui read daily/2026-06-20.md --start-line 10 --end-line 20
+  reme-tui --reindex -w ~/notes        rebuild the index with a progress bar
+
+query syntax (browser, search, library alike):
+  words            notes with the words, ranked by BM25 (English stemmed, Chinese by jieba)
+  "a phrase"       the words next to each other        term*    a prefix
+  -word            leave out notes with the word
+  path:daily/      only paths under a folder           -path:x  leave a folder out
+  tag:x, -tag:x    notes with (without) a tag; a tag alone lists the tagged notes
+  after:D before:D inclusive YYYY-MM-DD, from the path or frontmatter date
+
+exit codes:
+  0  success (no hits is success)
+  1  refused or failed (the reason on stderr; also a bad reme.yaml)
+  2  usage error (a bad flag or value)
+
+environment:
+  REME_WORKSPACE   the workspace when neither -w nor PATH is given
+  REME_DEBUG       set to show tracebacks of unexpected errors
+  VISUAL, EDITOR   the editor `e` opens in the browser
+
+settings: reme.yaml at the workspace root (unknown keys are errors).
+"""
 
 
 def run_browser(path: Path) -> int:
@@ -294,11 +365,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reme-tui",
         description="Browse and search a folder of Markdown memory.",
-        epilog="commands: " + ", ".join(sorted(COMMANDS)) + " (reme-tui COMMAND --help)",
+        epilog="commands: "
+        + ", ".join(sorted(COMMANDS))
+        + " (reme-tui COMMAND --help)\n\n"
+        + HELP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action=_VersionAction, help="print the version, then exit")
     add_workspace_flag(parser)
     parser.add_argument("path", nargs="?", help="workspace folder to open")
-    parser.add_argument("--demo", action="store_true", help="open a fresh copy of the demo")
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help=f"open a fresh copy of the demo (the newest {DEMO_COPIES_KEPT} copies are kept)",
+    )
     parser.add_argument("--reindex", action="store_true", help="rebuild the index, then exit")
     add_vectors_flag(parser)
     return parser
