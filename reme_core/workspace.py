@@ -105,6 +105,7 @@ class Workspace(Indexer):
             chunk_max_bytes=config.chunk_max_bytes,
             max_file_bytes=config.max_file_bytes,
             use_jieba=config.use_jieba,
+            stemmer=config.stemmer,
             markdown_links=self.link_resolution == "obsidian",
         )
         self.store: Store
@@ -427,7 +428,7 @@ class Workspace(Indexer):
     @property
     def tokenizer(self) -> Tokenizer:
         """The tokenizer shared by documents and queries."""
-        return tokenizer_for(self.config.use_jieba)
+        return tokenizer_for(self.config.use_jieba, self.config.stemmer)
 
     def search(
         self,

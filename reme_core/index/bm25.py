@@ -280,6 +280,16 @@ class BM25Index:
             self._norm = self._dead = None
         return old_to_new
 
+    def posting_sizes(self, term_ids: Sequence[int]) -> np.ndarray:
+        """Length of each term's main posting list: a cheap document frequency (tombstones and
+        the newest documents aside) for choosing among a prefix's many terms."""
+        sizes = np.diff(self._ptr)
+        ids = np.asarray(term_ids, dtype=np.int64)
+        known = ids < len(sizes)
+        out = np.zeros(len(ids), dtype=np.int64)
+        out[known] = sizes[ids[known]]
+        return out
+
     def term_df_live(self) -> np.ndarray:
         """Live document frequency of every term id (0 marks a term the vocabulary can drop)."""
         self._fold()

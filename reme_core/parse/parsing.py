@@ -42,6 +42,7 @@ class ParseSettings:
     chunk_max_bytes: int = 4096
     max_file_bytes: int = 20 * 1024 * 1024
     use_jieba: bool = True
+    stemmer: str = "english"
     markdown_links: bool = False
 
 
@@ -63,16 +64,16 @@ class ParsedBatch:
     tfs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
 
-_TOKENIZERS: dict[bool, Tokenizer] = {}
+_TOKENIZERS: dict[tuple[bool, str], Tokenizer] = {}
 # This process's term space while it serves a pool job: (job id, term -> worker-local id).
 _SPACE: tuple[str, dict[str, int]] = ("", {})
 
 
-def tokenizer_for(use_jieba: bool) -> Tokenizer:
+def tokenizer_for(use_jieba: bool, stemmer: str = "none") -> Tokenizer:
     """One tokenizer per process and mode, so jieba's dictionary loads once."""
-    tok = _TOKENIZERS.get(use_jieba)
+    tok = _TOKENIZERS.get((use_jieba, stemmer))
     if tok is None:
-        tok = _TOKENIZERS[use_jieba] = Tokenizer(use_jieba=use_jieba)
+        tok = _TOKENIZERS[use_jieba, stemmer] = Tokenizer(use_jieba, stemmer)
     return tok
 
 
@@ -161,7 +162,7 @@ def _parse_batch(
     root: str, relpaths: Sequence[str], settings: ParseSettings, job: str
 ) -> ParsedBatch:
     global _SPACE
-    tokenizer = tokenizer_for(settings.use_jieba)
+    tokenizer = tokenizer_for(settings.use_jieba, settings.stemmer)
     batch = ParsedBatch()
     tokens: list[str] = []
     lengths: list[int] = []

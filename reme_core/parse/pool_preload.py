@@ -12,5 +12,5 @@ import gc
 from reme_core.parse.parsing import tokenizer_for
 from reme_core.parse.pool_worker import start_worker  # noqa: F401  (the workers' initializer)
 
-tokenizer_for(True).warm_up()
+tokenizer_for(True, "english").tokenize("warm up 预热")  # jieba and the stemmer
 gc.freeze()

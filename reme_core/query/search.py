@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,10 @@ from reme_core.vectors.fusion import rrf_fuse
 
 if TYPE_CHECKING:
     from reme_core.workspace import Workspace
+
+# `term*`: the word matches every term that starts with it, the most frequent first.
+_PREFIX = re.compile(r"([^\s*\"]+)\*(?=\s|$)")
+PREFIX_TERMS = 24
 
 VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
 
@@ -189,9 +194,12 @@ def run_search(
     result = SearchResult(query=query)
     settings = ws.config.search
     index = ws.index
-    terms = ws.tokenizer.query_terms(query)
+    tokenizer = ws.tokenizer
+    terms = tokenizer.query_terms(query)
     for phrase in phrases:
-        terms += [t for t in ws.tokenizer.query_terms(phrase) if t not in terms]
+        terms += [t for t in tokenizer.query_terms(phrase) if t not in terms]
+    # Matched terms are reported as the query wrote them, not as their stems.
+    written = dict(zip(reversed(tokenizer.tokenize(query)), reversed(tokenizer.words(query))))
     limit = max(1, int(limit))
     candidates = min(settings.max_candidates, math.ceil(limit * settings.candidate_multiplier))
     if phrases or exclude_terms:
@@ -203,6 +211,7 @@ def run_search(
         valid = index.doc_slot >= 0
         mask[valid] = slots[index.doc_slot[valid]]
     term_ids = [i for i in (index.vocab.id_of(t) for t in terms) if i is not None]
+    term_ids += [i for i in prefix_term_ids(ws, query) if i not in term_ids]
     kw_docs, kw_scores = (
         index.bm25.search(term_ids, candidates, mask)
         if term_ids
@@ -264,7 +273,7 @@ def run_search(
             break
     vocab = index.vocab
     for hit, matched in zip(hits, index.bm25.matched_many(term_ids, hit_docs), strict=True):
-        hit.matched_terms = [vocab.term(t) for t in matched]
+        hit.matched_terms = [written.get(term, term) for term in map(vocab.term, matched)]
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
     if expand_links:
@@ -280,6 +289,22 @@ def run_search(
     if not hits:
         result.message = f"No results for {query!r}."
     return result
+
+
+def prefix_term_ids(ws: Workspace, query: str) -> list[int]:
+    """Vocabulary ids that the query's `term*` words stand for (bounded per word)."""
+    out: list[int] = []
+    index = ws.index
+    for word in _PREFIX.findall(query):
+        words = ws.tokenizer.words(word)
+        if not words:
+            continue
+        ids = index.vocab.with_prefix(words[-1], 50 * PREFIX_TERMS)
+        if len(ids) > PREFIX_TERMS:
+            sizes = index.bm25.posting_sizes(ids)
+            ids = [ids[i] for i in np.argsort(-sizes, kind="stable")[:PREFIX_TERMS].tolist()]
+        out += [i for i in ids if i not in out]
+    return out
 
 
 def _passes(text: str, phrases: Sequence[str], exclude_terms: Sequence[str]) -> bool:

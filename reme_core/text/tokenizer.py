@@ -6,6 +6,10 @@ Han runs go through jieba in search mode (the longest word plus its sub-words), 
 character bigrams with ``use_jieba=False``; kana and Hangul runs always become bigrams
 (jieba only knows Han and would split them into single characters).
 
+With ``stemmer="english"`` (the workspace default) every word is then reduced to its Snowball
+English stem through PyStemmer, so "tripling capacities" meets "Capacity tripled"; the
+stemmer changes only Latin letters, so CJK terms pass through as they are.
+
 Speed matters more than elegance here: the indexer tokenises tens of millions of words. Text
 is cut into pieces at ASCII punctuation and whitespace by one byte-level ``translate`` and a
 ``split`` (no token spans those characters); pieces that are pure ASCII are words already
@@ -38,6 +42,9 @@ _PIECES_ASCII = bytes(
 )
 _UNDERSCORE = "_"
 _WORD_RUN = re.compile(r"[^\W_]+")
+
+STEMMERS = ("english", "none")
+_stemmers = threading.local()  # a PyStemmer object is not to be shared between threads
 
 _jieba_lock = threading.Lock()
 _jieba_cut: Callable[[str], Iterable[str]] | None = None
@@ -79,18 +86,39 @@ def _bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-class Tokenizer:
-    """Text to search terms; deterministic for a given mode and jieba dictionary."""
+def _stem_words(name: str) -> Callable[[list[str]], list[str]]:
+    """This thread's Snowball stemmer for ``name`` (PyStemmer keeps a cache of its own)."""
+    stem = getattr(_stemmers, name, None)
+    if stem is None:
+        import Stemmer
 
-    def __init__(self, use_jieba: bool = True) -> None:
+        stem = Stemmer.Stemmer(name).stemWords
+        setattr(_stemmers, name, stem)
+    return stem
+
+
+class Tokenizer:
+    """Text to search terms; deterministic for a given mode, stemmer and jieba dictionary."""
+
+    def __init__(self, use_jieba: bool = True, stemmer: str = "none") -> None:
+        if stemmer not in STEMMERS:
+            raise ValueError(f"stemmer must be one of {', '.join(STEMMERS)}, got {stemmer!r}")
         self.use_jieba = use_jieba
+        self.stemmer = stemmer
+
+    def tokenize(self, text: str) -> list[str]:
+        """Terms of ``text`` in reading order, duplicates kept (term frequencies need them)."""
+        words = self.words(text)
+        if self.stemmer == "none" or not words:
+            return words
+        return _stem_words(self.stemmer)(words)
 
     def warm_up(self) -> bool:
         """Load jieba's dictionary now (e.g. in a UI background thread); True when jieba is used."""
         return self.use_jieba and _load_jieba() is not None
 
-    def tokenize(self, text: str) -> list[str]:
-        """Terms of ``text`` in reading order, duplicates kept (term frequencies need them)."""
+    def words(self, text: str) -> list[str]:
+        """The words of ``text`` before stemming (what a prefix is matched against)."""
         if text.isascii():
             words = text.encode("ascii").translate(_PIECES_ASCII).decode("ascii").split()
             return _strip_edges(words) if _UNDERSCORE in text else words

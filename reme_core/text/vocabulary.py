@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
-from itertools import repeat
+from itertools import islice, repeat
 
 import numpy as np
 
@@ -14,6 +15,10 @@ class Vocabulary:
     def __init__(self, terms: Iterable[str] = ()) -> None:
         self._terms: list[str] = list(dict.fromkeys(terms))
         self._ids: dict[str, int] = dict(zip(self._terms, range(len(self._terms))))
+        # Terms in sorted order for prefix look-ups, made on first use and then kept up with
+        # new terms (ids only grow between compactions).
+        self._sorted: list[str] = []
+        self._sorted_upto = 0
 
     def __len__(self) -> int:
         return len(self._terms)
@@ -58,6 +63,26 @@ class Vocabulary:
             ids[new_at] = np.fromiter(map(self._ids.__getitem__, new_terms), np.int64, len(new_at))
         return ids.astype(np.int32)
 
+    def with_prefix(self, prefix: str, limit: int = 1000) -> list[int]:
+        """Ids of up to ``limit`` terms that start with ``prefix`` (in term order)."""
+        if not prefix:
+            return []
+        if self._sorted_upto > len(self._terms):  # compacted since: start again
+            self._sorted, self._sorted_upto = [], 0
+        if not self._sorted_upto:
+            self._sorted = sorted(self._terms)
+        else:
+            for term in islice(self._terms, self._sorted_upto, None):
+                bisect.insort(self._sorted, term)
+        self._sorted_upto = len(self._terms)
+        at = bisect.bisect_left(self._sorted, prefix)
+        out = []
+        for term in islice(self._sorted, at, at + limit):
+            if not term.startswith(prefix):
+                break
+            out.append(self._ids[term])
+        return out
+
     def ids(self, terms: Sequence[str]) -> np.ndarray:
         """Ids of ``terms`` (int32, aligned with the input); -1 marks a term never seen.
 
@@ -78,4 +103,5 @@ class Vocabulary:
         old_to_new[keep] = np.arange(int(keep.sum()))
         self._terms = [t for t, k in zip(self._terms, keep.tolist(), strict=True) if k]
         self._ids = {t: i for i, t in enumerate(self._terms)}
+        self._sorted, self._sorted_upto = [], 0
         return old_to_new

@@ -1,8 +1,9 @@
 """The search box's query syntax, mapped onto `Workspace.search` keyword arguments.
 
 `"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x`,
-`after:2026-06-01` and `before:2026-06-20` (both inclusive); everything else is words.
-A filter with an empty value (`path:` while still typing) is ignored rather than refused.
+`after:2026-06-01` and `before:2026-06-20` (both inclusive), `term*`; everything else is
+words. A filter with an empty value (`path:` while still typing) is ignored rather than
+refused, and the word still being typed (no space after it yet) matches as a prefix.
 """
 
 from __future__ import annotations
@@ -27,16 +28,21 @@ class ParsedQuery:
     tags: list[str] = field(default_factory=list)
     start_date: str | None = None
     end_date: str | None = None
+    typing: bool = False
+    """The last word is still being typed: it matches terms that start with it."""
 
     @property
     def text(self) -> str:
-        """The free words, as the ranking query."""
-        return " ".join(self.words)
+        """The free words, as the ranking query (`word*` for the one being typed)."""
+        words = list(self.words)
+        if self.typing and words and not words[-1].endswith("*"):
+            words[-1] += "*"
+        return " ".join(words)
 
     @property
     def highlight_terms(self) -> list[str]:
         """What the result list should mark besides the index's matched terms."""
-        return [*self.words, *self.phrases]
+        return [*(w.rstrip("*") for w in self.words), *self.phrases]
 
     def is_empty(self) -> bool:
         """True when there is nothing to rank by (filters alone do not make a search)."""
@@ -76,6 +82,9 @@ def parse_query(line: str) -> ParsedQuery:
             parsed.phrases.append(value.strip())
         else:
             parsed.words.append(value)
+            parsed.typing = match.end() == len(line)
+            continue
+        parsed.typing = False
     return parsed
 
 
