@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 
 from reme_core import RemeError, Workspace
 from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
+from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
 from reme_tui.cli import watch as cli_watch  # noqa: F401  (their commands register on import)
 from reme_tui.cli.commands import (
     COMMANDS,

@@ -1,0 +1,1 @@
+"""Serving a workspace to AI agents (the MCP server)."""

@@ -1,0 +1,39 @@
+"""`reme-tui mcp`: serve the workspace to an agent over MCP stdio (see SKILL.md).
+
+The `mcp` SDK is imported only when this command runs (the `[mcp]` extra); without it the
+command says how to install it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+
+from reme_core import RemeError
+from reme_tui.cli.commands import EXIT_OK, command, open_workspace
+
+
+def _mcp_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--allow-delete",
+        action="store_true",
+        help="offer the delete tool (to .trash/; off by default)",
+    )
+
+
+@command("mcp", "serve the workspace to an AI agent over MCP (stdio)")(_mcp_args)
+def run_mcp(args: argparse.Namespace) -> int:
+    """Open the workspace (start-up diff on stderr), then serve until the client leaves."""
+    import asyncio
+
+    try:
+        from reme_tui.agents.mcp_server import serve
+    except ImportError as exc:
+        raise RemeError(
+            f"the MCP server needs the mcp package ({exc}); install it with "
+            "pip install 'reme-tui[mcp]'"
+        ) from None
+    ws = open_workspace(args)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(ws, allow_delete=args.allow_delete))
+    return EXIT_OK
