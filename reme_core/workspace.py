@@ -42,7 +42,7 @@ from reme_core.indexing.indexer import (
 )
 from reme_core.indexing.maintenance import OptimizeReport, index_stats, run_optimize
 from reme_core.indexing.state_lock import StateLock
-from reme_core.models import FileChunk
+from reme_core.models import FileChunk, FileLink
 from reme_core.parse.parsing import ParseSettings, tokenizer_for
 from reme_core.query.chunk_check import checked_chunks
 from reme_core.query.reading import ReadResult, read_lines
@@ -489,6 +489,17 @@ class Workspace(Indexer):
             if rel not in self.index.nodes:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
             return expand(self, rel, 1_000_000)
+
+    def outlinks(self, path: str) -> list[FileLink]:
+        """The links written in an indexed file, in order, each with the path it resolves to
+        (`target_path`: in a vault, `[[Note]]` -> `folder/Note.md`) beside its written target
+        (`raw_target`), so a reader can follow every link the links pane shows."""
+        rel = normalize_relpath(path)
+        self.refresh_if_changed()
+        with self.lock:
+            if rel not in self.index.nodes:
+                raise NotIndexed(f"{path}: not an indexed file of this workspace")
+            return list(self.index.graph.outlinks(rel))
 
     def traverse(self, path: str, depth: int = 1, direction: str = "both") -> TraverseResult:
         """Breadth-first walk of the link graph from an indexed file (SPEC §9)."""

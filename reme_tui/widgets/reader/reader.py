@@ -86,22 +86,25 @@ def read_whole(ws: Workspace, path: str) -> str:
 
 
 def link_targets(ws: Workspace, path: str) -> dict[str, tuple[str, str]]:
-    """Written link target → (resolved path, kind) for the links of an indexed note."""
-    node = ws.node(path)
-    if node is None:
-        return {}
-    kinds: dict[str, str] = {}
+    """Written link target → (resolved path, kind) for the links of an indexed note.
+
+    Targets come resolved from the link graph, as the links pane shows them: in a vault
+    `[[Note]]`, `[[folder/Note]]` and `[[lowercase note]]` lead to the file they name.
+    """
     try:
-        for n in ws.links(path)["outlinks"]:
-            kinds[n.path] = "dangling" if n.dangling else "note" if n.indexed else "attachment"
+        links = ws.outlinks(path)
+        kinds = {
+            n.path: "dangling" if n.dangling else "note" if n.indexed else "attachment"
+            for n in ws.links(path)["outlinks"]
+        }
     except RemeError:
-        pass
+        return {}
     return {
         (link.raw_target or link.target_path): (
             link.target_path,
             kinds.get(link.target_path, "note"),
         )
-        for link in node.links
+        for link in links
     }
 
 
