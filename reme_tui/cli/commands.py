@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from reme_core import Workspace, discover, enclosing_index
 from reme_tui.cli.terminal_text import json_text, message
@@ -159,3 +160,31 @@ def finite_number(value: str) -> float:
     if number != number or number in (float("inf"), float("-inf")):
         raise argparse.ArgumentTypeError(f"expected a finite number, got {value!r}")
     return number
+
+
+_JSON_ERRORS: list[bool] = [False]  # set by `json_errors` when the command was given --json
+
+
+def json_errors(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """With `--json` among `argv`, errors of this run (usage ones from `parser` too) are
+    reported by `fail` as a JSON object, so a script reads one format on both streams."""
+    words = list(argv)
+    if "--" in words:
+        words = words[: words.index("--")]
+    _JSON_ERRORS[0] = "--json" in words
+    if not _JSON_ERRORS[0]:
+        return
+
+    def error(text: str) -> NoReturn:
+        raise UsageError(f"{parser.prog}: {text}")
+
+    parser.error = error  # type: ignore[method-assign]
+
+
+def fail(text: str, code: int) -> None:
+    """Report why a command failed on stderr: `{"error": ..., "code": N}` after `--json`,
+    else `reme-tui: <text>`."""
+    if _JSON_ERRORS[0]:
+        print(json.dumps({"error": text, "code": code}, ensure_ascii=False), file=sys.stderr)
+    else:
+        message(f"reme-tui: {text}")

@@ -111,6 +111,7 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--description", required=True, help="frontmatter description")
     p.add_argument("--tag", action="append", default=[], help="a frontmatter tag (repeatable)")
     p.add_argument("--body", default="", help="Markdown body after the frontmatter")
+    p.add_argument("--json", action="store_true", help="print the structured result")
 
 
 @command("new", "create a note with name and description frontmatter")(_new_args)
@@ -119,5 +120,9 @@ def run_new(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     metadata = {"tags": args.tag} if args.tag else None
     path = ws.create(args.file, args.name, args.description, metadata, args.body)
-    print(f"created {path.relative_to(ws.root).as_posix()}")
+    rel = path.relative_to(ws.root).as_posix()
+    if args.json:
+        emit_json({"path": rel, "created": True, "indexed": ws.node(rel) is not None})
+    else:
+        print(f"created {rel}")
     return EXIT_OK

@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 from reme_core import RemeError, Workspace
 from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
 from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
+from reme_tui.cli import memory as cli_memory  # noqa: F401  (their commands register on import)
 from reme_tui.cli import watch as cli_watch  # noqa: F401  (their commands register on import)
 from reme_tui.cli.commands import (
     COMMANDS,
@@ -34,7 +35,9 @@ from reme_tui.cli.commands import (
     command,
     date_arg,
     emit_json,
+    fail,
     finite_number,
+    json_errors,
     open_workspace,
     print_warnings,
     track,
@@ -113,12 +116,16 @@ def _read_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="workspace-relative path")
     p.add_argument("--start-line", type=whole_number(1), default=None)
     p.add_argument("--end-line", type=whole_number(1), default=None)
+    p.add_argument("--json", action="store_true", help="print the structured result")
 
 
 @command("read", "print lines of a file (1-based, inclusive)")(_read_args)
 def run_read(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     result = ws.read(args.file, args.start_line, args.end_line)
+    if args.json:
+        emit_json({**asdict(result), "notice": result.notice})
+        return EXIT_OK
     print(result.text)
     if result.truncated:
         message(result.notice)
@@ -416,7 +423,9 @@ def dispatch(argv: Sequence[str]) -> int:
     """Run the command named in `argv`, else the browser (or `--reindex`) on the workspace."""
     name, rest = _split_command(argv)
     if name is not None:
-        args = build_command_parser(name).parse_args(rest)
+        parser = build_command_parser(name)
+        json_errors(parser, rest)
+        args = parser.parse_args(rest)
         args.path = None
         with terminal_safe_stdout():  # file content never drives the user's terminal
             return COMMANDS[name].run(args)
@@ -437,11 +446,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = dispatch(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
-        message(f"reme-tui: {exc}")
         code = EXIT_USAGE
+        fail(str(exc), code)
     except RemeError as exc:
-        message(f"reme-tui: {exc}")
         code = EXIT_FAILED
+        fail(str(exc), code)
     except KeyboardInterrupt:
         code = 130
     except BrokenPipeError:
@@ -449,8 +458,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("REME_DEBUG"):
             raise
-        message(f"reme-tui: unexpected error: {exc.__class__.__name__}: {exc}")
         code = EXIT_FAILED
+        fail(f"unexpected error: {exc.__class__.__name__}: {exc}", code)
     close_opened()
     if argv is None:
         _exit(code)

@@ -7,9 +7,11 @@ search above all) starts without them.
 from __future__ import annotations
 
 import argparse
+import json
 import signal
 import sys
 from types import FrameType
+from typing import Any
 
 from reme_core import BatchReport, Workspace
 from reme_tui.cli.commands import EXIT_OK, command, open_workspace
@@ -22,6 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--force-polling", action="store_true", help="poll instead of OS events (network drives)"
+    )
+    p.add_argument(
+        "--json", action="store_true", help="one JSON object per line (JSON Lines) per batch"
     )
 
 
@@ -39,6 +44,17 @@ def report_lines(report: BatchReport) -> list[str]:
     return lines
 
 
+def report_dict(report: BatchReport) -> dict[str, Any]:
+    """One applied batch as a JSON Lines record (`watch --json`)."""
+    return {
+        "event": "batch",
+        "seconds": round(report.seconds, 4),
+        "changes": [{"kind": c.kind, "path": c.path, "chunks": c.chunks} for c in report.changes],
+        "skipped": [{"path": path, "reason": reason} for path, reason in report.skipped],
+        "optimized": report.optimized.to_dict() if report.optimized is not None else None,
+    }
+
+
 @command("watch", "keep the index fresh, printing each applied change")(add_arguments)
 def run(args: argparse.Namespace) -> int:
     """Open the workspace (start-up diff), then watch; a signal ends it with exit code 0."""
@@ -52,7 +68,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         ws = open_workspace(args)
         try:
-            print(f"watching {ws.root} ({len(ws.files())} files)", flush=True)
+            if args.json:
+                start = {"event": "watching", "root": str(ws.root), "files": len(ws.files())}
+                print(json.dumps(start, ensure_ascii=False), flush=True)
+            else:
+                print(f"watching {ws.root} ({len(ws.files())} files)", flush=True)
             asyncio.run(_watch(ws, args))
         finally:
             ws.close()
@@ -76,6 +96,9 @@ async def _watch(ws: Workspace, args: argparse.Namespace) -> None:
         quiet_ms=args.quiet_ms,
         force_polling=True if args.force_polling else None,
     ):
-        for line in report_lines(report):
-            print(line)
+        if args.json:
+            print(json.dumps(report_dict(report), ensure_ascii=False))
+        else:
+            for line in report_lines(report):
+                print(line)
         sys.stdout.flush()
