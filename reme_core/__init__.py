@@ -19,7 +19,12 @@ from reme_core.errors import (
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.indexing.maintenance import OptimizeReport
 from reme_core.models import FileChunk, FileLink, FileNode
-from reme_core.parse.wikilinks import WikilinkMatch, find_wikilinks
+from reme_core.parse.wikilinks import (
+    MarkdownLinkMatch,
+    WikilinkMatch,
+    find_markdown_links,
+    find_wikilinks,
+)
 from reme_core.query.reading import ReadResult
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.search import Neighbour, SearchHit, SearchResult, format_hit, format_score
@@ -47,6 +52,7 @@ __all__ = [
     "FileRefused",
     "InboundLink",
     "LinkEdit",
+    "MarkdownLinkMatch",
     "MoveReport",
     "Neighbour",
     "NotIndexed",
@@ -70,6 +76,7 @@ __all__ = [
     "enclosing_index",
     "est_tokens",
     "existing_file",
+    "find_markdown_links",
     "find_wikilinks",
     "format_hit",
     "format_score",

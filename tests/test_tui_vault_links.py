@@ -23,6 +23,7 @@ VAULT = {
         "- any case: [[battery storage]]\n"
         "- with a heading: [[Solar panels#Efficiency]]\n"
         "- by alias: [[PV]]\n"
+        "- a Markdown link: [the wind](Energy/Wind%20turbines.md)\n"
     ),
     "Energy/Solar panels.md": (
         "---\naliases: [PV]\n---\n# Solar panels\n\nIntro.\n\n"
@@ -39,6 +40,7 @@ EXPECTED = [
     ("battery storage", "Storage/Battery Storage.md"),
     ("Solar panels", "Energy/Solar panels.md"),
     ("PV", "Energy/Solar panels.md"),
+    ("Energy/Wind turbines.md", "Energy/Wind turbines.md"),
 ]
 
 

@@ -21,7 +21,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from reme_core import WikilinkMatch, find_wikilinks
+from reme_core import MarkdownLinkMatch, WikilinkMatch, find_markdown_links, find_wikilinks
 from reme_tui.messages import FollowLink
 
 _LINE_ANCHOR_RE = re.compile(r"^L(\d+)(?:-L?(\d+))?$", re.IGNORECASE)
@@ -86,9 +86,10 @@ def wrap_cuts(line: str, width: int) -> list[int]:
 
 @dataclass(slots=True)
 class LinkState:
-    """A wikilink in the note and what following it would do."""
+    """A link in the note (a wikilink, or in a vault a Markdown link to a note) and what
+    following it would do."""
 
-    match: WikilinkMatch
+    match: WikilinkMatch | MarkdownLinkMatch
     target: str
     kind: str  # "note", "dangling", "attachment" or "self"
 
@@ -97,11 +98,11 @@ class NoteView(ScrollView, can_focus=True):
     """The reader's text: gutter, highlighted ranges, link cursor; Tab/Enter navigate links."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "next_link", "Link"),
-        Binding("shift+tab", "previous_link", "Prev link", show=False),
-        Binding("enter", "follow", "Follow"),
-        Binding("home,g", "scroll_home", "Top", show=False),
-        Binding("end,G", "scroll_end", "Bottom", show=False),
+        Binding("tab", "next_link", "Link", id="reader.next_link"),
+        Binding("shift+tab", "previous_link", "Prev link", show=False, id="reader.previous_link"),
+        Binding("enter", "follow", "Follow", id="reader.follow"),
+        Binding("home,g", "scroll_home", "Top", show=False, id="reader.top"),
+        Binding("end,G", "scroll_end", "Bottom", show=False, id="reader.bottom"),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "note--gutter",
@@ -134,11 +135,17 @@ class NoteView(ScrollView, can_focus=True):
         if self.lines and self.lines[-1] == "" and len(self.lines) > 1:
             self.lines.pop()
         self.links = []
-        for match in find_wikilinks("\n".join(self.lines)):
+        body = "\n".join(self.lines)
+        for match in find_wikilinks(body):
             target, kind = resolve.get(match.target, (match.target, "note"))
             if not match.target:
                 target, kind = path, "self"
             self.links.append(LinkState(match, target, kind))
+        if "](" in body:  # Markdown links to notes: only those the index took as links (vaults)
+            for md in find_markdown_links(body):
+                if md.target in resolve:
+                    self.links.append(LinkState(md, *resolve[md.target]))
+            self.links.sort(key=lambda link: (link.match.line, link.match.start))
         self.ranges = []
         self.link_cursor = None
         self._anchor = None
@@ -249,7 +256,7 @@ class NoteView(ScrollView, can_focus=True):
 
     def _move_link(self, step: int) -> None:
         if not self.links:
-            self.notify("This note has no wikilinks.", timeout=2)
+            self.notify("This note has no links.", timeout=2)
             return
         if self.link_cursor is None:
             top = self.line_at_row(int(self.scroll_y))
