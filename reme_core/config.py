@@ -24,6 +24,7 @@ class SearchSettings:
     max_candidates: int = 200
     expand_links: bool = True
     max_links_per_direction: int = 10
+    name_weight: float = 2.0  # a note's name field, added to its best chunk (0: off)
     strict_dates: bool = False
 
 
@@ -130,6 +131,7 @@ _RANGES = {
     "search.candidate_multiplier": _POSITIVE,
     "search.max_candidates": _AT_LEAST_ONE,
     "search.max_links_per_direction": _AT_LEAST_ONE,
+    "search.name_weight": _COUNT,
     "vectors.dimensions": _COUNT,
     "vectors.batch_size": _AT_LEAST_ONE,
     "vectors.timeout": _POSITIVE,

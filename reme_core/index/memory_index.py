@@ -17,6 +17,7 @@ from reme_core.index.bm25 import BM25Index
 from reme_core.index.index_columns import NO_DATE, IndexColumns, check_columns, file_date
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
+from reme_core.index.name_field import NameField
 from reme_core.index.node_table import FileDocs, NodeTable
 from reme_core.models import FileLink, FileNode, aliases_of, frontmatter_tags
 from reme_core.text.vocabulary import Vocabulary
@@ -53,6 +54,7 @@ class MemoryIndex:
         # those this process indexed, and those checked against the disk since the load.
         self.checked_rows: set[int] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
+        self._name_terms: dict[str, tuple[str, list[str]]] = {}  # path -> (names, terms)
 
     # -- building -----------------------------------------------------------------------------
     def load(self, cols: IndexColumns) -> None:
@@ -231,6 +233,19 @@ class MemoryIndex:
         if entry is None or entry[0] != self._version:
             entry = self._cache[key] = (self._version, build())
         return entry[1]
+
+    def name_field(self, tokenize: Callable[[str], list[str]]) -> NameField:
+        """The names of the live files as a field of their own (built once per version)."""
+        return self._cached(
+            "names",
+            lambda: NameField.build(
+                self.slot_paths,
+                self.live_slots(),
+                self.nodes.frontmatter,
+                tokenize,
+                self._name_terms,
+            ),
+        )
 
     def live_slots(self) -> np.ndarray:
         """Bool per file slot: its file is indexed now."""

@@ -49,6 +49,8 @@ class SearchHit:
     vector_score: float | None = None
     matched_terms: list[str] = field(default_factory=list)
     chunk_id: str = ""
+    name_score: float | None = None
+    """The note's name-field part of `score` (on its best chunk), when its names matched."""
     body: str = field(default="", repr=False)
     """The exact source lines `start_line..end_line` (`text` minus skeleton and fence)."""
 
@@ -91,12 +93,14 @@ def _hit_dict(hit: SearchHit) -> dict[str, Any]:
 
 
 def format_score(hit: SearchHit) -> str:
-    """`score=…` alone, or with the vector and keyword parts when both branches ran."""
+    """`score=…` alone, or with its parts: vector and keyword when both branches ran, and
+    the name part when the note's names matched."""
+    parts = [f"score={hit.score:.4f}"]
     if hit.vector_score is not None and hit.keyword_score is not None:
-        return (
-            f"score={hit.score:.4f} vector={hit.vector_score:.4f} keyword={hit.keyword_score:.4f}"
-        )
-    return f"score={hit.score:.4f}"
+        parts += [f"vector={hit.vector_score:.4f}", f"keyword={hit.keyword_score:.4f}"]
+    if hit.name_score:
+        parts.append(f"name={hit.name_score:.4f}")
+    return " ".join(parts)
 
 
 def format_hit(hit: SearchHit, links: dict[str, list[Neighbour]] | None) -> str:
@@ -217,6 +221,11 @@ def run_search(
         if term_ids
         else (np.zeros(0, np.int64), np.zeros(0))
     )
+    name_score_of: dict[int, float] = {}
+    if settings.name_weight > 0 and terms:
+        kw_docs, kw_scores, name_score_of = _with_names(
+            ws, terms, kw_docs, kw_scores, candidates, slots if mask is not None else None
+        )
     vec_docs, vec_scores = np.zeros(0, np.int64), np.zeros(0)
     if vector_search is not None and query.strip():
         vec_docs, vec_scores = vector_search(query, candidates, mask)
@@ -225,6 +234,8 @@ def run_search(
         result.counts = {"vector": 0, "keyword": 0, "returned": 0, "hybrid": False}
         return result
     kw_score_of = dict(zip(kw_docs.tolist(), kw_scores.tolist()))
+    for doc, part in name_score_of.items():  # the chunk's own BM25, without the name part
+        kw_score_of[doc] -= part
     vec_score_of = dict(zip(vec_docs.tolist(), vec_scores.tolist()))
     hybrid = bool(len(kw_docs) and len(vec_docs))
     if hybrid:
@@ -264,6 +275,7 @@ def run_search(
                 score=float(score),
                 keyword_score=kw_score_of.get(doc),
                 vector_score=vec_score_of.get(doc),
+                name_score=name_score_of.get(doc),
                 chunk_id=cid,
                 body=body,
             )
@@ -289,6 +301,44 @@ def run_search(
     if not hits:
         result.message = f"No results for {query!r}."
     return result
+
+
+def _with_names(
+    ws: Workspace,
+    terms: list[str],
+    docs: np.ndarray,
+    scores: np.ndarray,
+    k: int,
+    slot_mask: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
+    """The keyword ranking with each matching note's name score added to its best chunk
+    (its top chunk among the candidates, else its first chunk); the name parts by doc."""
+    index = ws.index
+    weight = ws.config.search.name_weight
+    slots, name_scores = index.name_field(ws.tokenizer.tokenize).search(terms, k)
+    if slot_mask is not None and len(slots):
+        keep = slot_mask[slots]
+        slots, name_scores = slots[keep], name_scores[keep]
+    if not len(slots):
+        return docs, scores, {}
+    best: dict[int, int] = {}
+    for doc, slot in zip(docs.tolist(), index.doc_slot[docs].tolist(), strict=True):
+        best.setdefault(slot, doc)  # docs come best first
+    total = dict(zip(docs.tolist(), scores.tolist()))
+    parts: dict[int, float] = {}
+    for slot, name_score in zip(slots.tolist(), name_scores.tolist(), strict=True):
+        doc = best.get(slot)
+        if doc is None:
+            chunks = index.file_docs.get(index.slot_paths[slot])
+            if chunks is None or not len(chunks):
+                continue  # a note of frontmatter only: no chunk to show
+            doc = int(chunks[0])
+        parts[doc] = weight * name_score
+        total[doc] = total.get(doc, 0.0) + parts[doc]
+    ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+    out_docs = np.fromiter((d for d, _ in ranked), np.int64, len(ranked))
+    out_scores = np.fromiter((s for _, s in ranked), np.float64, len(ranked))
+    return out_docs, out_scores, parts
 
 
 def prefix_term_ids(ws: Workspace, query: str) -> list[int]:

@@ -1,0 +1,83 @@
+"""What people type: a note's name finds that note first, word forms meet (stemming), and a
+word still being typed matches as a prefix. Real workspaces, the real index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reme_core import Workspace
+from tests.conftest import write_files
+
+# The named notes say their own subject once; other notes repeat it often (the case where
+# chunk BM25 alone ranks the known item low).
+VAULT = {
+    "Concepts/Digital garden.md": "# Digital garden\n\nA place to grow notes in public.\n",
+    "Concepts/Evergreen notes.md": (
+        "---\naliases: [permanent notes]\n---\n# Evergreen\n\nNotes that last.\n"
+    ),
+    "Daily/2026-06-01.md": "# Monday\n\n" + "digital garden digital garden, " * 30 + "\n",
+    "Daily/2026-06-02.md": "# Tuesday\n\n" + "evergreen notes and garden. " * 30 + "\n",
+    "Projects/Solar.md": "# Solar\n\nCapacity tripled in 2023; regressions in yield.\n",
+}
+
+
+def _paths(ws: Workspace, query: str) -> list[str]:
+    return [h.path for h in ws.search(query, limit=5, expand_links=False).results]
+
+
+def test_typing_a_notes_name_or_alias_ranks_it_first(tmp_path: Path) -> None:
+    ws = Workspace.open(write_files(tmp_path / "vault", VAULT))
+    assert _paths(ws, "Digital garden")[0] == "Concepts/Digital garden.md"
+    assert _paths(ws, "Evergreen notes")[0] == "Concepts/Evergreen notes.md"
+    assert _paths(ws, "permanent notes")[0] == "Concepts/Evergreen notes.md"  # an alias
+    top = ws.search("Digital garden", limit=1, expand_links=False).results[0]
+    assert top.name_score and top.score > top.keyword_score  # the name part is shown apart
+    ws.close()
+
+
+def test_without_the_name_field_chunks_alone_rank_it_lower(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "vault", VAULT)
+    ws = Workspace.open(root, {"search": {"name_weight": 0}})
+    assert _paths(ws, "Digital garden")[0] == "Daily/2026-06-01.md"
+    ws.close()
+
+
+def test_a_query_that_matches_no_name_keeps_bm25_scores(tmp_path: Path) -> None:
+    """No name matched: the scores are the chunks' BM25 as before (SPEC §5)."""
+    ws = Workspace.open(write_files(tmp_path / "vault", VAULT), {"stemmer": "none"})
+    hits = ws.search("yield", expand_links=False).results
+    assert [h.path for h in hits] == ["Projects/Solar.md"]
+    assert hits[0].name_score is None and hits[0].score == hits[0].keyword_score
+    ws.close()
+
+
+def test_word_forms_meet_through_stemming(tmp_path: Path) -> None:
+    ws = Workspace.open(write_files(tmp_path / "vault", VAULT))
+    assert _paths(ws, "tripling capacities") == ["Projects/Solar.md"]
+    assert _paths(ws, "regression") == ["Projects/Solar.md"]
+    hit = ws.search("tripling", expand_links=False).results[0]
+    assert hit.matched_terms == ["tripling"]  # shown as written, not as the stem
+    ws.close()
+    plain = Workspace.open(tmp_path / "vault", {"stemmer": "none"})
+    assert any("index settings changed" in w for w in plain.warnings)  # rebuilt, and said
+    assert _paths(plain, "tripling capacities") == []
+    plain.close()
+
+
+def test_a_prefix_matches_terms_that_start_with_it(tmp_path: Path) -> None:
+    ws = Workspace.open(write_files(tmp_path / "vault", VAULT))
+    assert _paths(ws, "yie") == []
+    assert _paths(ws, "yie*") == ["Projects/Solar.md"]
+    ws.close()
+
+
+def test_with_stemming_off_scores_equal_the_index_bm25(tmp_path: Path) -> None:
+    """`stemmer: none` and no name matched: the hit's score is the BM25 index's own score of
+    the unstemmed terms (test_bm25 checks that against §5's formula)."""
+    ws = Workspace.open(write_files(tmp_path / "vault", VAULT), {"stemmer": "none"})
+    hit = ws.search("capacity yield", expand_links=False).results[0]
+    ids = [ws.index.vocab.id_of(t) for t in ("capacity", "yield")]
+    assert None not in ids
+    _, scores = ws.index.bm25.search(ids, 10)
+    assert abs(float(scores[0]) - hit.score) < 1e-6 and hit.name_score is None
+    ws.close()
