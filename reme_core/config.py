@@ -223,8 +223,9 @@ def _key_lines(node: Any, path: Path, prefix: str = "") -> dict[str, int]:
     return lines
 
 
-def _read_yaml(path: Path) -> tuple[Any, dict[str, int]]:
-    """The file's data and its keys' lines; a syntax error names the file, line and column."""
+def read_yaml(path: Path) -> tuple[Any, dict[str, int]]:
+    """The file's data and the line of each key by dotted name (`search.limit`); a syntax error
+    names the file, line and column. Shared with the browser's user settings."""
     import yaml  # only when there is a file to read: it is a noticeable part of start-up
 
     try:
@@ -256,7 +257,7 @@ def load_config(root: Path, overrides: dict[str, Any] | None = None) -> Config:
     config = Config()
     path = root / CONFIG_FILE
     if path.is_file():
-        data, lines = _read_yaml(path)
+        data, lines = read_yaml(path)
         if data is None:
             data = {}
         if not isinstance(data, dict):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from textual.message import Message
 
 from reme_core import BatchReport
-from reme_tui.widgets.search.query import ParsedQuery
+from reme_core.query.query_language import ParsedQuery
 
 
 @dataclass

@@ -41,3 +41,12 @@ def demo_copy(tmp_path: Path) -> Path:
     target = tmp_path / "demo"
     shutil.copytree(DEMO, target)
     return target
+
+
+@pytest.fixture(autouse=True)
+def _private_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -> None:
+    """The browser's settings and state (and --demo copies) live in per-test folders, never in
+    the user's own (a test changing the theme must not change theirs, nor read it)."""
+    base = tmp_path_factory.mktemp("user")
+    for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"):
+        monkeypatch.setenv(name, str(base / name.lower()))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reme_tui.widgets.search.query import parse_query
+from reme_core.query.query_language import parse_query
 
 
 def test_words_phrases_exclusions_and_filters() -> None:

@@ -26,10 +26,12 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from reme_core import BatchReport, FileRefused, RemeError, Workspace
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.note_ops import NoteOps
+from reme_tui.app.preferences import Preferences
 from reme_tui.app.upkeep import Upkeep
 from reme_tui.messages import FollowLink, IndexChanged, OpenNote, SearchDone, SearchRequested
+from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.widgets.neighbours import NeighboursPane, gather
-from reme_tui.widgets.reader.note_view import parse_line_anchor
+from reme_tui.widgets.reader.note_view import NoteView, parse_line_anchor
 from reme_tui.widgets.reader.reader import Place, Reader, load_note
 from reme_tui.widgets.search.pane import SearchPane, run_query
 from reme_tui.widgets.status import StatusBar
@@ -41,27 +43,34 @@ NARROW_WIDTH = 110  # below this many columns the links pane starts hidden (`l` 
 PANES = ("#search", "#reader", "#neighbours")
 
 
-class RemeApp(NoteOps, Upkeep, App[None]):
+class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
     """Browse, search and follow the links of a folder of Markdown memory."""
 
     CSS_PATH = "app.tcss"
     TITLE = "reme"
     COMMANDS: ClassVar = App.COMMANDS | {RemeCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_search", "Search"),
-        Binding("o,ctrl+o", "switcher", "Open"),
-        Binding("f6", "next_pane", "Pane", priority=True),
-        Binding("shift+f6", "previous_pane", "Prev pane", show=False, priority=True),
-        Binding("b,alt+left,left_square_bracket", "back", "Back"),
-        Binding("f,alt+right,right_square_bracket", "forward", "Fwd"),
-        Binding("e", "edit", "Edit"),
-        Binding("r,f2", "move_note", "Rename"),
-        Binding("delete,ctrl+d", "delete_note", "Delete"),
-        Binding("ctrl+z", "undo", "Undo", show=False),
-        Binding("n", "new_note", "New"),
-        Binding("m", "markdown", "Markdown"),
-        Binding("t", "traverse", "Traverse"),
-        Binding("l", "toggle_links", "Links", show=False),
+        # Every binding has an id: `keymap:` in the user's settings.yaml remaps it by that id.
+        Binding("slash", "focus_search", "Search", id="focus_search"),
+        Binding("o,ctrl+o", "switcher", "Open", id="switcher"),
+        Binding("f6", "next_pane", "Pane", priority=True, id="next_pane"),
+        Binding(
+            "shift+f6", "previous_pane", "Prev pane", show=False, priority=True, id="previous_pane"
+        ),
+        Binding("b,alt+left,left_square_bracket", "back", "Back", id="back"),
+        Binding("f,alt+right,right_square_bracket", "forward", "Fwd", id="forward"),
+        Binding("e", "edit", "Edit", id="edit"),
+        Binding("r,f2", "move_note", "Rename", id="move_note"),
+        Binding("delete,ctrl+d", "delete_note", "Delete", id="delete_note"),
+        Binding("ctrl+z", "undo", "Undo", show=False, id="undo"),
+        Binding("n", "new_note", "New", id="new_note"),
+        Binding("m", "markdown", "Markdown", id="markdown"),
+        Binding("t", "traverse", "Traverse", id="traverse"),
+        Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit"),
+        Binding(
+            "ctrl+p", "command_palette", "palette", show=False, priority=True, id="command_palette"
+        ),
     ]
 
     def __init__(self, path: Path, *, watch: bool = True) -> None:
@@ -76,6 +85,10 @@ class RemeApp(NoteOps, Upkeep, App[None]):
         self._handled_generation = 0
         self._links_choice: bool | None = None
 
+    def keymap_classes(self) -> tuple[type, ...]:
+        """The app's, the reader's and the dialogs' bindings may be remapped."""
+        return (type(self), NoteView, FileOpScreen, DeleteScreen, SearchPane)
+
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         yield ProgressBar(id="progress", show_eta=False)
@@ -87,10 +100,13 @@ class RemeApp(NoteOps, Upkeep, App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#progress").display = False
+        self.apply_settings()
         self.status.update_state(
             workspace=self.root.name or str(self.root), activity="opening the index…"
         )
-        self.query_one("#query", Input).focus()
+        query = self.query_one("#query", Input)
+        query.value = self.app_state.last_query
+        query.focus()
         self.open_workspace()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -100,6 +116,7 @@ class RemeApp(NoteOps, Upkeep, App[None]):
                 pane.display = event.size.width >= NARROW_WIDTH
 
     def on_unmount(self) -> None:
+        self.app_state.save()
         self._stop.set()
         if self._watch_stop is not None:
             self._watch_stop.set()
@@ -200,6 +217,7 @@ class RemeApp(NoteOps, Upkeep, App[None]):
     # -- searching ------------------------------------------------------------------------------
     @on(SearchRequested)
     def _search_requested(self, message: SearchRequested) -> None:
+        self.remember_query(message.line)
         if self.ws is not None:
             self.search_worker(message.line, message.parsed)
 
@@ -254,6 +272,7 @@ class RemeApp(NoteOps, Upkeep, App[None]):
                 self.reader.history.visit(current)
         self.read_worker(path, list(ranges or []), anchor, top)
         self.neighbours_worker(path)
+        self.remember_note(path)
 
     @work(thread=True, exclusive=True, group="reader", name="read note", exit_on_error=False)
     def read_worker(

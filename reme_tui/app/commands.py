@@ -21,6 +21,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Toggle traverse view", "Direct links ↔ everything within two links", "traverse"),
     ("Edit note in $EDITOR", "Open the current note at the current line", "edit"),
     ("Sync with disk now", "Apply file changes the watcher has not seen yet", "sync"),
+    (
+        "Open settings file",
+        "Theme, keymap, pane defaults (settings.yaml); applied on save",
+        "open_settings",
+    ),
 ]
 
 

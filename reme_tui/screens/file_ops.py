@@ -45,7 +45,9 @@ class FileOpScreen(ModalScreen):
     """Shared look and the Escape binding of the three screens."""
 
     DEFAULT_CSS = _CSS
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="dialog.cancel")
+    ]
 
     def __init__(self, ws: Workspace) -> None:
         super().__init__()
@@ -149,7 +151,9 @@ class DeleteScreen(FileOpScreen):
     never delete: Tab to "Move to trash", then Enter, or click it.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,n", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,n", "cancel", "Cancel", id="delete.cancel")
+    ]
 
     def __init__(self, ws: Workspace, path: str) -> None:
         super().__init__(ws)

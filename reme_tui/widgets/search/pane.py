@@ -19,9 +19,9 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reme_core import SearchHit, Workspace
+from reme_core.query.query_language import ParsedQuery, parse_query
 from reme_tui.messages import OpenNote, SearchDone, SearchRequested
 from reme_tui.widgets.search.hit_block import HitBlock
-from reme_tui.widgets.search.query import ParsedQuery, parse_query
 
 DEBOUNCE_SECONDS = 0.15
 MAX_HITS = 50
