@@ -351,7 +351,8 @@ environment:
   REME_DEBUG       set to show tracebacks of unexpected errors
   VISUAL, EDITOR   the editor `e` opens in the browser
 
-settings: reme.yaml at the workspace root (unknown keys are errors).
+settings: reme.yaml at the workspace root (unknown keys are errors); the browser's own
+theme, keymap and pane defaults in settings.yaml under the user config folder.
 """
 
 
