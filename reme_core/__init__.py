@@ -25,6 +25,7 @@ from reme_core.parse.wikilinks import (
     find_markdown_links,
     find_wikilinks,
 )
+from reme_core.query.query_language import ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.search import Neighbour, SearchHit, SearchResult, format_hit, format_score
@@ -57,6 +58,7 @@ __all__ = [
     "Neighbour",
     "NotIndexed",
     "OptimizeReport",
+    "ParsedQuery",
     "PathRefused",
     "RangeError",
     "ReadResult",
@@ -82,4 +84,5 @@ __all__ = [
     "format_score",
     "inbound_links",
     "load_config",
+    "parse_query",
 ]

@@ -6,8 +6,7 @@ from dataclasses import dataclass, field
 
 from textual.message import Message
 
-from reme_core import BatchReport
-from reme_core.query.query_language import ParsedQuery
+from reme_core import BatchReport, ParsedQuery
 
 
 @dataclass

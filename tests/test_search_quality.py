@@ -81,3 +81,32 @@ def test_with_stemming_off_scores_equal_the_index_bm25(tmp_path: Path) -> None:
     _, scores = ws.index.bm25.search(ids, 10)
     assert abs(float(scores[0]) - hit.score) < 1e-6 and hit.name_score is None
     ws.close()
+
+
+def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> None:
+    """`reme-tui search` takes unquoted words and the browser's syntax, with the same hits."""
+    import json
+    import os
+    import subprocess
+
+    from reme_core import parse_query
+
+    line = 'regression -chunker path:daily/ "recall"'
+    env = {k: v for k, v in os.environ.items() if k != "REME_WORKSPACE"}
+    proc = subprocess.run(
+        ["reme-tui", "search", *line.split(" "), "--limit", "10", "--no-links", "--json"],
+        cwd=demo_copy,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    cli = [(h["path"], h["start_line"]) for h in json.loads(proc.stdout)["results"]]
+    assert cli and all(path.startswith("daily/") for path, _ in cli)
+    ws = Workspace.open(demo_copy)
+    parsed = parse_query(line + " ")  # the browser, once the line is typed out
+    browser = ws.search(parsed.text, limit=10, expand_links=False, **parsed.search_kwargs())
+    assert [(h.path, h.start_line) for h in browser.results] == cli
+    assert all("chunker" not in h.text.lower() for h in browser.results)
+    ws.close()

@@ -19,7 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, NoReturn
 
-from reme_core import RemeError, Workspace
+from reme_core import RemeError, Workspace, parse_query
 from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
 from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
 from reme_tui.cli import memory as cli_memory  # noqa: F401  (their commands register on import)
@@ -49,7 +49,12 @@ from reme_tui.cli.terminal_text import message, terminal_safe_stdout
 
 # -- search ---------------------------------------------------------------------------------
 def _search_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("query", help="words to search for")
+    p.add_argument(
+        "query",
+        nargs="+",
+        help='words, "a phrase", -word, term*, path:/-path:, tag:, after:/before: '
+        "(the browser's query language)",
+    )
     p.add_argument("--limit", type=whole_number(1), help="hits to return (default 5)")
     p.add_argument("--min-score", type=finite_number, help="drop hits scoring below this")
     p.add_argument("--start-date", type=date_arg, help="inclusive YYYY-MM-DD")
@@ -94,15 +99,21 @@ def wait_for_vectors(ws: Workspace) -> None:
 def run_search(args: argparse.Namespace) -> int:
     ws = open_workspace(args, **vectors_override(args))
     wait_for_vectors(ws)
+    parsed = parse_query(" ".join(args.query))
+    parsed.typing = False  # a finished query: no word is being typed
+    query = parsed.search_kwargs()
     result = ws.search(
-        args.query,
+        parsed.text or " ".join(parsed.phrases),
         limit=args.limit,
         min_score=args.min_score,
-        start_date=args.start_date,
-        end_date=args.end_date,
-        path=args.path,
-        tags=args.tag,
+        start_date=args.start_date or query["start_date"],
+        end_date=args.end_date or query["end_date"],
+        path=[*(args.path or []), *(query["path"] or [])] or None,
+        tags=[*(args.tag or []), *query["tags"]],
         expand_links=False if args.no_links else None,
+        phrases=query["phrases"],
+        exclude_terms=query["exclude_terms"],
+        exclude_paths=query["exclude_paths"],
     )
     if args.json:
         emit_json(result.to_dict())
@@ -426,7 +437,13 @@ def dispatch(argv: Sequence[str]) -> int:
     if name is not None:
         parser = build_command_parser(name)
         json_errors(parser, rest)
-        args = parser.parse_args(rest)
+        if name == "search":  # `-word` is the query language's exclusion, not an option
+            args, extra = parser.parse_known_args(rest)
+            if any(x.startswith("--") for x in extra):
+                parser.parse_args(rest)  # a real mistake: argparse says which, exit 2
+            args.query += extra
+        else:
+            args = parser.parse_args(rest)
         args.path = None
         with terminal_safe_stdout():  # file content never drives the user's terminal
             return COMMANDS[name].run(args)

@@ -18,8 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import SearchHit, Workspace
-from reme_core.query.query_language import ParsedQuery, parse_query
+from reme_core import ParsedQuery, SearchHit, Workspace, parse_query
 from reme_tui.messages import OpenNote, SearchDone, SearchRequested
 from reme_tui.widgets.search.hit_block import HitBlock
 
