@@ -55,21 +55,26 @@ class NameField:
         """The field of the live slots; ``cache`` (path -> (text, terms)) is reused and kept."""
         vocab = Vocabulary()
         slots = np.flatnonzero(live[: len(paths)]).astype(np.int64)
-        ptr = np.zeros(len(slots) + 1, dtype=np.int64)
-        ids: list[np.ndarray] = []
-        counts: list[np.ndarray] = []
+        tokens: list[str] = []
+        lengths = np.zeros(len(slots), dtype=np.int64)
         for n, slot in enumerate(slots.tolist()):
             path = paths[slot]
             text = name_text(path, frontmatter(path))
             known = cache.get(path)
             if known is None or known[0] != text:
                 known = cache[path] = (text, tokenize(text))
-            terms, tf = np.unique(vocab.add_many(known[1]), return_counts=True)
-            ids.append(terms.astype(np.int32))
-            counts.append(tf.astype(np.int32))
-            ptr[n + 1] = ptr[n] + len(terms)
-        term_ids = np.concatenate(ids) if ids else np.zeros(0, np.int32)
-        tfs = np.concatenate(counts) if counts else np.zeros(0, np.int32)
+            tokens += known[1]
+            lengths[n] = len(known[1])
+        # Term counts of every name at once: unique (name, term) keys, as a parse batch does.
+        ids = vocab.add_many(tokens).astype(np.int64)
+        width = max(len(vocab), 1)
+        keys, counts = np.unique(
+            np.repeat(np.arange(len(slots)), lengths) * width + ids, return_counts=True
+        )
+        ptr = np.zeros(len(slots) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(keys // width, minlength=len(slots)), out=ptr[1:])
+        term_ids = (keys % width).astype(np.int32)
+        tfs = counts.astype(np.int32)
         # A low b: a name that holds every typed word and a little more (a version, a folder
         # prefix) must not lose to a shorter name that holds fewer of them.
         bm25 = BM25Index.from_arrays(ptr, term_ids, tfs, len(vocab), b=NAME_B)
