@@ -446,8 +446,13 @@ class Workspace(Indexer):
         phrases: Sequence[str] = (),
         exclude_terms: Sequence[str] = (),
         exclude_paths: Sequence[str] = (),
+        group: bool = False,
     ) -> SearchResult:
-        """Search chunks (SPEC §8); never raises for an empty or punctuation-only query."""
+        """Search chunks (SPEC §8); never raises for an empty or punctuation-only query.
+
+        ``group``: one hit per note (its best chunk; `SearchHit.more` counts the others),
+        as the browser shows them; ReMe's chunk list is the default.
+        """
         s = self.config.search
         paths = [path] if isinstance(path, str) else list(path or ())
         filters = SearchFilters(
@@ -468,6 +473,7 @@ class Workspace(Indexer):
                 phrases=phrases,
                 exclude_terms=exclude_terms,
                 vector_search=vector_search,
+                group=group,
             )
 
     def retrieve(

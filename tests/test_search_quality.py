@@ -110,3 +110,18 @@ def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> No
     assert [(h.path, h.start_line) for h in browser.results] == cli
     assert all("chunker" not in h.text.lower() for h in browser.results)
     ws.close()
+
+
+def test_one_block_per_note_when_grouped(demo_copy: Path) -> None:
+    """The browser's default: a note's best chunk leads, counting its other matching chunks."""
+    ws = Workspace.open(demo_copy)
+    chunks = ws.search("recall regression", limit=50, expand_links=False).results
+    grouped = ws.search("recall regression", limit=50, expand_links=False, group=True).results
+    paths = [h.path for h in grouped]
+    assert len(paths) == len(set(paths)) < len(chunks)
+    for hit in grouped:
+        same = [h for h in chunks if h.path == hit.path]
+        assert (hit.start_line, hit.score) == (same[0].start_line, same[0].score)
+        assert hit.more == len(same) - 1
+    assert any(h.more for h in grouped)
+    ws.close()

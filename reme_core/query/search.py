@@ -51,6 +51,8 @@ class SearchHit:
     chunk_id: str = ""
     name_score: float | None = None
     """The note's name-field part of `score` (on its best chunk), when its names matched."""
+    more: int = 0
+    """With `group`: how many other chunks of the same note matched."""
     body: str = field(default="", repr=False)
     """The exact source lines `start_line..end_line` (`text` minus skeleton and fence)."""
 
@@ -93,20 +95,21 @@ def _hit_dict(hit: SearchHit) -> dict[str, Any]:
 
 
 def format_score(hit: SearchHit) -> str:
-    """`score=…` alone, or with its parts: vector and keyword when both branches ran, and
-    the name part when the note's names matched."""
-    parts = [f"score={hit.score:.4f}"]
+    """`score=…` alone, or with the vector and keyword parts when both branches ran (SPEC §8;
+    the name part is in the structured result)."""
     if hit.vector_score is not None and hit.keyword_score is not None:
-        parts += [f"vector={hit.vector_score:.4f}", f"keyword={hit.keyword_score:.4f}"]
-    if hit.name_score:
-        parts.append(f"name={hit.name_score:.4f}")
-    return " ".join(parts)
+        return (
+            f"score={hit.score:.4f} vector={hit.vector_score:.4f} keyword={hit.keyword_score:.4f}"
+        )
+    return f"score={hit.score:.4f}"
 
 
 def format_hit(hit: SearchHit, links: dict[str, list[Neighbour]] | None) -> str:
     """One block of the text answer."""
+    more = f" +{hit.more} more" if hit.more else ""
     lines = [
-        f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{format_score(hit)}] =========="
+        f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{format_score(hit)}]{more}"
+        " =========="
     ]
     lines.append(hit.text)
     for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
@@ -191,6 +194,7 @@ def run_search(
     phrases: Sequence[str] = (),
     exclude_terms: Sequence[str] = (),
     vector_search: VectorSearch | None = None,
+    group: bool = False,
 ) -> SearchResult:
     """The whole §8 pipeline; the caller holds the workspace lock."""
     validate_date(filters.start_date, "start_date")
@@ -206,7 +210,7 @@ def run_search(
     written = dict(zip(reversed(tokenizer.tokenize(query)), reversed(tokenizer.words(query))))
     limit = max(1, int(limit))
     candidates = min(settings.max_candidates, math.ceil(limit * settings.candidate_multiplier))
-    if phrases or exclude_terms:
+    if phrases or exclude_terms or group:
         candidates = settings.max_candidates
     mask = None
     if filters.active():
@@ -245,6 +249,9 @@ def run_search(
     else:
         ranked = list(zip(kw_docs.tolist(), kw_scores.tolist()))
     ranked = [(d, s) for d, s in ranked if s >= min_score]
+    others: dict[int, int] = {}
+    if group:  # one block per note: its best chunk, and how many more of its chunks matched
+        ranked, others = _best_per_note(index.doc_slot, ranked)
     shown = ranked if (phrases or exclude_terms) else ranked[:limit]
     # Per-hit columns in one gather each (numpy scalar reads cost more than the search's rest).
     at = np.fromiter((d for d, _ in shown), dtype=np.int64, count=len(shown))
@@ -278,6 +285,7 @@ def run_search(
                 name_score=name_score_of.get(doc),
                 chunk_id=cid,
                 body=body,
+                more=others.get(doc, 0),
             )
         )
         hit_docs.append(doc)
@@ -301,6 +309,24 @@ def run_search(
     if not hits:
         result.message = f"No results for {query!r}."
     return result
+
+
+def _best_per_note(
+    doc_slot: np.ndarray, ranked: list[tuple[int, float]]
+) -> tuple[list[tuple[int, float]], dict[int, int]]:
+    """The first (best) ranked chunk of each note, and the count of the note's others."""
+    first: dict[int, int] = {}
+    best: list[tuple[int, float]] = []
+    others: dict[int, int] = {}
+    slots = doc_slot[np.fromiter((d for d, _ in ranked), np.int64, len(ranked))].tolist()
+    for (doc, score), slot in zip(ranked, slots, strict=True):
+        lead = first.get(slot)
+        if lead is None:
+            first[slot] = doc
+            best.append((doc, score))
+        else:
+            others[lead] = others.get(lead, 0) + 1
+    return best, others
 
 
 def _with_names(

@@ -62,6 +62,9 @@ def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--path", action="append", default=[], help="only paths with this prefix")
     p.add_argument("--tag", action="append", default=[], help="only notes with this tag")
     p.add_argument("--no-links", action="store_true", help="skip link expansion")
+    p.add_argument(
+        "--group", action="store_true", help="one hit per note (its best chunk), as the browser"
+    )
     p.add_argument("--json", action="store_true", help="print the structured result")
     add_vectors_flag(p)
 
@@ -114,6 +117,7 @@ def run_search(args: argparse.Namespace) -> int:
         phrases=query["phrases"],
         exclude_terms=query["exclude_terms"],
         exclude_paths=query["exclude_paths"],
+        group=args.group,
     )
     if args.json:
         emit_json(result.to_dict())

@@ -119,13 +119,15 @@ class HitBlock:
     score: str
     lines: list[tuple[int, str]]
     terms: list[str] = field(default_factory=list)
+    more: int = 0  # other matching chunks of the same note (the browser groups by note)
 
     @classmethod
     def of(cls, hit: SearchHit, terms: list[str]) -> HitBlock:
         """Pick the snippet lines of a hit (done in the search worker)."""
         usable = usable_terms(terms)
         lines = best_lines(hit.start_line, body_lines(hit), usable)
-        return cls(hit.path, hit.start_line, hit.end_line, f"{hit.score:.4f}", lines, usable)
+        score = f"{hit.score:.4f}"
+        return cls(hit.path, hit.start_line, hit.end_line, score, lines, usable, hit.more)
 
     @property
     def height(self) -> int:
@@ -141,12 +143,16 @@ class HitBlock:
     @property
     def header(self) -> str:
         """The full, unshortened header text."""
-        return f"{self.path}:{self.start_line}-{self.end_line} [{self.score}]"
+        return f"{self.path}:{self.start_line}-{self.end_line} [{self.score}]{self._more}"
+
+    @property
+    def _more(self) -> str:
+        return f" +{self.more} more" if self.more else ""
 
     def header_text(self, width: int) -> Text:
         """The header fitted to `width` cells (the path gives way first)."""
         tail = f":{self.start_line}-{self.end_line}"
-        score = f" [{self.score}]"
+        score = f" [{self.score}]{self._more}"
         room = width - cell_len(tail) - cell_len(score)
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(shorten_left(self.path, max(room, 8)), style="bold")

@@ -49,6 +49,7 @@ def run_query(ws: Workspace, parsed: ParsedQuery) -> Found:
         parsed.text or " ".join(parsed.phrases),
         limit=MAX_HITS,
         expand_links=False,
+        group=True,  # one block per note: its best chunk leads, "+N more" counts the rest
         **parsed.search_kwargs(),
     )
     prompts = [HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms]) for h in result.results]
