@@ -131,3 +131,11 @@ def test_a_nested_index_is_never_made_silently(tmp_path: Path) -> None:
     proc = _run(root, "stats", "-w", "drafts")
     assert proc.returncode == 0
     assert "lies inside the workspace" in proc.stderr and str(root.resolve()) in proc.stderr
+
+
+def test_a_new_note_may_go_in_a_vaults_metadata_folder(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "vault", {"Home.md": "# Home\n"})
+    ws = Workspace.open(root)
+    ws.create("metadata/Fields.md", "Fields", "the user's own metadata notes")
+    assert "metadata/Fields.md" in ws.files()
+    ws.close()

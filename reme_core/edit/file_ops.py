@@ -34,7 +34,7 @@ from reme_core.edit.link_rewrite import (
 from reme_core.edit.move_journal import Rebase
 from reme_core.edit.trash import move_to_trash
 from reme_core.errors import PathRefused, RemeError
-from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
+from reme_core.files.paths import normalize_relpath, resolve_inside
 
 if TYPE_CHECKING:
     from reme_core.workspace import Workspace
@@ -326,8 +326,9 @@ def check_new_path(ws: Workspace, path: str) -> str:
     bad = _UNLINKABLE.search(rel)
     if bad:
         raise PathRefused(f"{rel}: contains {bad.group()!r}; [ ] # | cannot appear in a wikilink")
-    if is_ignored(rel):
-        raise PathRefused(f"{rel}: the index ignores this path (metadata/, dot-files, temp names)")
+    if ws.watch_scope.ignores(rel):  # the state folder, dot-paths, temp names, excludes
+        state = ws.state_dir.name
+        raise PathRefused(f"{rel}: the index ignores this path ({state}/, dot-files, temp names)")
     full = resolve_inside(ws.root, rel)
     if os.path.lexists(full):
         raise PathRefused(f"{rel}: already exists")
