@@ -447,6 +447,7 @@ class Workspace(Indexer):
         exclude_terms: Sequence[str] = (),
         exclude_paths: Sequence[str] = (),
         group: bool = False,
+        exclude_tags: Sequence[str] = (),
     ) -> SearchResult:
         """Search chunks (SPEC §8); never raises for an empty or punctuation-only query.
 
@@ -456,7 +457,13 @@ class Workspace(Indexer):
         s = self.config.search
         paths = [path] if isinstance(path, str) else list(path or ())
         filters = SearchFilters(
-            start_date, end_date, paths, list(tags), list(exclude_paths), s.strict_dates
+            start_date,
+            end_date,
+            paths,
+            list(tags),
+            list(exclude_paths),
+            s.strict_dates,
+            list(exclude_tags),
         )
         vector_search = self.vectors.prepare(query) if self.vectors is not None else None
         self.refresh_if_changed()

@@ -125,3 +125,26 @@ def test_one_block_per_note_when_grouped(demo_copy: Path) -> None:
         assert hit.more == len(same) - 1
     assert any(h.more for h in grouped)
     ws.close()
+
+
+def test_tags_alone_list_nested_tags_match_and_minus_tag_excludes(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path / "vault",
+        {
+            "a.md": "---\ntags: [project/solar]\n---\n# A\n\npanels\n",
+            "b.md": "---\ntags: project\n---\n# B\n\npanels\n",
+            "c.md": "---\ntags: [garden]\n---\n# C\n\npanels\n",
+        },
+    )
+    ws = Workspace.open(root)
+    listed = ws.search("", tags=["project"], expand_links=False)
+    assert [h.path for h in listed.results] == ["a.md", "b.md"]  # nested project/solar too
+    assert "2 notes" in listed.message
+    kept = {h.path for h in ws.search("panels", exclude_tags=["project"]).results}
+    assert kept == {"c.md"}
+    from reme_core import parse_query
+
+    parsed = parse_query("panels -tag:garden")
+    assert parsed.exclude_tags == ["garden"] and not parsed.is_empty()
+    assert parse_query("tag:project").is_empty() is False
+    ws.close()

@@ -268,13 +268,15 @@ class MemoryIndex:
         return mask
 
     def tag_slots(self, tags: Iterable[str]) -> np.ndarray:
-        """Bool per file slot: its file is indexed and has one of ``tags`` (lower case)."""
+        """Bool per file slot: its file is indexed and has one of ``tags`` (lower case), or a
+        tag nested below one."""
         by_tag = self._cached("tags", self._tag_index)
         mask = np.zeros(len(self.slot_paths), dtype=bool)
         for tag in tags:
-            slots = by_tag.get(tag)
-            if slots is not None:
-                mask[slots] = True
+            nested = f"{tag}/"  # `a` takes `a/b` too, as Obsidian's tag search does
+            for key, slots in by_tag.items():
+                if key == tag or key.startswith(nested):
+                    mask[slots] = True
         return mask
 
     def _sorted_slots(self) -> tuple[list[str], np.ndarray]:

@@ -1,6 +1,7 @@
 """The search box's query syntax, mapped onto `Workspace.search` keyword arguments.
 
-`"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x`,
+`"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x` (alone it
+lists the notes with that tag; `tag:a` also takes nested `a/b`), `-tag:x`,
 `after:2026-06-01` and `before:2026-06-20` (both inclusive), `term*`; everything else is
 words. A filter with an empty value (`path:` while still typing) is ignored rather than
 refused, and the word still being typed (no space after it yet) matches as a prefix.
@@ -26,6 +27,7 @@ class ParsedQuery:
     paths: list[str] = field(default_factory=list)
     exclude_paths: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    exclude_tags: list[str] = field(default_factory=list)
     start_date: str | None = None
     end_date: str | None = None
     typing: bool = False
@@ -45,8 +47,8 @@ class ParsedQuery:
         return [*(w.rstrip("*") for w in self.words), *self.phrases]
 
     def is_empty(self) -> bool:
-        """True when there is nothing to rank by (filters alone do not make a search)."""
-        return not (self.words or self.phrases)
+        """True when there is nothing to search for (a tag alone lists its notes)."""
+        return not (self.words or self.phrases or self.tags)
 
     def search_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for `Workspace.search` (besides the query text)."""
@@ -56,6 +58,7 @@ class ParsedQuery:
             "path": list(self.paths) or None,
             "exclude_paths": tuple(self.exclude_paths),
             "tags": tuple(self.tags),
+            "exclude_tags": tuple(self.exclude_tags),
             "start_date": self.start_date,
             "end_date": self.end_date,
         }
@@ -93,8 +96,8 @@ def _apply_filter(parsed: ParsedQuery, key: str, value: str, negated: bool) -> N
         return
     if key == "path":
         (parsed.exclude_paths if negated else parsed.paths).append(value.lstrip("/"))
-    elif key == "tag" and not negated:
-        parsed.tags.append(value.lstrip("#"))
+    elif key == "tag":
+        (parsed.exclude_tags if negated else parsed.tags).append(value.lstrip("#"))
     elif key == "after":
         parsed.start_date = value
     elif key == "before":

@@ -139,10 +139,16 @@ class SearchFilters:
     tags: Sequence[str] = ()
     exclude_paths: Sequence[str] = ()
     strict_dates: bool = False
+    exclude_tags: Sequence[str] = ()
 
     def active(self) -> bool:
         return bool(
-            self.start_date or self.end_date or self.paths or self.tags or self.exclude_paths
+            self.start_date
+            or self.end_date
+            or self.paths
+            or self.tags
+            or self.exclude_paths
+            or self.exclude_tags
         )
 
 
@@ -170,6 +176,8 @@ def file_mask(ws: Workspace, filters: SearchFilters) -> np.ndarray:
         mask &= ~index.prefix_slots(filters.exclude_paths)
     if filters.tags:
         mask &= index.tag_slots({t.lower().lstrip("#") for t in filters.tags})
+    if filters.exclude_tags:
+        mask &= ~index.tag_slots({t.lower().lstrip("#") for t in filters.exclude_tags})
     return mask
 
 
@@ -233,6 +241,8 @@ def run_search(
     vec_docs, vec_scores = np.zeros(0, np.int64), np.zeros(0)
     if vector_search is not None and query.strip():
         vec_docs, vec_scores = vector_search(query, candidates, mask)
+    if not terms and not len(vec_docs) and filters.tags and not phrases:
+        return _tagged_notes(ws, result, file_mask(ws, filters), limit)
     if not terms and not len(vec_docs):
         result.message = "Nothing to search for: the query has no words."
         result.counts = {"vector": 0, "keyword": 0, "returned": 0, "hybrid": False}
@@ -308,6 +318,22 @@ def run_search(
     }
     if not hits:
         result.message = f"No results for {query!r}."
+    return result
+
+
+def _tagged_notes(
+    ws: Workspace, result: SearchResult, slots: np.ndarray, limit: int
+) -> SearchResult:
+    """A tag without words lists the notes that have it: each note's first chunk, by path."""
+    index = ws.index
+    paths = sorted(index.slot_paths[i] for i in np.flatnonzero(slots).tolist())
+    for path in paths[:limit]:
+        for chunk in ws.chunks(path)[:1]:
+            result.results.append(
+                SearchHit(path, chunk.start_line, chunk.end_line, chunk.text, 0.0, body=chunk.body)
+            )
+    result.counts = {"vector": 0, "keyword": 0, "returned": len(result.results), "hybrid": False}
+    result.message = f"{len(paths)} notes with that tag" if paths else "No note has that tag."
     return result
 
 

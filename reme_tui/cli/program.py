@@ -117,6 +117,7 @@ def run_search(args: argparse.Namespace) -> int:
         phrases=query["phrases"],
         exclude_terms=query["exclude_terms"],
         exclude_paths=query["exclude_paths"],
+        exclude_tags=query["exclude_tags"],
         group=args.group,
     )
     if args.json:
