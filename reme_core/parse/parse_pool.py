@@ -26,6 +26,8 @@ from reme_core.parse.parsing import ParsedBatch, ParseSettings, parse_batch
 POOL_THRESHOLD = 256
 BATCH_FILES = 128
 IN_FLIGHT_PER_WORKER = 4
+# A batch the pool has not returned by then is taken as a stuck pool: the rest is parsed here.
+BATCH_TIMEOUT_SECONDS = 120.0
 
 
 def uses_pool(n_files: int, workers: int = 0) -> bool:
@@ -141,6 +143,9 @@ def _pooled(
             paths = next(todo, None)
             if paths is not None:
                 submit(paths)
-            yield future.result(), n
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+            yield future.result(timeout=BATCH_TIMEOUT_SECONDS), n
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)  # a stuck worker must not hold us too
+        raise
+    else:
+        pool.shutdown(wait=True)
