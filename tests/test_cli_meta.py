@@ -41,3 +41,17 @@ def test_demo_keeps_the_newest_copies(tmp_path: Path, monkeypatch: pytest.Monkey
     assert len(kept) == program.DEMO_COPIES_KEPT and made.name in kept
     assert "demo-20200101-000000" not in kept
     assert os.path.islink(data / "demo-elsewhere")
+
+
+def test_shell_completion_covers_every_command() -> None:
+    import subprocess
+
+    for shell in ("bash", "zsh"):
+        proc = subprocess.run(
+            ["reme-tui", "--print-completion", shell], capture_output=True, text=True, timeout=60
+        )
+        assert proc.returncode == 0, proc.stderr
+        for word in ("search", "traverse", "mcp", "--start-line", "--print-completion"):
+            assert word in proc.stdout, (shell, word)
+    bad = subprocess.run(["reme-tui", "--print-completion", "fish"], capture_output=True)
+    assert bad.returncode == 2

@@ -341,6 +341,27 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+class _CompletionAction(argparse.Action):
+    """`--print-completion bash|zsh`: a shell completion script of every command (shtab)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, _ns: Any, shell: Any, *_: Any) -> None:
+        import shtab
+
+        print(shtab.complete(completion_parser(), shell=str(shell)))
+        parser.exit()
+
+
+def completion_parser() -> argparse.ArgumentParser:
+    """The whole command line as one argparse tree (the dispatch splits it by hand)."""
+    parser = build_parser()
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, cmd in sorted(COMMANDS.items()):
+        sub = commands.add_parser(name, help=cmd.help)
+        add_workspace_flag(sub)
+        cmd.add_arguments(sub)
+    return parser
+
+
 HELP_EPILOG = """\
 examples:
   reme-tui --demo                      open a fresh copy of the bundled demo
@@ -397,6 +418,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_VersionAction, help="print the version, then exit")
+    parser.add_argument(
+        "--print-completion",
+        choices=["bash", "zsh"],
+        action=_CompletionAction,
+        help='print a shell completion script (eval "$(reme-tui --print-completion bash)")',
+    )
     add_workspace_flag(parser)
     parser.add_argument("path", nargs="?", help="workspace folder to open")
     parser.add_argument(
