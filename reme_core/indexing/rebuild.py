@@ -27,6 +27,7 @@ from reme_core.index.memory_index import MemoryIndex
 from reme_core.indexing.state_lock import StateLock
 from reme_core.parse.parse_pool import POOL_THRESHOLD, parse_many, pool_context, uses_pool
 from reme_core.parse.parsing import VANISHED, ParsedBatch, ParseSettings, TermSpaces
+from reme_core.parse.pool_worker import pid_alive
 from reme_core.store.database import BatchWrite, Store, is_busy, retry_busy
 
 DB_NAME = "index.sqlite"
@@ -47,17 +48,6 @@ def _mark_racy(batch: ParsedBatch, now: float) -> None:
     for pf in batch.files:
         if now - pf.node.st_mtime < RACY_SECONDS:
             pf.node.st_mtime = RACY_MTIME
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether a process exists (one owned by another user counts as alive)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 @dataclass(slots=True)

@@ -47,12 +47,13 @@ def _exit_with(host_pid: int) -> None:
     if fd >= 0:
         select.select([fd], [], [])
     else:
-        while _alive(host_pid):
+        while pid_alive(host_pid):
             time.sleep(_POLL_SECONDS)
     os._exit(0)
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process exists (one owned by another user counts as alive)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

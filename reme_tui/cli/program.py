@@ -24,6 +24,7 @@ from reme_tui.cli import files as cli_files  # noqa: F401  (their commands regis
 from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
 from reme_tui.cli import memory as cli_memory  # noqa: F401  (their commands register on import)
 from reme_tui.cli import watch as cli_watch  # noqa: F401  (their commands register on import)
+from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     COMMANDS,
     EXIT_FAILED,
@@ -180,27 +181,8 @@ def run_links(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({d: [asdict(n) for n in ns] for d, ns in links.items()})
     else:
-        print(_links_text(links))
+        print(links_text(links))
     return EXIT_OK
-
-
-def _links_text(links: dict[str, list[Any]]) -> str:
-    """Outlinks then inlinks, one per line, marking dangling links and attachments."""
-    lines = []
-    for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
-        neighbours = links.get(direction, [])
-        lines.append(f"{direction} ({len(neighbours)}):")
-        for n in neighbours:
-            anchors = "".join(f"#{a}" for a in n.anchors[:1])
-            parts = [f"  {arrow} {n.path}{anchors}"]
-            if n.name:
-                parts.append(f'name="{n.name}"')
-            if n.dangling:
-                parts.append("(dangling)")
-            elif not n.indexed:
-                parts.append("(attachment)")
-            lines.append("  ".join(parts))
-    return "\n".join(lines)
 
 
 def _traverse_args(p: argparse.ArgumentParser) -> None:
@@ -217,11 +199,7 @@ def run_traverse(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(asdict(result))
         return EXIT_OK
-    for node in result.nodes:
-        mark = "" if node["indexed"] else "  (not indexed)"
-        name = f'  name="{node["name"]}"' if node["name"] else ""
-        print(f"{'  ' * node['depth']}[{node['depth']}] {node['path']}{name}{mark}")
-    print(f"{len(result.nodes)} nodes, {len(result.edges)} edges")
+    print(traverse_text(result))
     return EXIT_OK
 
 
