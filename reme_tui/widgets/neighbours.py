@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from reme_core import Neighbour, NotIndexed, Workspace
 from reme_tui.messages import OpenNote
+from reme_tui.widgets.safe_text import drawable
 
 MENTION_LIMIT = 20
 
@@ -85,6 +86,7 @@ def gather(ws: Workspace, path: str) -> NeighbourData:
 
 def _entry(arrow: str, path: str, name: str, description: str, note: str = "") -> Group:
     """A neighbour: name (or path) with a marker, the path, then the description."""
+    path, name, description = drawable(path), drawable(str(name)), drawable(str(description))
     title = Text(f"{arrow} ", style="bold")
     title.append(name or path, style="bold")
     if note:

@@ -23,9 +23,9 @@ from textual.strip import Strip
 
 from reme_core import MarkdownLinkMatch, WikilinkMatch, find_markdown_links, find_wikilinks
 from reme_tui.messages import FollowLink
+from reme_tui.widgets.safe_text import drawable
 
 _LINE_ANCHOR_RE = re.compile(r"^L(\d+)(?:-L?(\d+))?$", re.IGNORECASE)
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def parse_line_anchor(anchor: str) -> list[tuple[int, int]]:
@@ -131,7 +131,7 @@ class NoteView(ScrollView, can_focus=True):
     def set_note(self, path: str, text: str, resolve: dict[str, tuple[str, str]]) -> None:
         """Show a note; `resolve` maps a written target to (resolved path, kind)."""
         self.path = path
-        self.lines = [_CONTROL_RE.sub("", ln.expandtabs(4)) for ln in text.split("\n")]
+        self.lines = [drawable(ln.expandtabs(4)) for ln in text.split("\n")]
         if self.lines and self.lines[-1] == "" and len(self.lines) > 1:
             self.lines.pop()
         self.links = []

@@ -25,6 +25,7 @@ from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
 from reme_core import SearchHit
+from reme_tui.widgets.safe_text import drawable
 
 SNIPPET_LINES = 3
 ELLIPSIS = "…"
@@ -36,8 +37,8 @@ def body_lines(hit: SearchHit) -> list[str]:
     Search gives the body; a hit made elsewhere falls back to counting lines from the end.
     """
     if hit.body:
-        return hit.body.split("\n")
-    lines = hit.text.split("\n")
+        return drawable(hit.body).split("\n")
+    lines = drawable(hit.text).split("\n")
     extra = len(lines) - (hit.end_line - hit.start_line + 1)
     return lines[extra:] if extra > 0 else lines
 
