@@ -90,16 +90,23 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         return (type(self), NoteView, FileOpScreen, DeleteScreen, SearchPane)
 
     def compose(self) -> ComposeResult:
-        yield StatusBar(id="status")
-        yield ProgressBar(id="progress", show_eta=False)
+        # Kept as references: a query from a worker's callback would search the screen on top
+        # (a dialog, the palette) and find nothing.
+        self._status = StatusBar(id="status")
+        self._search = SearchPane(id="search")
+        self._reader = Reader(id="reader")
+        self._neighbours = NeighboursPane(id="neighbours")
+        self._progress_bar = ProgressBar(id="progress", show_eta=False)
+        yield self._status
+        yield self._progress_bar
         with Horizontal(id="panes"):
-            yield SearchPane(id="search")
-            yield Reader(id="reader")
-            yield NeighboursPane(id="neighbours")
+            yield self._search
+            yield self._reader
+            yield self._neighbours
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#progress").display = False
+        self._progress_bar.display = False
         self.apply_settings()
         self.status.update_state(
             workspace=self.root.name or str(self.root), activity="opening the index…"
@@ -124,19 +131,19 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
     # -- parts ----------------------------------------------------------------------------------
     @property
     def status(self) -> StatusBar:
-        return self.query_one(StatusBar)
+        return self._status
 
     @property
     def reader(self) -> Reader:
-        return self.query_one(Reader)
+        return self._reader
 
     @property
     def search_pane(self) -> SearchPane:
-        return self.query_one(SearchPane)
+        return self._search
 
     @property
     def neighbours(self) -> NeighboursPane:
-        return self.query_one(NeighboursPane)
+        return self._neighbours
 
     # -- the error hub --------------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -171,13 +178,13 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         return report
 
     def _show_progress(self, verb: str, done: int, total: int) -> None:
-        bar = self.query_one("#progress", ProgressBar)
+        bar = self._progress_bar
         bar.display = True
         bar.update(total=max(total, 1), progress=done)
         self.status.update_state(activity=f"{verb}: {total:,} notes found, {done:,} read")
 
     def _progress_done(self, activity: str = "") -> None:
-        self.query_one("#progress").display = False
+        self._progress_bar.display = False
         self.status.update_state(activity=activity)
 
     @work(thread=True, exclusive=True, group="open", name="open workspace", exit_on_error=False)
