@@ -148,3 +148,30 @@ def test_tags_alone_list_nested_tags_match_and_minus_tag_excludes(tmp_path: Path
     assert parsed.exclude_tags == ["garden"] and not parsed.is_empty()
     assert parse_query("tag:project").is_empty() is False
     ws.close()
+
+
+def test_a_latin_query_never_waits_for_jieba_and_a_chinese_name_still_ranks(tmp_path: Path):
+    """Chinese file names are tokenised with jieba only for a query that needs it."""
+    import subprocess
+    import sys
+
+    root = write_files(
+        tmp_path / "vault",
+        {
+            "学习笔记.md": "# 学习笔记\n\nPython notes.\n",
+            "Other.md": "# Other\n\n" + "学习 笔记 " * 20 + "python\n",
+        },
+    )
+    Workspace.open(root).close()  # built (jieba loaded for the chunks) in this process
+    script = (
+        "import sys\nfrom reme_core import Workspace\n"
+        f"ws = Workspace.open({str(root)!r})\n"
+        "ws.search('python', expand_links=False)\n"
+        "print('jieba' in sys.modules)\n"
+        "print(ws.search('学习笔记', expand_links=False).results[0].path)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "学习笔记.md"]

@@ -20,6 +20,7 @@ from reme_core.index.link_resolution import ObsidianResolver
 from reme_core.index.name_field import NameField
 from reme_core.index.node_table import FileDocs, NodeTable
 from reme_core.models import FileLink, FileNode, aliases_of, frontmatter_tags
+from reme_core.text.tokenizer import without_cjk
 from reme_core.text.vocabulary import Vocabulary
 
 
@@ -54,7 +55,8 @@ class MemoryIndex:
         # those this process indexed, and those checked against the disk since the load.
         self.checked_rows: set[int] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
-        self._name_terms: dict[str, tuple[str, list[str]]] = {}  # path -> (names, terms)
+        # per CJK mode, path -> (names, terms): only changed files are tokenised again
+        self._name_terms: dict[bool, dict[str, tuple[str, list[str]]]] = {}
 
     # -- building -----------------------------------------------------------------------------
     def load(self, cols: IndexColumns) -> None:
@@ -234,16 +236,20 @@ class MemoryIndex:
             entry = self._cache[key] = (self._version, build())
         return entry[1]
 
-    def name_field(self, tokenize: Callable[[str], list[str]]) -> NameField:
-        """The names of the live files as a field of their own (built once per version)."""
+    def name_field(self, tokenize: Callable[[str], list[str]], cjk: bool = True) -> NameField:
+        """The names of the live files as a field of their own (built once per version).
+
+        ``cjk=False`` leaves the CJK part of names out, so a Latin query never waits for
+        jieba's dictionary (about a second) to tokenise Chinese file names.
+        """
+        if not cjk:
+            plain = tokenize
+            tokenize = lambda text: plain(without_cjk(text))  # noqa: E731
+        cache = self._name_terms.setdefault(cjk, {})
         return self._cached(
-            "names",
+            f"names-{cjk}",
             lambda: NameField.build(
-                self.slot_paths,
-                self.live_slots(),
-                self.nodes.frontmatter,
-                tokenize,
-                self._name_terms,
+                self.slot_paths, self.live_slots(), self.nodes.frontmatter, tokenize, cache
             ),
         )
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from reme_core.index.index_columns import NO_DATE, date_ordinal
 from reme_core.query.chunk_check import ChunkCheck
+from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse
 
 if TYPE_CHECKING:
@@ -367,7 +368,8 @@ def _with_names(
     (its top chunk among the candidates, else its first chunk); the name parts by doc."""
     index = ws.index
     weight = ws.config.search.name_weight
-    slots, name_scores = index.name_field(ws.tokenizer.tokenize).search(terms, k)
+    cjk = any(map(has_cjk, terms))
+    slots, name_scores = index.name_field(ws.tokenizer.tokenize, cjk).search(terms, k)
     if slot_mask is not None and len(slots):
         keep = slot_mask[slots]
         slots, name_scores = slots[keep], name_scores[keep]

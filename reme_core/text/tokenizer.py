@@ -164,6 +164,16 @@ class Tokenizer:
         return list(dict.fromkeys(self.tokenize(text)))
 
 
+def has_cjk(text: str) -> bool:
+    """Whether text holds Han, kana or Hangul (whose terms need jieba or bigrams)."""
+    return not text.isascii() and _CJK_CHAR.search(text) is not None
+
+
+def without_cjk(text: str) -> str:
+    """The text with its CJK characters blanked: its Latin words, without loading jieba."""
+    return text if text.isascii() else _CJK_CHAR.sub(" ", text)
+
+
 def est_tokens(text: str) -> int:
     """Crude cost for budgets (seed 002): one per latin word plus one per CJK character."""
     if text.isascii():
