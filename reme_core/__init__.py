@@ -18,7 +18,7 @@ from reme_core.errors import (
 )
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.indexing.maintenance import OptimizeReport
-from reme_core.models import FileChunk, FileLink, FileNode
+from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
     WikilinkMatch,
@@ -74,6 +74,7 @@ __all__ = [
     "WikilinkMatch",
     "Workspace",
     "WriteReport",
+    "aliases_of",
     "discover",
     "enclosing_index",
     "est_tokens",

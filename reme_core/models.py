@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,28 +88,46 @@ class FileNode:
         return frontmatter_tags(self.frontmatter)
 
 
-def frontmatter_tags(frontmatter: dict[str, Any]) -> list[str]:
-    """Tags of a frontmatter mapping (also used without building a `FileNode`)."""
-    raw = frontmatter.get("tags")
+def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
+    """Tags of a frontmatter mapping, as Obsidian reads them: `tags`, else `tag` (any case),
+    a list or a string of comma- or space-separated tags, `#` optional; null entries none."""
+    raw = _first_key(frontmatter, ("tags", "tag"))
     if raw is None:
         return []
     if isinstance(raw, str):
         parts = raw.replace(",", " ").split()
     elif isinstance(raw, (list, tuple)):
-        parts = [str(t) for t in raw if t is not None]
+        parts = [str(t) for t in raw if t is not None and not isinstance(t, (dict, list))]
+    elif isinstance(raw, dict):
+        return []
     else:
         parts = [str(raw)]
     return [p.strip().lstrip("#") for p in parts if p.strip().lstrip("#")]
 
 
-def aliases_of(frontmatter: dict) -> list[str]:
-    """Aliases of a frontmatter mapping (`aliases`, else `alias`)."""
-    raw = frontmatter.get("aliases") or frontmatter.get("alias")
+def aliases_of(frontmatter: Mapping[str, Any]) -> list[str]:
+    """Aliases of a frontmatter mapping: the one rule the resolver, the name field and the
+    links pane share. `aliases`, else `alias` (any case), a list or a comma-separated string;
+    empty, null and non-string entries are no alias (an empty `- ` is not a note named "None").
+    """
+    raw = _first_key(frontmatter, ("aliases", "alias"))
     if isinstance(raw, str):
-        return [raw]
-    if isinstance(raw, list):
-        return [str(a) for a in raw if a]
-    return []
+        raw = raw.split(",")
+    if not isinstance(raw, (list, tuple)):
+        return []
+    names = (a.strip() for a in raw if isinstance(a, str))
+    return list(dict.fromkeys(a for a in names if a))
+
+
+def _first_key(frontmatter: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    """The first non-empty value among `keys`, matched case-insensitively (Obsidian does)."""
+    for key in keys:
+        values = [frontmatter.get(key)]
+        values += [v for k, v in frontmatter.items() if isinstance(k, str) and k.lower() == key]
+        for value in values:
+            if value not in (None, "", []):
+                return value
+    return None
 
 
 @dataclass(slots=True)

@@ -81,7 +81,8 @@ class ObsidianResolver:
         self._by_lower_path.setdefault(lower, set()).add(path)
         for key in self._name_keys(lower):
             self._by_name.setdefault(key, set()).add(path)
-        keys = tuple(dict.fromkeys(str(a).strip().lower() for a in aliases if a is not None))
+        # Callers pass `models.aliases_of`; strings only here too, so no entry is ever "none".
+        keys = tuple(dict.fromkeys(a.strip().lower() for a in aliases if isinstance(a, str)))
         keys = tuple(k for k in keys if k)
         self._aliases_of[path] = keys
         for key in keys:

@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import Neighbour, NotIndexed, Workspace
+from reme_core import Neighbour, NotIndexed, Workspace, aliases_of
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.safe_text import drawable
 
@@ -47,9 +47,7 @@ def note_names(ws: Workspace, path: str) -> list[str]:
     node = ws.node(path)
     names: list[str] = []
     if node is not None:
-        aliases = node.frontmatter.get("aliases") or []
-        aliases = [aliases] if isinstance(aliases, str) else list(aliases)
-        names = [n for n in [node.name, *map(str, aliases)] if n and n.strip()]
+        names = [n for n in [node.name, *aliases_of(node.frontmatter)] if n.strip()]
     if not names:
         stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ")
         names = [stem] if stem.strip() else []

@@ -1,0 +1,66 @@
+"""One alias rule everywhere (issue 14, item 4): `aliases` or `alias`, list or string, empty,
+null and non-string entries ignored; the resolver, the name field and unlinked mentions agree."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from reme_core import Workspace, aliases_of
+from reme_tui.widgets.neighbours import note_names, unlinked_mentions
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "expected"),
+    [
+        ({"aliases": ["Ada", "Countess"]}, ["Ada", "Countess"]),
+        ({"aliases": "Ada"}, ["Ada"]),
+        ({"aliases": "Ada, Countess ,"}, ["Ada", "Countess"]),
+        ({"alias": "Ada"}, ["Ada"]),
+        ({"Aliases": ["Ada"]}, ["Ada"]),
+        ({"aliases": None, "alias": ["Ada"]}, ["Ada"]),
+        ({"aliases": [None, "", "  ", 3, True, ["x"], {"a": 1}, "Ada"]}, ["Ada"]),
+        ({"aliases": [None]}, []),
+        ({"aliases": None}, []),
+        ({"aliases": 2024}, []),
+        ({"aliases": {"a": "b"}}, []),
+        ({"aliases": ["Ada", "Ada"]}, ["Ada"]),
+    ],
+)
+def test_one_alias_rule(frontmatter: dict, expected: list[str]) -> None:
+    assert aliases_of(frontmatter) == expected
+
+
+EMPTY_ALIAS = "---\naliases:\n  -\n---\n# Empty alias\nbody\n"
+
+
+def test_an_empty_alias_entry_is_never_a_mention(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    # `aliases:` with an empty `-` entry is YAML [null]: the vault of the report listed
+    # 767 notes mentioning "None" because every note saying "None" matched it.
+    files: dict[str, str | bytes] = {
+        "Empty alias.md": EMPTY_ALIAS,
+        "Number.md": "---\naliases: [42]\n---\nnumbered\n",
+        "Ada Lovelace.md": "---\naliases: [Ada, null, '']\n---\n# Ada\n",
+    }
+    for i in range(30):
+        files[f"other {i}.md"] = f"None of this is linked. None at all, {i}. Ada wrote 42.\n"
+    ws = Workspace.open(make_tree(files))
+    try:
+        assert note_names(ws, "Empty alias.md") == ["Empty alias"]
+        assert note_names(ws, "Number.md") == ["Number"]
+        assert note_names(ws, "Ada Lovelace.md") == ["Ada"]
+        assert unlinked_mentions(ws, "Empty alias.md", set()) == []
+        assert unlinked_mentions(ws, "Number.md", set()) == []
+        assert {m.name for m in unlinked_mentions(ws, "Ada Lovelace.md", set())} == {"Ada"}
+        # The resolver follows the same rule: no note answers to "none" or "42".
+        resolver = ws.index.resolver
+        assert resolver is not None
+        assert resolver.resolve("x.md", "None") is None
+        assert resolver.resolve("x.md", "42") is None
+        assert resolver.resolve("x.md", "ada") == "Ada Lovelace.md"
+    finally:
+        ws.close()
