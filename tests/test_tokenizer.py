@@ -11,12 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.segmenter_check import DEMO, han_runs, mismatches, random_runs
 from reme_core.text import tokenizer as tokenizer_module
 from reme_core.text.tokenizer import Tokenizer, est_tokens
 
 # The folder holding the reme_core package this test imported, for the subprocess checks.
-PACKAGE_ROOT = Path(os.path.abspath(tokenizer_module.__file__)).parents[1]
+PACKAGE_ROOT = Path(os.path.abspath(tokenizer_module.__file__)).parents[2]
 JIEBA = Tokenizer(use_jieba=True)
+LEARNING_RECORD = Path("/work/vaults/Learning-Record-Write-By-Obsidian.orig")
 BIGRAMS = Tokenizer(use_jieba=False)
 
 
@@ -124,24 +126,54 @@ def test_est_tokens_counts_latin_words_and_cjk_characters() -> None:
     assert est_tokens("!!! ，。") == 0
 
 
-def test_jieba_loads_lazily_and_quietly() -> None:
+def test_segmenter_loads_lazily_and_quietly() -> None:
     code = (
         "import sys\n"
+        "from reme_core.text import segmenter\n"
         "from reme_core.text.tokenizer import Tokenizer\n"
         "t = Tokenizer()\n"
         "assert t.tokenize('plain english, café') == ['plain', 'english', 'café']\n"
-        "assert 'jieba' not in sys.modules\n"
+        "assert 'jieba' not in sys.modules and 'rjieba' not in sys.modules\n"
         "assert t.tokenize('想去海边玩') == ['想', '去', '海边', '玩']\n"
-        "assert 'jieba' in sys.modules\n"
+        "assert segmenter.backend == 'rjieba' and 'jieba' not in sys.modules\n"
         "assert t.warm_up()\n"
     )
     assert run_python(code).stderr == ""
 
 
+def test_without_rjieba_jieba_gives_the_same_terms() -> None:
+    """The fallback (and reference) path: rjieba missing, jieba loads, terms unchanged."""
+    text = "我想去海边玩，研究生命的起源，中华人民共和国成立了"
+    code = (
+        "import sys\n"
+        "sys.modules['rjieba'] = None\n"
+        "from reme_core.text import segmenter\n"
+        "from reme_core.text.tokenizer import Tokenizer\n"
+        f"print(Tokenizer().tokenize({text!r}))\n"
+        "assert segmenter.backend == 'jieba'\n"
+    )
+    assert run_python(code).stdout.strip() == repr(JIEBA.tokenize(text))
+
+
+def test_rjieba_cuts_every_demo_run_as_jieba_does() -> None:
+    """rjieba is used only because it equals jieba here; a new release that differs fails."""
+    runs = han_runs(DEMO)
+    assert len(runs) > 500
+    assert mismatches(runs) == []
+    assert mismatches(random_runs(2000)) == []
+
+
+@pytest.mark.skipif(not LEARNING_RECORD.is_dir(), reason="public Chinese vault not on this machine")
+def test_rjieba_cuts_the_public_chinese_vault_as_jieba_does() -> None:
+    runs = han_runs(LEARNING_RECORD)
+    assert len(runs) > 10_000
+    assert mismatches(runs) == []
+
+
 def test_missing_jieba_falls_back_to_bigrams() -> None:
     code = (
         "import sys\n"
-        "sys.modules['jieba'] = None\n"
+        "sys.modules['jieba'] = sys.modules['rjieba'] = None\n"
         "from reme_core.text.tokenizer import Tokenizer\n"
         "t = Tokenizer()\n"
         "assert not t.warm_up()\n"

@@ -2,8 +2,9 @@
 
 Latin/digit runs (``\\w`` minus CJK, accents kept) are lower-cased words; underscores join
 words (``snake_case``) but edge underscores are dropped, so ``__bold__`` finds ``bold``.
-Han runs go through jieba in search mode (the longest word plus its sub-words), or become
-character bigrams with ``use_jieba=False``; kana and Hangul runs always become bigrams
+Han runs go through jieba's search mode (the longest word plus its sub-words; computed by
+rjieba where installed, see ``segmenter``), or become character bigrams with
+``use_jieba=False``; kana and Hangul runs always become bigrams
 (jieba only knows Han and would split them into single characters).
 
 With ``stemmer="english"`` (the workspace default) every word is then reduced to its Snowball
@@ -19,13 +20,13 @@ the CJK split and the Unicode word pattern.
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable
-from functools import lru_cache, partial
+from collections.abc import Callable
 from itertools import repeat
+
+from reme_core.text import segmenter
 
 _HAN = "\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _KANA_HANGUL = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\uac00-\ud7af"
@@ -45,34 +46,6 @@ _WORD_RUN = re.compile(r"[^\W_]+")
 
 STEMMERS = ("english", "none")
 _stemmers = threading.local()  # a PyStemmer object is not to be shared between threads
-
-_jieba_lock = threading.Lock()
-_jieba_cut: Callable[[str], Iterable[str]] | None = None
-_jieba_failed = False
-
-
-def _load_jieba() -> Callable[[str], Iterable[str]] | None:
-    """Import jieba and load its dictionary once per process, quietly; None if unavailable."""
-    global _jieba_cut, _jieba_failed
-    if _jieba_cut is not None or _jieba_failed:
-        return _jieba_cut
-    with _jieba_lock:
-        if _jieba_cut is None and not _jieba_failed:
-            try:
-                import jieba
-
-                jieba.setLogLevel(logging.WARNING)
-                jieba.initialize()
-                cut = partial(jieba.dt.cut_for_search, HMM=False)
-                # HMM off: unknown words fall back to single characters on both the document and
-                # the query side, instead of context-dependent guesses that may not line up.
-                # jieba is pure Python (~3M chars/s); headings repeat in every chunk's prefix and
-                # phrases recur, so a small cache of whole runs pays for itself. Small: a run
-                # seldom recurs far away, and 64k runs held ~45 MB in every pool worker.
-                _jieba_cut = lru_cache(maxsize=1 << 12)(lambda run: tuple(cut(run)))
-            except Exception:  # any import or dictionary failure: bigrams still work
-                _jieba_failed = True
-        return _jieba_cut
 
 
 def _strip_edges(words: list[str]) -> list[str]:
@@ -114,8 +87,8 @@ class Tokenizer:
         return _stem_words(self.stemmer)(words)
 
     def warm_up(self) -> bool:
-        """Load jieba's dictionary now (e.g. in a UI background thread); True when jieba is used."""
-        return self.use_jieba and _load_jieba() is not None
+        """Load the Han segmenter now (e.g. in a UI thread); True when rjieba or jieba is used."""
+        return self.use_jieba and segmenter.load() is not None
 
     def words(self, text: str) -> list[str]:
         """The words of ``text`` before stemming (what a prefix is matched against)."""
@@ -148,7 +121,7 @@ class Tokenizer:
         """Terms of a normalised, lower-cased piece that holds non-ASCII characters."""
         parts = _CJK_SPLIT.split(piece)
         out = _WORD.findall(parts[0])
-        cut = _load_jieba() if self.use_jieba and len(parts) > 1 else None
+        cut = segmenter.load() if self.use_jieba and len(parts) > 1 else None
         for i in range(1, len(parts), 3):
             han, other, rest = parts[i], parts[i + 1], parts[i + 2]
             if han:
