@@ -1,17 +1,14 @@
 """The facade a program uses: open a workspace, keep it fresh, search, read and traverse it.
 
-Keeping it fresh (diff, apply) lives in reme_core.indexing.indexer and the rebuild in
-reme_core.indexing.rebuild; `Workspace` inherits both.
+`Workspace` composes the pieces: a `LiveIndex` (store and in-memory index, kept in step with
+other processes), an `Indexer` (diff and apply), a `Rebuild` for `--reindex`, and the query
+and edit functions, each handed the collaborators it needs.
 """
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import os
-import sqlite3
 import threading
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,24 +20,14 @@ from reme_core.edit import write as edit_write
 from reme_core.edit.undo import UndoReport
 from reme_core.edit.write import WriteReport
 from reme_core.errors import NotIndexed, RemeError
-from reme_core.files.paths import METADATA_DIR, normalize_relpath, state_dir_name
-from reme_core.files.scanner import ScanAhead, Scope, scan, scopes_for
-from reme_core.gc_pause import bulk_objects
-from reme_core.index import snapshot
-from reme_core.index.index_columns import columns_from_rows
+from reme_core.files.paths import normalize_relpath, state_dir_name
+from reme_core.files.scanner import ScanAhead, scopes_for
 from reme_core.index.memory_index import MemoryIndex
-from reme_core.indexing.indexer import (
-    DB_NAME,
-    REBUILD_KEY,
-    BatchReport,
-    Changes,
-    FileChange,
-    Indexer,
-    ProgressFn,
-    ReindexSummary,
-    pid_alive,
-)
+from reme_core.indexing.indexer import BatchReport, Changes, FileChange, Indexer, ProgressFn
+from reme_core.indexing.live_index import IndexPlace, LiveIndex
 from reme_core.indexing.maintenance import OptimizeReport, index_stats, run_optimize
+from reme_core.indexing.opening import open_live_index
+from reme_core.indexing.rebuild import Rebuild, ReindexSummary
 from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk, FileLink
 from reme_core.parse.parsing import ParseSettings, tokenizer_for
@@ -48,21 +35,9 @@ from reme_core.query.chunk_check import checked_chunks
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
 from reme_core.query.search import Neighbour, SearchFilters, SearchResult, expand, run_search
-from reme_core.store.database import Store, StoreError, is_busy, retry_busy
+from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
-
-# Commits then this long without another: write the snapshot (`Workspace.save_snapshot`).
-SNAPSHOT_QUIET_SECONDS = 2.0
-# Workspaces whose snapshot is stale: written at exit too (a program may never close one).
-_STALE: weakref.WeakSet[Workspace] = weakref.WeakSet()
-
-
-@atexit.register
-def _save_stale_snapshots() -> None:
-    for ws in list(_STALE):
-        ws.save_snapshot()
-
 
 # Re-exported: callers import the batch types from here, as before the split.
 __all__ = [
@@ -86,41 +61,25 @@ class TraverseResult:
     edges: list[dict[str, Any]]
 
 
-class Workspace(Indexer):
+class Workspace:
     """An indexed folder of Markdown. Thread-safe: one writer at a time, searches in between."""
 
     def __init__(self, root: Path, config: Config) -> None:
         self.root = root
         self.config = config
         self.mode, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
-        self._db_file = str(self.state_dir / DB_NAME)
-        self.state_lock = StateLock(self.state_dir)
         self.link_resolution = config.resolved_link_resolution(self.mode)
         self.warnings: list[str] = []
-        self.lock = threading.RLock()
-        self.write_lock = threading.RLock()
-        self.settings = ParseSettings(
-            encoding=config.encoding,
-            invalid_encoding_policy=config.invalid_encoding_policy,
-            chunk_max_bytes=config.chunk_max_bytes,
-            max_file_bytes=config.max_file_bytes,
-            use_jieba=config.use_jieba,
-            stemmer=config.stemmer,
-            markdown_links=self.link_resolution == "obsidian",
-        )
-        self.store: Store
-        self.index: MemoryIndex
-        self._generation = -1
-        self._persisted_terms = 0
-        self._db_ino = 0
-        self._rebuild_id: str | None = None  # the rebuild that made the loaded database
-        self._rebuilt_elsewhere = False
-        self._listeners: list[Callable[[BatchReport], None]] = []
+        self.settings = ParseSettings.from_config(config, self.link_resolution == "obsidian")
+        state_dir = root / state_dir_name(self.mode)
+        fingerprint = repr((self.mode, self.link_resolution, self.settings))
+        self.place = IndexPlace(root, self.mode, state_dir, self.link_resolution, fingerprint)
+        self.state_lock = StateLock(state_dir)
+        self.live: LiveIndex
+        self.indexer: Indexer
         # Set when this object rebuilt the index (e.g. `open` found none): `--reindex` reuses it.
         self.last_reindex: ReindexSummary | None = None
         self.vectors: VectorIndex | None = None  # vector recall, when on (see "vectors" below)
-        self._snapshot_stale = False  # a commit of ours moved the database past the snapshot
-        self._snapshot_timer: threading.Timer | None = None
 
     # -- opening ------------------------------------------------------------------------------
     @classmethod
@@ -140,7 +99,12 @@ class Workspace(Indexer):
         # The start-up diff's walk runs on another core while the index loads.
         ahead = ScanAhead(ws.root, ws.watch_scope) if sync else None
         try:
-            ws._open_store(progress)
+
+            def build(live: LiveIndex) -> None:
+                ws._attach(live)
+                ws.reindex(progress)
+
+            ws._attach(open_live_index(ws.place, ws.state_lock, build, ws.warn))
             recovered = file_ops.recover(ws)  # a move or undo a crash interrupted
             if sync:
                 fresh_walk = ws.last_reindex is not None or recovered
@@ -153,6 +117,26 @@ class Workspace(Indexer):
             ws.vectors.start()
         return ws
 
+    def _attach(self, live: LiveIndex) -> None:
+        if getattr(self, "live", None) is live:
+            return
+        listeners = self.indexer.listeners if hasattr(self, "indexer") else []
+        self.live = live
+        self.indexer = Indexer(
+            live,
+            self.watch_scope,
+            self.rebuild_scope,
+            self.settings,
+            self.config.workers,
+            self.warn,
+        )
+        self.indexer.listeners.extend(listeners)
+
+    def warn(self, message: str) -> None:
+        """Record a warning once (the CLI prints them, the browser shows them)."""
+        if message not in self.warnings:
+            self.warnings.append(message)
+
     @property
     def state_dir(self) -> Path:
         """The folder of derived state (index, snapshot, journals): never notes.
@@ -160,241 +144,85 @@ class Workspace(Indexer):
         `metadata/` in memory mode (ReMe's layer); a hidden `.reme-tui/` in a vault, whose own
         `metadata/` folder is notes like any other (SPEC §13).
         """
-        return self.root / state_dir_name(self.mode)
+        return self.place.state_dir
 
     @property
     def db_path(self) -> Path | str:
-        meta = self.state_dir
-        # Never followed when a symlink: it could lead to another program's files.
-        if meta.is_symlink() or (meta.exists() and not meta.is_dir()):
-            return ":memory:"
-        return meta / DB_NAME
+        """The database file, or ":memory:" when the state folder cannot be used."""
+        return self.place.db_path
 
-    def _fingerprint(self) -> str:
-        return repr((self.mode, self.link_resolution, self.settings))
+    # The live index's parts, for the query and edit functions that take the workspace.
+    @property
+    def index(self) -> MemoryIndex:
+        """The in-memory index searches answer from (read it under `lock`)."""
+        return self.live.memory
 
-    def _open_store(self, progress: ProgressFn | None) -> None:
-        state = self.state_dir.name
-        db = self.db_path
-        if db == ":memory:":
-            what = "a symbolic link" if self.state_dir.is_symlink() else "a file, not a folder"
-            self.warnings.append(f"{state} is {what}: the index is kept in memory only")
-            self.store = Store(":memory:")
-            self.reindex(progress)
-            return
-        assert isinstance(db, Path)
-        try:
-            self._make_state_dir()
-            self._remove_stale_rebuilds(db)
-            self.store = retry_busy(lambda: Store(db))
-            if self._stale_reason() is not None:
-                # Another process may be building it right now: wait, then use what it built.
-                with self.state_lock.held(self._waiting):
-                    reason = self._stale_reason()
-                    if reason is not None:
-                        if reason:
-                            self.warnings.append(reason)
-                        self.reindex(progress)
-                        return
-            retry_busy(self._load)
-        except StoreError as exc:
-            self.warnings.append(f"{db.relative_to(self.root)}: {exc}; rebuilt from the files")
-            if getattr(self, "store", None) is not None:
-                self.store.close()
-            self._remove_db(db)
-            self.store = retry_busy(lambda: Store(db))
-            self.reindex(progress)
-        except PermissionError as exc:
-            self.warnings.append(f"cannot write {state}/ ({exc.strerror}): index in memory")
-            self.store = Store(":memory:")
-            self.reindex(progress)
+    @property
+    def store(self) -> Store:
+        """The SQLite store of the index."""
+        return self.live.store
 
-    def _stale_reason(self) -> str | None:
-        """None when the stored index is built with today's settings; else why it needs a
-        build ("" for a database that has never been built)."""
-        stored = retry_busy(lambda: self.store.meta("fingerprint"))
-        if not stored:
-            return ""
-        if stored != self._fingerprint():
-            return "index settings changed: rebuilding the index"
-        return None
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while reading or changing the in-memory index."""
+        return self.live.lock
 
-    def _waiting(self) -> None:
-        self._warn("another process was building this index: waited for it")
+    @property
+    def write_lock(self) -> threading.RLock:
+        """One writer at a time: the indexer, a rebuild, optimize, the file operations."""
+        return self.live.write_lock
 
-    def _make_state_dir(self) -> None:
-        """Create the state folder; in a vault, hidden and kept out of git, and an index that
-        an older version left in the vault's `metadata/` is moved into it."""
-        state = self.state_dir
-        if self.mode == "vault" and not state.exists():
-            moved = _adopt_vault_index(self.root / METADATA_DIR, state)
-            if moved:
-                self.warnings.append(
-                    f"moved the index from {METADATA_DIR}/ to {state.name}/: in a vault, "
-                    f"{METADATA_DIR}/ is notes like any other folder"
-                )
-        state.mkdir(parents=True, exist_ok=True)
-        if self.mode == "vault":
-            ignore = state / ".gitignore"
-            if not ignore.exists():
-                with contextlib.suppress(OSError):
-                    ignore.write_text("# reme-tui's derived state: rebuilt from the notes\n*\n")
-
-    def _load(self) -> None:
-        """Rebuild the in-memory structures from the store (at open, or after another writer).
-
-        A snapshot whose stamp matches the database (read in the same read transaction)
-        stands for its rows; otherwise the rows are read and the snapshot written again.
-        """
-        try:
-            with bulk_objects():
-                index = self._new_index()
-                snap = self._snapshot_path()
-                if snap is not None:
-                    snapshot.remove_stale(snap, pid_alive)
-                with self.store.reading():  # one consistent view: the snapshot stamp relies on it
-                    generation = self.store.generation()
-                    rebuild_id = self.store.meta(REBUILD_KEY)
-                    current = snapshot.stamp(generation, self.store.state())
-                    cols = snapshot.load(snap, current) if snap is not None else None
-                    if cols is not None:
-                        try:
-                            index.load(cols)
-                        except ValueError:
-                            index, cols = self._new_index(), None
-                    if cols is None:
-                        cols = columns_from_rows(
-                            self.store.load_files(),
-                            self.store.load_links(),
-                            self.store.load_vocab(),
-                            self.store.load_chunk_arrays(),
-                        )
-                        index.load(cols)
-                        if snap is not None:
-                            snapshot.save(snap, current, cols)
-                    self._snapshot_stale = False
-        except Exception as exc:  # a damaged database shows up here as many exception types
-            if is_busy(exc):
-                raise
-            raise StoreError(f"cannot load the index ({exc.__class__.__name__}: {exc})") from None
-        self.index = index
-        self._generation = generation
-        if self._rebuild_id is not None and rebuild_id != self._rebuild_id:
-            self._rebuilt_elsewhere = True
-        self._rebuild_id = rebuild_id
-        self._persisted_terms = len(index.vocab)
-        self._db_ino = self._ino()
-
-    def _snapshot_path(self) -> Path | None:
-        """Where the BM25 snapshot of the shared database lives (None for a private store)."""
-        db = self.db_path
-        return (
-            db.with_name(snapshot.SNAPSHOT_NAME)
-            if isinstance(db, Path) and self._shared()
-            else None
-        )
-
-    def _ino(self) -> int:
-        """The database file's inode; 0 when it is missing (or `metadata` is not a folder)."""
-        try:
-            return os.stat(self._db_file).st_ino
-        except OSError:
-            return 0
-
-    def _shared(self) -> bool:
-        """Whether the open store is the workspace's database file (others may write it too)."""
-        return self.db_path != ":memory:" and str(self.store.path) == str(self.db_path)
-
-    def _new_index(self) -> MemoryIndex:
-        """An empty in-memory index; Obsidian vaults may resolve links to any file (attachments)."""
-        obsidian = self.link_resolution == "obsidian"
-        every_file = Scope(("",), ("",), self.watch_scope.state_dir)
-        lister = (lambda: scan(self.root, every_file)) if obsidian else None
-        return MemoryIndex(obsidian, self._exists, lister)
-
-    def _exists(self, relpath: str) -> bool:
-        try:
-            return (self.root / normalize_relpath(relpath)).exists()
-        except RemeError:
-            return False
-
+    # -- keeping fresh (reme_core.indexing) ---------------------------------------------------
     def refresh_if_changed(self) -> bool:
         """Reload when another process committed (generation moved or the file was replaced)."""
-        with self.lock:
-            # Cheaper than `_shared()` (every search calls this); where they differ, `metadata`
-            # is no longer a folder and `_refresh` finds no database file either.
-            if str(self.store.path) != self._db_file:
-                return False
-            return retry_busy(self._refresh)
+        return self.live.refresh_if_changed()
 
-    def _refresh(self) -> bool:
-        ino = self._ino()
-        if ino == 0:  # deleted under us: keep answering from memory; the next open rebuilds
-            return False
-        if ino != self._db_ino:
-            self.store.close()
-            self.store = Store(self.db_path)
-            self._load()
-            return True
-        if self.store.generation() != self._generation:
-            self._load()
-            return True
-        return False
+    def diff(self, ahead: ScanAhead | None = None) -> Changes:
+        """What differs between the files on disk and the index."""
+        return self.indexer.diff(ahead)
 
-    def _snapshot_soon(self) -> None:
-        """After a commit: write the snapshot once commits have been quiet for a while."""
-        if self._snapshot_path() is None:
-            return
-        with self.lock:
-            self._snapshot_stale = True
-            _STALE.add(self)
-            if self._snapshot_timer is not None:
-                self._snapshot_timer.cancel()
-            timer = threading.Timer(SNAPSHOT_QUIET_SECONDS, self.save_snapshot)
-            timer.daemon = True
-            self._snapshot_timer = timer
-            timer.start()
+    def sync(
+        self, progress: ProgressFn | None = None, ahead: ScanAhead | None = None
+    ) -> BatchReport:
+        """The start-up diff: bring the index up to date with the files, one transaction."""
+        return self.indexer.sync(progress, ahead)
+
+    def apply(
+        self, changes: Changes, *, origin: str = "watch", progress: ProgressFn | None = None
+    ) -> BatchReport:
+        """Parse changed files, commit them in one transaction, then update memory."""
+        return self.indexer.apply(changes, origin=origin, progress=progress)
+
+    def rebuilt_elsewhere(self) -> bool:
+        """Whether another process rebuilt the index since this one last looked (once each):
+        the caller should diff again, since that copy replaced what this process committed."""
+        return self.indexer.rebuilt_elsewhere()
+
+    def reindex(self, progress: ProgressFn | None = None) -> ReindexSummary:
+        """Drop derived state and rebuild from the files (built aside, then copied in at once).
+
+        One rebuild at a time across processes (the state folder's lock).
+        """
+        with self.write_lock, self.state_lock.held():
+            rebuild = Rebuild(
+                self.live, self.rebuild_scope, self.settings, self.config.workers, self.warn
+            )
+            self.last_reindex = rebuild.run(progress)
+            return self.last_reindex
 
     def save_snapshot(self) -> bool:
-        """Write the snapshot of the index when a commit of ours left it stale, so the next
-        open loads columns instead of reading every row. False when nothing was written (not
-        stale, another process committed since, or a private store)."""
-        snap = self._snapshot_path() if self.store.conn is not None else None
-        if snap is None or not self._snapshot_stale:
-            return False
-        with self.lock:
-            if self.store.conn is None or not self._snapshot_stale:
-                return False
-            try:
-                with bulk_objects(), self.store.reading():
-                    generation = self.store.generation()
-                    if generation != self._generation:
-                        return False  # memory is behind: the next `_load` writes it
-                    current = snapshot.stamp(generation, self.store.state())
-                    cols = self.index.columns()
-            except sqlite3.Error:
-                return False
-            self._snapshot_stale = False
-            _STALE.discard(self)
-        if cols is None:
-            return False
-        snapshot.save(snap, current, cols)
-        return True
+        """Write the snapshot now when a commit of ours left it stale (False otherwise)."""
+        return self.live.save_snapshot()
 
     def close(self) -> None:
         """Write a stale snapshot, then release the database."""
         if self.vectors is not None:
             self.vectors.close()
-        timer = self._snapshot_timer
-        if timer is not None:
-            timer.cancel()
-        self.save_snapshot()
-        with self.lock:
-            self.store.close()
+        self.live.close()
 
     def add_listener(self, fn: Callable[[BatchReport], None]) -> None:
         """Call `fn` after every applied batch (the TUI refreshes its panes from it)."""
-        self._listeners.append(fn)
+        self.indexer.listeners.append(fn)
 
     # -- reading ------------------------------------------------------------------------------
     def read(
@@ -601,13 +429,13 @@ class Workspace(Indexer):
     def optimize(self) -> OptimizeReport:
         """Compact tombstones and vocabulary, rewrite the persisted state, report before/after."""
         with self.write_lock:
-            return run_optimize(self)
+            return run_optimize(self.live)
 
     def stats(self) -> dict[str, Any]:
         """Counts for the header and `reme-tui stats`."""
         self.refresh_if_changed()
         with self.lock:
-            return index_stats(self)
+            return index_stats(self.live)
 
     # -- link-safe file operations (reme_core.edit.file_ops) ---------------------------------------
     def move(
@@ -648,40 +476,3 @@ class Workspace(Indexer):
         """Create or replace a note's body and merge fields into its frontmatter, keeping the
         keys it does not name; written atomically and indexed at once (seed 003)."""
         return edit_write.write(self, path, content, name, description, metadata)
-
-
-_LEGACY_STATE = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "bm25-postings.npz")
-
-
-def _adopt_vault_index(legacy: Path, state: Path) -> bool:
-    """Move our index out of a vault's `metadata/` (where versions before 0.2 kept it) into
-    the hidden state folder; True when moved. Only a real folder holding a database with our
-    meta table counts: a user's own `metadata/index.sqlite` is left alone. A killed rebuild's
-    copy goes along, to be removed by the open as any other."""
-    db = legacy / DB_NAME
-    try:
-        if legacy.is_symlink() or not db.is_file() or db.is_symlink():
-            return False
-        conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
-        try:
-            conn.execute("PRAGMA trusted_schema=OFF")
-            ours = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        finally:
-            conn.close()
-    except (OSError, sqlite3.Error):
-        return False
-    if not ours:
-        return False
-    try:
-        state.mkdir(parents=True, exist_ok=True)
-        for name in _LEGACY_STATE:
-            if (legacy / name).is_file():
-                os.replace(legacy / name, state / name)
-    except OSError:
-        return False
-    for leftover in legacy.glob(f"{DB_NAME}.rebuild-*"):  # a killed rebuild's copy
-        with contextlib.suppress(OSError):
-            os.replace(leftover, state / leftover.name)
-    with contextlib.suppress(OSError):
-        legacy.rmdir()  # only when empty: anything else in it is the owner's
-    return True

@@ -1,9 +1,8 @@
 """Keeping the index fresh: diff the files against it, parse changes in a process pool,
 and commit each batch in one transaction.
 
-`Indexer` holds these methods for `Workspace` (reme_core.workspace), the public facade, which
-inherits them; they use its store, in-memory index, locks and settings. The rebuild
-(`--reindex`) is in reme_core.indexing.rebuild, whose `Rebuilder` `Indexer` inherits.
+`Indexer` works on a `LiveIndex` (reme_core.indexing.live_index), which it is handed; the
+rebuild (`--reindex`) is reme_core.indexing.rebuild.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -21,35 +21,14 @@ from reme_core.files.paths import regular_inside, resolve_inside
 from reme_core.files.scanner import FileStat, ScanAhead, Scope, scan
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.gc_pause import bulk_objects
+from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
+from reme_core.indexing.live_index import LiveIndex
 from reme_core.indexing.maintenance import OptimizeReport
-from reme_core.indexing.rebuild import (
-    DB_NAME,
-    RACY_MTIME,
-    RACY_SECONDS,
-    REBUILD_KEY,
-    ProgressFn,
-    Rebuilder,
-    ReindexSummary,
-    _mark_racy,
-    pid_alive,
-)
 from reme_core.parse.parse_pool import parse_many
-from reme_core.parse.parsing import VANISHED, ParsedBatch, TermSpaces
+from reme_core.parse.parsing import VANISHED, ParsedBatch, ParseSettings, TermSpaces
 from reme_core.store.database import BatchWrite, is_busy, retry_busy
 
-# Re-exported: reme_core.workspace imports these from here.
-__all__ = [
-    "DB_NAME",
-    "REBUILD_KEY",
-    "BatchReport",
-    "Changes",
-    "FileChange",
-    "Indexer",
-    "ProgressFn",
-    "ReindexSummary",
-    "pid_alive",
-]
-
+ProgressFn = Callable[[int, int], None]
 _COMMIT_ATTEMPTS = 5
 
 
@@ -89,16 +68,26 @@ class BatchReport:
     optimized: OptimizeReport | None = None
 
 
-class Indexer(Rebuilder):
-    """Freshness methods of `Workspace` (see the module docstring); the rebuild is inherited.
+class Indexer:
+    """Diffs the files against a `LiveIndex` and applies the changes, one batch at a time."""
 
-    Attributes the two share are declared once, on `Rebuilder`.
-    """
-
-    watch_scope: Scope
-    link_resolution: str
-    _listeners: list[Callable[[BatchReport], None]]
-    _snapshot_soon: Callable[[], None]
+    def __init__(
+        self,
+        live: LiveIndex,
+        watch_scope: Scope,
+        rebuild_scope: Scope,
+        settings: ParseSettings,
+        workers: int,
+        warn: Callable[[str], None],
+    ) -> None:
+        self.live = live
+        self.root: Path = live.place.root
+        self.watch_scope = watch_scope
+        self.rebuild_scope = rebuild_scope
+        self.settings = settings
+        self.workers = workers
+        self.warn = warn
+        self.listeners: list[Callable[[BatchReport], None]] = []
 
     # -- keeping fresh ------------------------------------------------------------------------
     def diff(self, ahead: ScanAhead | None = None) -> Changes:
@@ -110,11 +99,11 @@ class Indexer(Rebuilder):
         with bulk_objects():  # 50k FileStats: the collector would walk the whole index heap
             disk = ahead.result() if ahead is not None else scan(self.root, self.watch_scope)
         for name in disk.undecodable:  # left out by the walk: no path of it can be stored
-            self._warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
+            self.warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
         changes = Changes()
-        with self.lock:
-            stored = self.index.nodes.stats()
-            origins = dict(self.index.origins)
+        with self.live.lock:
+            stored = self.live.memory.nodes.stats()
+            origins = dict(self.live.memory.origins)
         for path, (mtime, size) in stored.items():
             stat = disk.get(path)
             if (
@@ -145,29 +134,27 @@ class Indexer(Rebuilder):
         """Whether another process rebuilt the index since this one last looked (reloading
         it now). Its copy replaced whatever this process committed while it ran, so the
         caller should diff again: the files are the truth. True once per rebuild."""
-        self.refresh_if_changed()
-        with self.lock:
-            seen, self._rebuilt_elsewhere = self._rebuilt_elsewhere, False
-        return seen
+        self.live.refresh_if_changed()
+        return self.live.take_rebuilt_elsewhere()
 
     def sync(
         self, progress: ProgressFn | None = None, ahead: ScanAhead | None = None
     ) -> BatchReport:
         """The start-up diff: bring the index up to date with the files, one transaction."""
-        self.refresh_if_changed()
+        self.live.refresh_if_changed()
         changes = self.diff(ahead)
         if not changes:
-            return BatchReport(generation=self._generation)
+            return BatchReport(generation=self.live.generation)
         return self.apply(changes, progress=progress)
 
     def apply(
         self, changes: Changes, *, origin: str = "watch", progress: ProgressFn | None = None
     ) -> BatchReport:
         """Parse changed files, commit them in one transaction, then update memory."""
-        with self.write_lock:
+        with self.live.write_lock:
             report = self._apply(changes, origin, progress)
         if report.changes or report.touched:
-            for fn in self._listeners:
+            for fn in self.listeners:
                 fn(report)
         return report
 
@@ -182,7 +169,7 @@ class Indexer(Rebuilder):
         gone = set(changes.deleted) | unfit | vanished | {p for p, _ in skipped}
         for attempt in range(_COMMIT_ATTEMPTS):
             try:
-                with self.lock:
+                with self.live.lock:
                     report = self._commit(origin, batches, gone, skipped, touched)
                 break
             except sqlite3.OperationalError as exc:
@@ -204,51 +191,52 @@ class Indexer(Rebuilder):
         """One transaction. Term ids are assigned inside it, after catching up with any other
         writer, so two processes never hand out the same id for different terms.
         """
-        self.refresh_if_changed()
-        if not (batches or skipped or touched or gone & set(self.index.nodes)):
-            return BatchReport(generation=self._generation)
+        live = self.live
+        live.refresh_if_changed()
+        if not (batches or skipped or touched or gone & set(live.memory.nodes)):
+            return BatchReport(generation=live.generation)
         try:
-            with self.store.transaction():
-                if self._shared() and self.store.generation() != self._generation:
-                    self._load()  # another process committed since we last looked
-                known = set(self.index.nodes)
-                writes = self._writes(batches, origin)
-                vocab = self.index.vocab
-                new_terms = [vocab.term(i) for i in range(self._persisted_terms, len(vocab))]
-                self.store.add_terms(self._persisted_terms, new_terms)
-                self.store.delete_files(sorted(gone))
+            with live.store.transaction():
+                if live.shared() and live.store.generation() != live.generation:
+                    live.load()  # another process committed since we last looked
+                known = set(live.memory.nodes)
+                vocab = live.memory.vocab
+                writes = batch_writes(batches, TermSpaces(vocab), self.origin_of(origin))
+                new_terms = [vocab.term(i) for i in range(live.persisted_terms, len(vocab))]
+                live.store.add_terms(live.persisted_terms, new_terms)
+                live.store.delete_files(sorted(gone))
                 for path, mtime, _ in touched:
-                    self.store.touch_file(path, mtime)
-                results = [self.store.write_files(w) for w in writes]
-                self.store.record_skipped(skipped)
-                self.store.put_meta({"fingerprint": self._fingerprint()})
-                generation = self.store.bump_generation()
+                    live.store.touch_file(path, mtime)
+                results = [live.store.write_files(w) for w in writes]
+                live.store.record_skipped(skipped)
+                live.store.put_meta({"fingerprint": live.place.fingerprint})
+                generation = live.store.bump_generation()
         except Exception:
-            retry_busy(self._load)
+            retry_busy(live.load)
             raise
-        self._persisted_terms = len(vocab)
+        live.persisted_terms = len(vocab)
         report = self._update_memory(gone & known, writes, results, known)
         for path, mtime, digest in touched:
-            node = self.index.nodes.get(path)
+            node = live.memory.nodes.get(path)
             if node is not None and node.content_hash == digest:
                 node.st_mtime = mtime
                 report.touched.append(path)
-        report.generation = self._generation = generation
-        self._snapshot_soon()
+        report.generation = live.generation = generation
+        live.snapshot_soon()
         return report
 
     def _split_touched(
         self, paths: Sequence[str]
     ) -> tuple[list[str], list[tuple[str, float, str]]]:
         """Separate files whose content hash is unchanged (only their mtime moved)."""
-        with self.lock:
-            nodes = {p: self.index.nodes.get(p) for p in paths}
+        with self.live.lock:
+            nodes = {p: self.live.memory.nodes.get(p) for p in paths}
         parse: list[str] = []
         touched: list[tuple[str, float, str]] = []
         for path in paths:
             node = nodes[path]
             mtime = self._same_content(path, node.size, node.content_hash) if node else None
-            if mtime is None:
+            if node is None or mtime is None:
                 parse.append(path)
             elif mtime != node.st_mtime:
                 touched.append((path, mtime, node.content_hash))
@@ -271,8 +259,13 @@ class Indexer(Rebuilder):
             return None
         return RACY_MTIME if time.time() - after.st_mtime < RACY_SECONDS else after.st_mtime
 
-    def _origin_of(self, path: str, origin: str) -> str:
-        return "watch" if self.watch_scope.covers(path) else "reindex" if origin else origin
+    def origin_of(self, origin: str) -> Callable[[str], str]:
+        """Each file's stored origin: "watch" inside the watched folders, else `origin`'s."""
+
+        def of(path: str) -> str:
+            return "watch" if self.watch_scope.covers(path) else "reindex" if origin else origin
+
+        return of
 
     def _parse(
         self, paths: Sequence[str], progress: ProgressFn | None
@@ -287,30 +280,10 @@ class Indexer(Rebuilder):
                 progress(done, total)
 
         batches = []
-        for batch in parse_many(
-            self.root, paths, self.settings, self.config.workers, tick, self._warn
-        ):
-            _mark_racy(batch, time.time())
+        for batch in parse_many(self.root, paths, self.settings, self.workers, tick, self.warn):
+            mark_racy(batch, time.time())
             batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]
-
-    def _writes(
-        self, batches: Sequence[ParsedBatch], origin: str, spaces: TermSpaces | None = None
-    ) -> list[BatchWrite]:
-        """Each batch's rows: CSR pointers over its chunks' vocabulary ids, each file's origin.
-
-        Without ``spaces`` these are all the batches of one parse, mapped afresh (a commit
-        retried after a reload maps them again, with the reloaded vocabulary).
-        """
-        spaces = spaces or TermSpaces(self.index.vocab)
-        writes = []
-        for batch in batches:
-            ids = spaces.ids(batch)
-            ptr = np.zeros(len(batch.doc_nterms) + 1, dtype=np.int64)
-            np.cumsum(batch.doc_nterms, out=ptr[1:])
-            origins = [self._origin_of(pf.node.path, origin) for pf in batch.files]
-            writes.append(BatchWrite(batch.files, origins, ptr, ids, batch.tfs))
-        return writes
 
     def _update_memory(
         self,
@@ -319,7 +292,7 @@ class Indexer(Rebuilder):
         results: Sequence[tuple[list[int], np.ndarray]],
         known: set[str],
     ) -> BatchReport:
-        index = self.index
+        index = self.live.memory
         report = BatchReport()
         for path in sorted(removed):
             index.remove_file(path)

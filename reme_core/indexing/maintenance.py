@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.indexing.live_index import LiveIndex
 
 
 @dataclass(slots=True)
@@ -40,54 +40,54 @@ class OptimizeReport:
         ]
 
 
-def run_optimize(ws: Workspace) -> OptimizeReport:
+def run_optimize(live: LiveIndex) -> OptimizeReport:
     """Drop unused terms from the stored vocabulary, vacuum, and reload clean structures.
 
     The database never holds tombstones (deleted rows are gone at commit); the in-memory
     index does, and reloading from the store compacts it.
     """
     started = time.perf_counter()
-    with ws.lock:
-        ws.refresh_if_changed()
-        bm25 = ws.index.bm25
+    with live.lock:
+        live.refresh_if_changed()
+        bm25 = live.memory.bm25
         docs_before, tomb_before = bm25.n_total, bm25.n_tombstones
-        vocab_before = len(ws.index.vocab)
-        bytes_before = ws.store.size_bytes()
-        with ws.store.transaction():
+        vocab_before = len(live.memory.vocab)
+        bytes_before = live.store.size_bytes()
+        with live.store.transaction():
             # Read inside the write transaction: another process cannot add terms meanwhile.
-            terms = ws.store.load_vocab()
+            terms = live.store.load_vocab()
             used = np.zeros(len(terms), dtype=bool)
-            used[ws.store.load_chunk_arrays().term_ids] = True
+            used[live.store.load_chunk_arrays().term_ids] = True
             if not used.all():
                 old_to_new = np.full(len(terms), -1, dtype=np.int64)
                 old_to_new[used] = np.arange(int(used.sum()))
                 kept = [t for t, u in zip(terms, used.tolist()) if u]
-                ws.store.rewrite_term_ids(old_to_new, kept)
-                ws.store.bump_generation()
-        ws.store.vacuum()
-        ws._load()
-        bm25 = ws.index.bm25
+                live.store.rewrite_term_ids(old_to_new, kept)
+                live.store.bump_generation()
+        live.store.vacuum()
+        live.load()
+        bm25 = live.memory.bm25
         return OptimizeReport(
             docs_before,
             bm25.n_total,
             tomb_before,
             bm25.n_tombstones,
             vocab_before,
-            len(ws.index.vocab),
+            len(live.memory.vocab),
             bytes_before,
-            ws.store.size_bytes(),
+            live.store.size_bytes(),
             time.perf_counter() - started,
         )
 
 
-def index_stats(ws: Workspace) -> dict[str, Any]:
+def index_stats(live: LiveIndex) -> dict[str, Any]:
     """Files, chunks, live/tombstoned documents, vocabulary, links, database size."""
-    index = ws.index
+    index = live.memory
     graph = index.graph
     return {
-        "workspace": str(ws.root),
-        "mode": ws.mode,
-        "link_resolution": ws.link_resolution,
+        "workspace": str(live.place.root),
+        "mode": live.place.mode,
+        "link_resolution": live.place.link_resolution,
         "files": len(index.nodes),
         "chunks": index.bm25.n_docs,
         "live_documents": index.bm25.n_docs,
@@ -95,7 +95,7 @@ def index_stats(ws: Workspace) -> dict[str, Any]:
         "vocabulary": len(index.vocab),
         "links": graph.n_edges,
         "dangling_links": graph.dangling_count(),
-        "skipped": len(ws.store.skipped()),
-        "db_bytes": ws.store.size_bytes(),
-        "generation": ws.store.generation(),
+        "skipped": len(live.store.skipped()),
+        "db_bytes": live.store.size_bytes(),
+        "generation": live.store.generation(),
     }

@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,6 +31,9 @@ from reme_core.parse.wikilinks import find_markdown_links, find_wikilinks
 from reme_core.text.tokenizer import Tokenizer
 from reme_core.text.vocabulary import Vocabulary
 
+if TYPE_CHECKING:
+    from reme_core.config import Config
+
 VANISHED = "vanished"
 
 
@@ -44,6 +48,19 @@ class ParseSettings:
     use_jieba: bool = True
     stemmer: str = "english"
     markdown_links: bool = False
+
+    @classmethod
+    def from_config(cls, config: Config, markdown_links: bool) -> ParseSettings:
+        """The parse settings a workspace's config gives (the config owns the defaults)."""
+        return cls(
+            encoding=config.encoding,
+            invalid_encoding_policy=config.invalid_encoding_policy,
+            chunk_max_bytes=config.chunk_max_bytes,
+            max_file_bytes=config.max_file_bytes,
+            use_jieba=config.use_jieba,
+            stemmer=config.stemmer,
+            markdown_links=markdown_links,
+        )
 
 
 @dataclass(slots=True)

@@ -1,0 +1,267 @@
+"""The index a process answers from: the store, its in-memory image, and what keeps them one.
+
+`LiveIndex` owns the SQLite store and the `MemoryIndex` loaded from it (or from its
+snapshot), the generation that says whether another process has committed since, and the
+snapshot written after quiet periods. Readers take `lock`; one writer at a time takes
+`write_lock` (the indexer, a rebuild, optimize and the file operations).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sqlite3
+import threading
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+
+from reme_core.errors import RemeError
+from reme_core.files.paths import normalize_relpath
+from reme_core.files.scanner import Scope, scan
+from reme_core.gc_pause import bulk_objects
+from reme_core.index import snapshot
+from reme_core.index.index_columns import columns_from_rows
+from reme_core.index.memory_index import MemoryIndex
+from reme_core.parse.pool_worker import pid_alive
+from reme_core.store.database import Store, StoreError, is_busy, retry_busy
+
+DB_NAME = "index.sqlite"
+# Meta key naming the rebuild that made the database: a live process that sees it change
+# re-checks the files, since the rebuild's copy replaced whatever it committed meanwhile.
+REBUILD_KEY = "rebuild"
+# Commits then this long without another: write the snapshot (`LiveIndex.save_snapshot`).
+SNAPSHOT_QUIET_SECONDS = 2.0
+# Indexes whose snapshot is stale: written at exit too (a program may never close one).
+_STALE: weakref.WeakSet[LiveIndex] = weakref.WeakSet()
+
+
+@atexit.register
+def _save_stale_snapshots() -> None:
+    for live in list(_STALE):
+        live.save_snapshot()
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPlace:
+    """Where a workspace's index lives and what it is built with (its fingerprint)."""
+
+    root: Path
+    mode: str
+    state_dir: Path
+    link_resolution: str
+    fingerprint: str
+
+    @property
+    def db_file(self) -> str:
+        """The database's path as a string, whether or not the state folder is usable."""
+        return str(self.state_dir / DB_NAME)
+
+    @property
+    def db_path(self) -> Path | str:
+        """The database file, or ":memory:" when the state folder cannot be trusted."""
+        meta = self.state_dir
+        # Never followed when a symlink: it could lead to another program's files.
+        if meta.is_symlink() or (meta.exists() and not meta.is_dir()):
+            return ":memory:"
+        return meta / DB_NAME
+
+    def new_memory(self) -> MemoryIndex:
+        """An empty in-memory index; Obsidian vaults may resolve links to any file (attachments)."""
+        obsidian = self.link_resolution == "obsidian"
+        every_file = Scope(("",), ("",), self.state_dir.name)
+        lister = (lambda: scan(self.root, every_file)) if obsidian else None
+        return MemoryIndex(obsidian, self._exists, lister)
+
+    def _exists(self, relpath: str) -> bool:
+        try:
+            return (self.root / normalize_relpath(relpath)).exists()
+        except RemeError:
+            return False
+
+
+class LiveIndex:
+    """The store and the in-memory index of one workspace, kept in step with other writers."""
+
+    def __init__(self, place: IndexPlace, store: Store) -> None:
+        self.place = place
+        self.store = store
+        self.memory = place.new_memory()
+        self.lock = threading.RLock()
+        self.write_lock = threading.RLock()
+        self.generation = -1
+        self.persisted_terms = 0  # vocabulary ids below this are in the store
+        self._db_ino = 0
+        self._rebuild_id: str | None = None  # the rebuild that made the loaded database
+        self._rebuilt_elsewhere = False
+        self._snapshot_stale = False  # a commit of ours moved the database past the snapshot
+        self._snapshot_timer: threading.Timer | None = None
+
+    # -- what this index is -------------------------------------------------------------------
+    def shared(self) -> bool:
+        """Whether the store is the workspace's database file (others may write it too)."""
+        db = self.place.db_path
+        return db != ":memory:" and str(self.store.path) == str(db)
+
+    def snapshot_path(self) -> Path | None:
+        """Where the BM25 snapshot of the shared database lives (None for a private store)."""
+        db = self.place.db_path
+        if isinstance(db, Path) and self.shared():
+            return db.with_name(snapshot.SNAPSHOT_NAME)
+        return None
+
+    def stale_reason(self) -> str | None:
+        """None when the stored index is built with today's settings; else why it needs a
+        build ("" for a database that has never been built)."""
+        stored = retry_busy(lambda: self.store.meta("fingerprint"))
+        if not stored:
+            return ""
+        if stored != self.place.fingerprint:
+            return "index settings changed: rebuilding the index"
+        return None
+
+    def ino(self) -> int:
+        """The database file's inode; 0 when it is missing (or the state is not a folder)."""
+        try:
+            return os.stat(self.place.db_file).st_ino
+        except OSError:
+            return 0
+
+    # -- loading ------------------------------------------------------------------------------
+    def load(self) -> None:
+        """Rebuild the in-memory structures from the store (at open, or after another writer).
+
+        A snapshot whose stamp matches the database (read in the same read transaction)
+        stands for its rows; otherwise the rows are read and the snapshot written again.
+        """
+        try:
+            with bulk_objects():
+                memory, generation, rebuild_id = self._read_memory()
+        except Exception as exc:  # a damaged database shows up here as many exception types
+            if is_busy(exc):
+                raise
+            raise StoreError(f"cannot load the index ({exc.__class__.__name__}: {exc})") from None
+        self.memory = memory
+        self.generation = generation
+        if self._rebuild_id is not None and rebuild_id != self._rebuild_id:
+            self._rebuilt_elsewhere = True
+        self._rebuild_id = rebuild_id
+        self.persisted_terms = len(memory.vocab)
+        self._db_ino = self.ino()
+
+    def _read_memory(self) -> tuple[MemoryIndex, int, str | None]:
+        memory = self.place.new_memory()
+        snap = self.snapshot_path()
+        if snap is not None:
+            snapshot.remove_stale(snap, pid_alive)
+        with self.store.reading():  # one consistent view: the snapshot stamp relies on it
+            generation = self.store.generation()
+            rebuild_id = self.store.meta(REBUILD_KEY)
+            current = snapshot.stamp(generation, self.store.state())
+            cols = snapshot.load(snap, current) if snap is not None else None
+            if cols is not None:
+                try:
+                    memory.load(cols)
+                except ValueError:
+                    memory, cols = self.place.new_memory(), None
+            if cols is None:
+                cols = columns_from_rows(
+                    self.store.load_files(),
+                    self.store.load_links(),
+                    self.store.load_vocab(),
+                    self.store.load_chunk_arrays(),
+                )
+                memory.load(cols)
+                if snap is not None:
+                    snapshot.save(snap, current, cols)
+            self._snapshot_stale = False
+        return memory, generation, rebuild_id
+
+    def refresh_if_changed(self) -> bool:
+        """Reload when another process committed (generation moved or the file was replaced)."""
+        with self.lock:
+            # Cheaper than `shared()` (every search calls this); where they differ, the state
+            # is no longer a folder and `_refresh` finds no database file either.
+            if str(self.store.path) != self.place.db_file:
+                return False
+            return retry_busy(self._refresh)
+
+    def _refresh(self) -> bool:
+        ino = self.ino()
+        if ino == 0:  # deleted under us: keep answering from memory; the next open rebuilds
+            return False
+        if ino != self._db_ino:
+            self.store.close()
+            self.store = Store(self.place.db_path)
+            self.load()
+            return True
+        if self.store.generation() != self.generation:
+            self.load()
+            return True
+        return False
+
+    def take_rebuilt_elsewhere(self) -> bool:
+        """Whether a load since the last call found another process's rebuild (once each)."""
+        with self.lock:
+            seen, self._rebuilt_elsewhere = self._rebuilt_elsewhere, False
+        return seen
+
+    def install(self, store: Store, memory: MemoryIndex) -> None:
+        """Answer from a rebuilt index from now on (caller holds `lock`)."""
+        self.store = store
+        self.memory = memory
+        self.generation = store.generation()
+        self._rebuild_id = store.meta(REBUILD_KEY)
+        self.persisted_terms = len(memory.vocab)
+        self._db_ino = self.ino()
+        self._snapshot_stale = False
+
+    # -- the snapshot -------------------------------------------------------------------------
+    def snapshot_soon(self) -> None:
+        """After a commit: write the snapshot once commits have been quiet for a while."""
+        if self.snapshot_path() is None:
+            return
+        with self.lock:
+            self._snapshot_stale = True
+            _STALE.add(self)
+            if self._snapshot_timer is not None:
+                self._snapshot_timer.cancel()
+            timer = threading.Timer(SNAPSHOT_QUIET_SECONDS, self.save_snapshot)
+            timer.daemon = True
+            self._snapshot_timer = timer
+            timer.start()
+
+    def save_snapshot(self) -> bool:
+        """Write the snapshot of the index when a commit of ours left it stale, so the next
+        open loads columns instead of reading every row. False when nothing was written (not
+        stale, another process committed since, or a private store)."""
+        snap = self.snapshot_path() if self.store.conn is not None else None
+        if snap is None or not self._snapshot_stale:
+            return False
+        with self.lock:
+            if self.store.conn is None or not self._snapshot_stale:
+                return False
+            try:
+                with bulk_objects(), self.store.reading():
+                    generation = self.store.generation()
+                    if generation != self.generation:
+                        return False  # memory is behind: the next `load` writes it
+                    current = snapshot.stamp(generation, self.store.state())
+                    cols = self.memory.columns()
+            except sqlite3.Error:
+                return False
+            self._snapshot_stale = False
+            _STALE.discard(self)
+        if cols is None:
+            return False
+        snapshot.save(snap, current, cols)
+        return True
+
+    def close(self) -> None:
+        """Write a stale snapshot, then release the database."""
+        timer = self._snapshot_timer
+        if timer is not None:
+            timer.cancel()
+        self.save_snapshot()
+        with self.lock:
+            self.store.close()

@@ -1,0 +1,124 @@
+"""Opening a workspace's index: the state folder, its database, and when to rebuild.
+
+A database built with other settings, or none at all, is rebuilt (once across processes:
+the others wait on the state lock, then load what was built); a damaged one is rebuilt from
+the files with a warning; a state folder that cannot be used leaves the index in memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from reme_core.files.paths import METADATA_DIR
+from reme_core.indexing.live_index import DB_NAME, IndexPlace, LiveIndex
+from reme_core.indexing.rebuild import remove_db, remove_stale_rebuilds
+from reme_core.indexing.state_lock import StateLock
+from reme_core.store.database import Store, StoreError, retry_busy
+
+# Rebuilds `LiveIndex` from the files (the workspace's `reindex`).
+Reindex = Callable[[LiveIndex], object]
+
+
+def open_live_index(
+    place: IndexPlace,
+    state_lock: StateLock,
+    reindex: Reindex,
+    warn: Callable[[str], None],
+) -> LiveIndex:
+    """The workspace's index, loaded, or built by `reindex` when it must be."""
+    state = place.state_dir.name
+    db = place.db_path
+    if db == ":memory:":
+        what = "a symbolic link" if place.state_dir.is_symlink() else "a file, not a folder"
+        warn(f"{state} is {what}: the index is kept in memory only")
+        return _rebuilt(LiveIndex(place, Store(":memory:")), reindex)
+    assert isinstance(db, Path)
+    live: LiveIndex | None = None
+    try:
+        make_state_dir(place, warn)
+        remove_stale_rebuilds(db)
+        live = LiveIndex(place, retry_busy(lambda: Store(db)))
+        if live.stale_reason() is not None:
+            # Another process may be building it right now: wait, then use what it built.
+            waited = lambda: warn("another process was building this index: waited for it")  # noqa: E731
+            with state_lock.held(waited):
+                reason = live.stale_reason()
+                if reason is not None:
+                    if reason:
+                        warn(reason)
+                    return _rebuilt(live, reindex)
+        retry_busy(live.load)
+        return live
+    except StoreError as exc:
+        warn(f"{db.relative_to(place.root)}: {exc}; rebuilt from the files")
+        if live is not None:
+            live.store.close()
+        remove_db(db)
+        return _rebuilt(LiveIndex(place, retry_busy(lambda: Store(db))), reindex)
+    except PermissionError as exc:
+        warn(f"cannot write {state}/ ({exc.strerror}): index in memory")
+        return _rebuilt(LiveIndex(place, Store(":memory:")), reindex)
+
+
+def _rebuilt(live: LiveIndex, reindex: Reindex) -> LiveIndex:
+    reindex(live)
+    return live
+
+
+def make_state_dir(place: IndexPlace, warn: Callable[[str], None]) -> None:
+    """Create the state folder; in a vault, hidden and kept out of git, and an index that
+    an older version left in the vault's `metadata/` is moved into it."""
+    state = place.state_dir
+    legacy = place.root / METADATA_DIR
+    if place.mode == "vault" and not state.exists() and adopt_vault_index(legacy, state):
+        warn(
+            f"moved the index from {METADATA_DIR}/ to {state.name}/: in a vault, "
+            f"{METADATA_DIR}/ is notes like any other folder"
+        )
+    state.mkdir(parents=True, exist_ok=True)
+    if place.mode == "vault":
+        ignore = state / ".gitignore"
+        if not ignore.exists():
+            with contextlib.suppress(OSError):
+                ignore.write_text("# reme-tui's derived state: rebuilt from the notes\n*\n")
+
+
+_LEGACY_STATE = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "bm25-postings.npz")
+
+
+def adopt_vault_index(legacy: Path, state: Path) -> bool:
+    """Move our index out of a vault's `metadata/` (where versions before 0.2 kept it) into
+    the hidden state folder; True when moved. Only a real folder holding a database with our
+    meta table counts: a user's own `metadata/index.sqlite` is left alone. A killed rebuild's
+    copy goes along, to be removed by the open as any other."""
+    db = legacy / DB_NAME
+    try:
+        if legacy.is_symlink() or not db.is_file() or db.is_symlink():
+            return False
+        conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+        try:
+            conn.execute("PRAGMA trusted_schema=OFF")
+            ours = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error):
+        return False
+    if not ours:
+        return False
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+        for name in _LEGACY_STATE:
+            if (legacy / name).is_file():
+                os.replace(legacy / name, state / name)
+    except OSError:
+        return False
+    for leftover in legacy.glob(f"{DB_NAME}.rebuild-*"):  # a killed rebuild's copy
+        with contextlib.suppress(OSError):
+            os.replace(leftover, state / leftover.name)
+    with contextlib.suppress(OSError):
+        legacy.rmdir()  # only when empty: anything else in it is the owner's
+    return True
