@@ -10,15 +10,29 @@ a 50k-file workspace. Files whose links change later move to the dict-based over
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 
+from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.models import FileLink
 
+__all__ = [
+    "DIRECTIONS",
+    "Adjacent",
+    "Grouped",
+    "LinkColumns",
+    "LinkColumnsBuilder",
+    "LinkGraph",
+    "TraverseEdge",
+    "TraverseNode",
+    "link_columns",
+]
+
 DIRECTIONS = ("both", "forward", "backward")
+Adjacent = list[tuple[str, list[str]]]  # (neighbour path, anchors its links name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,118 +52,6 @@ class TraverseEdge:
     target: str
     anchor: str
     depth: int
-
-
-@dataclass(slots=True)
-class LinkColumns:
-    """Links as parallel columns, strings interned in `strings`; each source's in source order."""
-
-    strings: list[str]
-    source: np.ndarray  # int32 ids into `strings`
-    target: np.ndarray
-    anchor: np.ndarray
-    alias: np.ndarray
-    raw: np.ndarray
-    line: np.ndarray  # int32
-    embed: np.ndarray  # bool
-
-    def __len__(self) -> int:
-        return len(self.source)
-
-    def link(self, i: int) -> FileLink:
-        """Link `i` as an object."""
-        s = self.strings
-        return FileLink(
-            s[self.source[i]],
-            s[self.target[i]],
-            s[self.anchor[i]],
-            int(self.line[i]),
-            s[self.alias[i]],
-            bool(self.embed[i]),
-            s[self.raw[i]],
-        )
-
-    def select(self, keep: np.ndarray) -> LinkColumns:
-        """The links where `keep` is true (same string table)."""
-        return LinkColumns(
-            self.strings,
-            self.source[keep],
-            self.target[keep],
-            self.anchor[keep],
-            self.alias[keep],
-            self.raw[keep],
-            self.line[keep],
-            self.embed[keep],
-        )
-
-
-class LinkColumnsBuilder:
-    """Links appended as interned string ids in flat int arrays (no object per link)."""
-
-    def __init__(self, strings: Sequence[str] = ("",)) -> None:
-        """``strings`` starts the string table ("" first), e.g. that of loaded columns."""
-        self._ids: dict[str, int] = dict(zip(strings, range(len(strings))))
-        self._cols = [array("i") for _ in range(6)]  # source, target, anchor, alias, raw, line
-        self._embed = array("b")
-
-    def add(self, links: Iterable[tuple[str, str, str, int, str, bool, str]]) -> None:
-        """Append (source, target, anchor, line, alias, embed, raw) tuples."""
-        ids = self._ids
-        intern = ids.setdefault
-        source, target, anchor, alias, raw, lines = self._cols
-        embeds = self._embed
-        for src, tgt, anc, line, als, embed, rw in links:
-            source.append(intern(src, len(ids)))
-            target.append(intern(tgt, len(ids)))
-            anchor.append(intern(anc, len(ids)))
-            alias.append(intern(als, len(ids)))
-            raw.append(intern(rw, len(ids)))
-            lines.append(line)
-            embeds.append(bool(embed))
-
-    def add_file(self, source: str, links: Sequence[FileLink]) -> None:
-        """Append one file's parsed links (as `add` would take them, without the tuples)."""
-        if not links:
-            return
-        ids = self._ids
-        intern = ids.setdefault
-        sources, target, anchor, alias, raw, lines = self._cols
-        sid = intern(source, len(ids))
-        for link in links:
-            sources.append(sid)
-            target.append(intern(link.target_path, len(ids)))
-            anchor.append(intern(link.target_anchor, len(ids)))
-            alias.append(intern(link.alias, len(ids)))
-            raw.append(intern(link.raw_target, len(ids)))
-            lines.append(link.line)
-            self._embed.append(link.embed)
-
-    def finish(self) -> LinkColumns:
-        """The columns of every link added; "" is string 0."""
-        source, target, anchor, alias, raw, lines = (
-            np.frombuffer(c, dtype=np.int32).copy() if len(c) else np.zeros(0, np.int32)
-            for c in self._cols
-        )
-        embed = np.frombuffer(self._embed, dtype=np.int8).astype(bool)
-        return LinkColumns(list(self._ids), source, target, anchor, alias, raw, lines, embed)
-
-
-def link_columns(links: Iterable[tuple[str, str, str, int, str, bool, str]]) -> LinkColumns:
-    """Columns of (source, target, anchor, line, alias, embed, raw) tuples; "" is string 0."""
-    builder = LinkColumnsBuilder()
-    builder.add(links)
-    return builder.finish()
-
-
-class Grouped:
-    """Row numbers of `LinkColumns` grouped by one column (stable: source order kept)."""
-
-    def __init__(self, key: np.ndarray, n_keys: int) -> None:
-        self.order = np.argsort(key, kind="stable")
-        self.ptr = np.searchsorted(key[self.order], np.arange(n_keys + 1))
-
-    def rows(self, key: int) -> list[int]:
-        return self.order[self.ptr[key] : self.ptr[key + 1]].tolist()
 
 
 class LinkGraph:
@@ -174,6 +76,7 @@ class LinkGraph:
         self._by_target: Grouped | None = None
         self._base_counts = np.zeros(0, dtype=np.int64)
         self._void: set[str] = set()
+        self._void_ids = np.zeros(0, dtype=bool)  # by string id: `_void` as a mask
 
     def load(self, files: Iterable[str], links: LinkColumns) -> None:
         """Start from these files and their (resolved) links, kept as columns."""
@@ -186,6 +89,8 @@ class LinkGraph:
         self._by_target = Grouped(links.target, n)
         self._base_counts = np.bincount(links.source, minlength=n)
         self._n_edges = len(links)
+        self._void = set()
+        self._void_ids = np.zeros(n, dtype=bool)
 
     def _base_out(self, source: str) -> list[FileLink]:
         sid = self._sid.get(source)
@@ -241,6 +146,7 @@ class LinkGraph:
         sid = self._sid.get(source)
         if sid is not None and source not in self._void:
             self._void.add(source)
+            self._void_ids[sid] = True
             self._n_edges -= int(self._base_counts[sid])
 
     def outlinks(self, path: str) -> list[FileLink]:
@@ -262,6 +168,81 @@ class LinkGraph:
         # Stable: each source's links keep their source order among equal lines.
         result.sort(key=lambda link: (link.source_path, link.line))
         return result
+
+    def adjacent(self, paths: Sequence[str], cap: int) -> list[tuple[Adjacent, Adjacent]]:
+        """Each path's first `cap` distinct outlink targets and inlink sources, with the
+        anchors their links name, in the order `outlinks` and `inlinks` give them.
+
+        The loaded edges of all the paths come from the columns in one gather each way, with
+        no `FileLink` per edge: search expands every hit it returns.
+        """
+        outs: list[dict[str, list[str]]] = [{} for _ in paths]
+        ins: list[dict[str, list[tuple[int, str]]]] = [{} for _ in paths]
+        self._adjacent_base(paths, outs, ins)
+        for k, path in enumerate(paths):
+            for link in self._out.get(path, ()):
+                _add_anchor(outs[k], link.target_path, link.target_anchor)
+            for source, links in self._in.get(path, {}).items():
+                ins[k].setdefault(source, []).extend((x.line, x.target_anchor) for x in links)
+        result: list[tuple[Adjacent, Adjacent]] = []
+        for by_target, by_source in zip(outs, ins, strict=True):
+            sources: Adjacent = []
+            for source in sorted(by_source)[:cap]:
+                links = by_source[source]
+                anchors: list[str] = []
+                # by line; a source's links keep their order among equal lines (stable sort)
+                for _, anchor in sorted(links, key=_first) if len(links) > 1 else links:
+                    if anchor and anchor not in anchors:
+                        anchors.append(anchor)
+                sources.append((source, anchors))
+            result.append((list(islice(by_target.items(), cap)), sources))
+        return result
+
+    def _adjacent_base(
+        self,
+        paths: Sequence[str],
+        outs: list[dict[str, list[str]]],
+        ins: list[dict[str, list[tuple[int, str]]]],
+    ) -> None:
+        """`adjacent`'s loaded edges: sources replaced or removed since the load are left out."""
+        base, by_source, by_target = self._base, self._by_source, self._by_target
+        if base is None or by_source is None or by_target is None:
+            return
+        sid = self._sid
+        keys = np.fromiter((sid.get(p, -1) for p in paths), np.int64, len(paths))
+        known = np.flatnonzero(keys >= 0)
+        if not len(known):
+            return
+        keys = keys[known]
+        strings, void = base.strings, self._void_ids
+        kept = ~void[keys]
+        rows, owner = by_source.gather(keys[kept])
+        for k, t, a in zip(
+            known[kept][owner].tolist(),
+            base.target[rows].tolist(),
+            base.anchor[rows].tolist(),
+            strict=True,
+        ):
+            grouped, target = outs[k], strings[t]
+            anchors = grouped.get(target)
+            if anchors is None:
+                anchors = grouped[target] = []
+            if a:  # "" is string 0: most links name no anchor
+                anchor = strings[a]
+                if anchor and anchor not in anchors:
+                    anchors.append(anchor)
+        rows, owner = by_target.gather(keys)
+        sources = base.source[rows]
+        live = ~void[sources]
+        rows = rows[live]
+        for k, s, line, a in zip(
+            known[owner[live]].tolist(),
+            sources[live].tolist(),
+            base.line[rows].tolist(),
+            base.anchor[rows].tolist(),
+            strict=True,
+        ):
+            ins[k].setdefault(strings[s], []).append((line, strings[a]))
 
     def is_dangling(self, target: str) -> bool:
         """True when `target` is neither an indexed file nor present on disk.
@@ -361,3 +342,15 @@ class LinkGraph:
             if not by_source:
                 del self._in[target]
         self._n_edges -= len(links)
+
+
+def _add_anchor(grouped: dict[str, list[str]], key: str, anchor: str) -> None:
+    anchors = grouped.get(key)
+    if anchors is None:
+        anchors = grouped[key] = []
+    if anchor and anchor not in anchors:
+        anchors.append(anchor)
+
+
+def _first(item: tuple[int, str]) -> int:
+    return item[0]

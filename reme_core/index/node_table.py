@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from reme_core.index.index_columns import FileColumns
-from reme_core.index.link_graph import Grouped, LinkColumns, LinkColumnsBuilder
+from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder
 from reme_core.models import FileNode
 
 
@@ -65,6 +65,29 @@ class NodeTable(Mapping[str, FileNode]):
         if node is not None or self._files is None:
             return node.frontmatter if node is not None else {}
         return self._files.frontmatter[self._base[path]]
+
+    def labels(self, paths: Sequence[str]) -> list[tuple[str, str] | None]:
+        """(name, description) of each path as its `FileNode` gives them, None for a path
+        not indexed, without building a node: link expansion labels every neighbour of
+        every hit (~80 a search), so this is one loop with no call per path."""
+        built, base = self._built, self._base
+        fms = self._files.frontmatter if self._files is not None else []
+        out: list[tuple[str, str] | None] = []
+        for path in paths:
+            node = built.get(path)
+            if node is not None:
+                out.append((node.name, node.description))
+                continue
+            i = base.get(path)  # loaded, not changed since (`put` and `discard` keep it so)
+            if i is None:
+                out.append(None)
+                continue
+            fm = fms[i]
+            name, description = fm.get("name"), fm.get("description")
+            out.append(
+                ("" if name is None else str(name), "" if description is None else str(description))
+            )
+        return out
 
     def stats(self) -> dict[str, tuple[float, int]]:
         """(mtime, size) of every live file, what the start-up diff compares."""

@@ -34,7 +34,7 @@ from typing import IO, Any
 import numpy as np
 
 from reme_core.index.index_columns import FileColumns, IndexColumns
-from reme_core.index.link_graph import LinkColumns
+from reme_core.index.link_columns import LinkColumns
 
 SNAPSHOT_NAME = "bm25-postings.npz"
 _VERSION = 2

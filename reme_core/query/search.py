@@ -308,9 +308,7 @@ def run_search(
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
     if expand_links:
-        for hit in hits:
-            if hit.path not in result.link_expansion:
-                result.link_expansion[hit.path] = expand(ws, hit.path, max_links_per_direction)
+        result.link_expansion = expand_many(ws, [h.path for h in hits], max_links_per_direction)
     result.counts = {
         "vector": len(vec_docs),
         "keyword": len(kw_docs),
@@ -420,27 +418,39 @@ def _passes(text: str, phrases: Sequence[str], exclude_terms: Sequence[str]) -> 
     return not any(t.lower() in lowered for t in exclude_terms)
 
 
-def neighbour(ws: Workspace, path: str, anchors: list[str]) -> Neighbour:
-    """Name, description and state of a linked path."""
-    node = ws.index.nodes.get(path)
-    if node is not None:
-        return Neighbour(path, node.name, node.description, anchors)
-    dangling = ws.index.graph.is_dangling(path)
-    return Neighbour(path, anchors=anchors, dangling=dangling, indexed=False)
+def neighbours(ws: Workspace, adjacent: Sequence[tuple[str, list[str]]]) -> list[Neighbour]:
+    """Name, description and state of linked paths (with the anchors their links name)."""
+    index = ws.index
+    labels = index.nodes.labels([path for path, _ in adjacent])
+    out = []
+    for (path, anchors), label in zip(adjacent, labels, strict=True):
+        if label is not None:
+            out.append(Neighbour(path, label[0], label[1], anchors))
+        else:
+            out.append(Neighbour(path, "", "", anchors, index.graph.is_dangling(path), False))
+    return out
+
+
+def expand_many(
+    ws: Workspace, paths: Sequence[str], cap: int
+) -> dict[str, dict[str, list[Neighbour]]]:
+    """Outlinks and inlinks of each file, at most `cap` distinct neighbours each way.
+
+    The neighbours of all the files come from the graph's columns at once, are labelled in
+    one pass, and a `Neighbour` is made only for what is returned.
+    """
+    unique = list(dict.fromkeys(paths))
+    adjacent = ws.index.graph.adjacent(unique, cap)
+    flat = neighbours(ws, [n for outs, ins in adjacent for n in (*outs, *ins)])
+    result: dict[str, dict[str, list[Neighbour]]] = {}
+    at = 0
+    for path, (outs, ins) in zip(unique, adjacent, strict=True):
+        mid, end = at + len(outs), at + len(outs) + len(ins)
+        result[path] = {"outlinks": flat[at:mid], "inlinks": flat[mid:end]}
+        at = end
+    return result
 
 
 def expand(ws: Workspace, path: str, cap: int) -> dict[str, list[Neighbour]]:
     """Outlinks and inlinks of a file, at most `cap` distinct neighbours each way."""
-    graph = ws.index.graph
-    out: dict[str, list[Neighbour]] = {}
-    for direction, links, key in (
-        ("outlinks", graph.outlinks(path), lambda link: link.target_path),
-        ("inlinks", graph.inlinks(path), lambda link: link.source_path),
-    ):
-        grouped: dict[str, list[str]] = {}
-        for link in links:
-            anchors = grouped.setdefault(key(link), [])
-            if link.target_anchor and link.target_anchor not in anchors:
-                anchors.append(link.target_anchor)
-        out[direction] = [neighbour(ws, p, a) for p, a in list(grouped.items())[:cap]]
-    return out
+    return expand_many(ws, [path], cap)[path]
