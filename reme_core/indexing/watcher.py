@@ -10,19 +10,49 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import threading
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from watchfiles import Change, awatch
 from watchfiles._rust_notify import WatchfilesRustInternalError
 
 from reme_core.files.scanner import Scope, scan
-from reme_core.workspace import BatchReport, Changes, Workspace
+from reme_core.indexing.indexer import BatchReport, Changes
+from reme_core.indexing.maintenance import OptimizeReport
+
+if TYPE_CHECKING:
+    from reme_core.config import Config
+    from reme_core.index.memory_index import MemoryIndex
 
 # Idle wake-ups of the watch loop; the first one triggers a catch-up diff for anything that
 # changed between opening the workspace and the watcher being in place, later ones look for a
 # rebuild by another process.
 _IDLE_MS = 1000
+
+
+class Watched(Protocol):
+    """What the watcher needs of a workspace (the facade satisfies it)."""
+
+    root: Path
+    config: Config
+    watch_scope: Scope
+    rebuild_scope: Scope
+
+    @property
+    def index(self) -> MemoryIndex: ...
+
+    @property
+    def lock(self) -> threading.RLock: ...
+
+    def diff(self) -> Changes: ...
+
+    def apply(self, changes: Changes) -> BatchReport: ...
+
+    def rebuilt_elsewhere(self) -> bool: ...
+
+    def optimize(self) -> OptimizeReport: ...
 
 
 def coalesce(events: Iterable[tuple[Change, str]], indexed: Iterable[str] = ()) -> Changes:
@@ -53,7 +83,7 @@ def coalesce(events: Iterable[tuple[Change, str]], indexed: Iterable[str] = ()) 
     return out
 
 
-def settle(ws: Workspace, changes: Changes) -> Changes:
+def settle(ws: Watched, changes: Changes) -> Changes:
     """Decide each path by the disk now: files are added/modified/deleted, folders expand.
 
     A deleted folder deletes every indexed file below it; an added folder (moved in, checked
@@ -130,7 +160,7 @@ class WatchFilter:
         )
 
 
-def watch_paths(ws: Workspace) -> list[Path]:
+def watch_paths(ws: Watched) -> list[Path]:
     """The watched folders; the root itself when one is missing (so its creation is seen)."""
     dirs = [ws.root / d if d else ws.root for d in ws.watch_scope.dirs]
     if all(d.is_dir() for d in dirs):
@@ -138,7 +168,7 @@ def watch_paths(ws: Workspace) -> list[Path]:
     return [ws.root]
 
 
-def needs_optimize(ws: Workspace) -> bool:
+def needs_optimize(ws: Watched) -> bool:
     """Whether tombstones passed `optimize_tombstone_ratio` of all BM25 documents."""
     with ws.lock:
         bm25 = ws.index.bm25
@@ -147,7 +177,7 @@ def needs_optimize(ws: Workspace) -> bool:
 
 
 async def watch_workspace(
-    ws: Workspace,
+    ws: Watched,
     *,
     stop_event: asyncio.Event | None = None,
     quiet_ms: int | None = None,
@@ -251,7 +281,7 @@ def _cannot_decode(exc: BaseException) -> bool:
     return isinstance(exc, WatchfilesRustInternalError) and "decode" in str(exc)
 
 
-def _apply(ws: Workspace, changes: Changes) -> BatchReport:
+def _apply(ws: Watched, changes: Changes) -> BatchReport:
     report = ws.apply(settle(ws, changes))
     if report.changes and needs_optimize(ws):
         report.optimized = ws.optimize()

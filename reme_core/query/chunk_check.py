@@ -26,7 +26,7 @@ from reme_core.models import chunk_id
 from reme_core.parse.markdown_blocks import HEADING, scan_blocks
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.query.source import IndexReader
 
 # (chunk id, prefix, body, suffix), as `Store.chunk_texts` gives them.
 ChunkText = tuple[str, str, str, str]
@@ -40,7 +40,7 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW | getattr(o
 class ChunkCheck:
     """Checks chunks against their files for one search (each file is read at most once)."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: IndexReader) -> None:
         self.ws = ws
         self.checked = ws.index.checked_rows
         self._texts: dict[str, str | None] = {}
@@ -172,7 +172,7 @@ def _derived(prefix: str, suffix: str, text: str) -> bool:
 
 
 def checked_chunks(
-    ws: Workspace, path: str, rows: Sequence[tuple[int, str, int, int, str, str, str]]
+    ws: IndexReader, path: str, rows: Sequence[tuple[int, str, int, int, str, str, str]]
 ) -> list[tuple[int, str, int, int, str, str, str]]:
     """`Store.file_chunks` rows of one file, each as `ChunkCheck.text` would show it."""
     check = ChunkCheck(ws)

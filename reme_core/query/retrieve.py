@@ -14,7 +14,7 @@ from reme_core.errors import RemeError
 from reme_core.text.tokenizer import est_tokens
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.query.source import Retrievable
 
 _LINE_ANCHOR = re.compile(r"^L(\d+)(?:-L?(\d+))?$")
 
@@ -64,8 +64,8 @@ def line_range(anchor: str) -> tuple[int, int] | None:
     return (start, end) if 1 <= start <= end else None
 
 
-def _link_item(ws: Workspace, target: str, anchor: str, via: str) -> RetrievedItem | None:
-    node = ws.index.nodes.get(target)
+def _link_item(ws: Retrievable, target: str, anchor: str, via: str) -> RetrievedItem | None:
+    node = ws.node(target)
     if node is None:
         return None
     span = line_range(anchor) if anchor else None
@@ -85,7 +85,7 @@ def _link_item(ws: Workspace, target: str, anchor: str, via: str) -> RetrievedIt
 
 
 def run_retrieve(
-    ws: Workspace,
+    ws: Retrievable,
     query: str,
     limit: int,
     budget_tokens: int | None,
@@ -122,14 +122,21 @@ def run_retrieve(
         )
         if not expand_links:
             continue
-        with ws.lock:
-            outlinks = ws.index.graph.outlinks(hit.path)
-        for link in outlinks:
+        with ws.lock:  # one view of the index for the links and what they reach
+            outlinks = [
+                (
+                    link,
+                    link.target_path in ws.index.nodes,
+                    ws.index.graph.is_dangling(link.target_path),
+                )
+                for link in ws.index.graph.outlinks(hit.path)
+            ]
+        for link, indexed, dangling in outlinks:
             target = link.target_path
             if target in seen_paths:
                 continue
-            if target not in ws.index.nodes:
-                if ws.index.graph.is_dangling(target):
+            if not indexed:
+                if dangling:
                     raw = f"[[{link.raw_target or target}]]"
                     if raw not in result.unresolved_links:
                         result.unresolved_links.append(raw)

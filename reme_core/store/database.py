@@ -126,7 +126,7 @@ def _connect(path: Path | str) -> sqlite3.Connection:
     return conn
 
 
-class Store(VectorRows):
+class Store:
     """A thin, typed layer over the SQLite file; the caller serialises access with a lock."""
 
     def __init__(self, path: Path | str, create: bool = True) -> None:
@@ -136,6 +136,7 @@ class Store(VectorRows):
             check_state_file(path)
         try:
             self.conn = _connect(path)
+            self.vectors = VectorRows(self.conn)
             if str(path) != ":memory:":
                 self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -194,6 +195,15 @@ class Store(VectorRows):
         if conn is not None:
             conn.close()
             self.conn = None  # type: ignore[assignment]
+
+    def copy_vectors_into(self, target: Store) -> int:
+        """Copy the vectors of chunks `target` holds, and their model (a rebuild keeps them)."""
+        model = self.meta("vectors_model")
+        with target.transaction():
+            copied = self.vectors.copy_into(target.vectors)
+            if model:
+                target.put_meta({"vectors_model": model})
+        return copied
 
     # -- meta ---------------------------------------------------------------------------------
     def put_meta(self, values: dict[str, str]) -> None:

@@ -1,29 +1,22 @@
-"""The embedding-vector rows of the store, as a mixin so `Store` keeps one SQL concept per module.
+"""The embedding-vector rows of the store: `Store.vectors`, one SQL concept per module.
 
 Vectors are keyed by chunk id (see reme_core.vectors.vector_index); every method runs on the
-owning `Store`'s connection.
+owning `Store`'s connection, inside its caller's transaction where it writes.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from reme_core.store.rows import select_in
 
-if TYPE_CHECKING:
-    from reme_core.store.database import Store
-
 
 class VectorRows:
-    """Vector-table methods of `Store`; they rely on its `conn`, `meta` and `transaction`."""
+    """The vector table of one store's connection."""
 
-    conn: sqlite3.Connection
-
-    if TYPE_CHECKING:
-
-        def meta(self, key: str, default: str = "") -> str: ...
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
 
     def chunk_ids(self, rowids: Sequence[int] | None = None) -> dict[int, str]:
         """rowid -> chunk id for the given rows, or for every chunk when `rowids` is None."""
@@ -52,15 +45,11 @@ class VectorRows:
         )
         return cur.rowcount
 
-    def copy_vectors_into(self, target: Store) -> int:
-        """Copy the vectors of chunks `target` holds (a rebuild keeps them; others are dropped)."""
+    def copy_into(self, target: VectorRows) -> int:
+        """Copy the vectors of chunks `target`'s store holds (inside its transaction)."""
         wanted = {row[0] for row in target.conn.execute("SELECT id FROM chunks")}
         rows = [
             r for r in self.conn.execute("SELECT hash, model, vec FROM vectors") if r[0] in wanted
         ]
-        model = self.meta("vectors_model")
-        with target.transaction():
-            target.conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
-            if model:
-                target.put_meta({"vectors_model": model})
+        target.conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
         return len(rows)

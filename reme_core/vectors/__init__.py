@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from reme_core.errors import ConfigError, EmbedderUnavailable
 from reme_core.vectors.codec import blob_to_vector, blobs_to_matrix, l2_normalize, vector_to_blob
-from reme_core.vectors.embedder import Embedder, make_embedder
+from reme_core.vectors.embedder import Embedder
 from reme_core.vectors.exact_store import ExactVectorStore
 from reme_core.vectors.faiss_store import FaissHNSWStore
 from reme_core.vectors.fusion import rrf_fuse
 from reme_core.vectors.local_embedder import LocalEmbedder
 from reme_core.vectors.openai_embedder import OpenAIEmbedder
+from reme_core.vectors.providers import make_embedder
 from reme_core.vectors.store import VectorStore
 
 STORE_KINDS = ("exact", "faiss")

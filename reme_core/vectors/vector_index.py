@@ -27,19 +27,40 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from reme_core.errors import ConfigError, EmbedderUnavailable
 from reme_core.vectors import STORE_KINDS, make_store
 from reme_core.vectors.codec import blobs_to_matrix, vector_to_blob
-from reme_core.vectors.embedder import Embedder, make_embedder
+from reme_core.vectors.embedder import Embedder
+from reme_core.vectors.providers import make_embedder
 from reme_core.vectors.store import VectorStore, empty_result
 
 if TYPE_CHECKING:
+    from reme_core.config import Config
     from reme_core.index.memory_index import MemoryIndex
-    from reme_core.workspace import Workspace
+    from reme_core.indexing.indexer import BatchReport
+    from reme_core.store.database import Store
+
+
+class VectorHost(Protocol):
+    """What vector recall reads of a workspace (the facade satisfies it)."""
+
+    config: Config
+
+    @property
+    def index(self) -> MemoryIndex: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def lock(self) -> threading.RLock: ...
+
+    def add_listener(self, fn: Callable[[BatchReport], None]) -> None: ...
+
 
 VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
 ProgressFn = Callable[[int, int], None]
@@ -61,7 +82,7 @@ class VectorIndex:
     poll_seconds = 2.0  # how often an idle backfill looks for work nobody announced
     retry_seconds = 30.0  # how often an unavailable provider is checked again
 
-    def __init__(self, ws: Workspace, embedder: Embedder | None = None) -> None:
+    def __init__(self, ws: VectorHost, embedder: Embedder | None = None) -> None:
         settings = ws.config.vectors
         if settings.store not in STORE_KINDS:
             raise ConfigError(
@@ -224,7 +245,7 @@ class VectorIndex:
     def _renumber(self, index: MemoryIndex, live: np.ndarray) -> None:
         """The index was rebuilt: move held vectors to the new ids of the same chunk ids."""
         assert self.store is not None
-        key_of_row = self._ws.store.chunk_ids()
+        key_of_row = self._ws.store.vectors.chunk_ids()
         new_doc = {
             key_of_row[rowid]: doc
             for doc, rowid in zip(live.tolist(), index.doc_rowid[live].tolist(), strict=True)
@@ -289,7 +310,7 @@ class VectorIndex:
         current = f"{self.embedder.name} dim={dim}"
         if store.meta("vectors_model") != current:
             with store.transaction():
-                store.drop_vectors_except(self.embedder.name, 4 * dim)
+                store.vectors.drop_vectors_except(self.embedder.name, 4 * dim)
                 store.put_meta({"vectors_model": current})
 
     def _run(self) -> None:
@@ -328,7 +349,7 @@ class VectorIndex:
             dim, epoch = self.store.dim, self._epoch
             docs = self._pending[:_LOOKUP].tolist()
             rowids = ws.index.doc_rowid[docs].tolist()
-            key_of_row = ws.store.chunk_ids(rowids)
+            key_of_row = ws.store.vectors.chunk_ids(rowids)
             orphans = [d for d, r in zip(docs, rowids, strict=True) if r not in key_of_row]
             if orphans:  # the database moved on (another writer); the next reload follows it
                 self._pending = np.setdiff1d(self._pending, orphans, assume_unique=True)
@@ -336,7 +357,7 @@ class VectorIndex:
             known = [
                 (d, r, key_of_row[r]) for d, r in zip(docs, rowids, strict=True) if r in key_of_row
             ]
-            stored = ws.store.vectors_for([k for _, _, k in known], name)
+            stored = ws.store.vectors.vectors_for([k for _, _, k in known], name)
             found = [(d, k) for d, _, k in known if k in stored]
             if found:
                 matrix = blobs_to_matrix((stored[k] for _, k in found), dim)
@@ -354,7 +375,7 @@ class VectorIndex:
             if self._stop.is_set():
                 return False
             with ws.store.transaction():
-                ws.store.put_vectors(
+                ws.store.vectors.put_vectors(
                     name,
                     ((k, vector_to_blob(v)) for (_, _, k), v in zip(todo, vectors, strict=True)),
                 )
