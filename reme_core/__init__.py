@@ -19,6 +19,14 @@ from reme_core.errors import (
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.indexing.maintenance import OptimizeReport
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
+from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
+from reme_core.parse.markdown_render import (
+    Heading,
+    LinkSpan,
+    RenderedLine,
+    outline,
+    render_markdown,
+)
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
     WikilinkMatch,
@@ -40,6 +48,7 @@ from reme_core.workspace import (
 )
 
 __all__ = [
+    "MARKDOWN_STYLES",
     "BatchReport",
     "Changes",
     "Config",
@@ -51,8 +60,10 @@ __all__ = [
     "FileLink",
     "FileNode",
     "FileRefused",
+    "Heading",
     "InboundLink",
     "LinkEdit",
+    "LinkSpan",
     "MarkdownLinkMatch",
     "MoveReport",
     "Neighbour",
@@ -64,6 +75,7 @@ __all__ = [
     "ReadResult",
     "ReindexSummary",
     "RemeError",
+    "RenderedLine",
     "RetrieveResult",
     "RetrievedItem",
     "SearchHit",
@@ -85,5 +97,7 @@ __all__ = [
     "format_score",
     "inbound_links",
     "load_config",
+    "outline",
     "parse_query",
+    "render_markdown",
 ]
