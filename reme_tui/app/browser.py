@@ -289,7 +289,7 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         assert self.ws is not None
         worker = get_current_worker()
         try:
-            note = load_note(self.ws, path)
+            note = load_note(self.ws, path, render=self.reader.markdown_mode)
         except FileRefused as exc:
             gone = not (self.ws.root / path).exists()
             if not worker.is_cancelled:
@@ -349,9 +349,8 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         self.query_one("#query", Input).focus()
 
     def focus_reader(self) -> None:
-        """Focus whichever reader view is showing."""
-        target = "#markdown-scroll" if self.reader.markdown_mode else "#note"
-        self.query_one(target).focus()
+        """Focus the reader's note view (source or rendered: the same widget)."""
+        self.query_one("#note").focus()
 
     def _pane_of(self, widget: Widget | None) -> int:
         for index, selector in enumerate(PANES):
@@ -368,7 +367,7 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
             results = self.query_one("#results", OptionList)
             target: Widget = results if results.option_count else self.query_one("#query")
         elif index == 1:
-            target = self.query_one("#markdown-scroll" if self.reader.markdown_mode else "#note")
+            target = self.query_one("#note")
         else:
             target = self.query_one("#neighbours-list")
         target.focus()

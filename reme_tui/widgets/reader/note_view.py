@@ -1,14 +1,15 @@
-"""A note's lines with true line numbers, drawn with the Line API so only visible lines cost.
+"""A note's lines, numbered, or rendered Markdown, drawn with the Line API (only visible rows cost).
 
-A 20 MiB file is held as a list of strings; each repaint renders the rows on screen. Highlighted
-ranges, wikilinks and the link cursor are styles applied while rendering a row.
+The view shows *items*: in source mode the note's lines, in rendered mode the lines of
+`render_markdown`, each of which knows its source line. Soft wrapping, the gutter, the
+highlighted ranges (source lines), links (Tab/Shift+Tab, Enter, click) and scrolling to a
+line work the same on both, so a hit's range and `#L9` anchors land in either view. A 20 MiB
+file is held as a list of strings; each repaint renders the rows on screen.
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -21,77 +22,22 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from reme_core import MarkdownLinkMatch, WikilinkMatch, find_markdown_links, find_wikilinks
+from reme_core import MARKDOWN_STYLES, RenderedLine
 from reme_tui.messages import FollowLink
+from reme_tui.widgets.reader.anchors import find_anchor_line, parse_line_anchor
+from reme_tui.widgets.reader.note_links import LinkState
+from reme_tui.widgets.reader.wrap import wrap_cuts
 from reme_tui.widgets.safe_text import drawable
 
-_LINE_ANCHOR_RE = re.compile(r"^L(\d+)(?:-L?(\d+))?$", re.IGNORECASE)
+__all__ = ["LinkState", "NoteView", "find_anchor_line", "parse_line_anchor", "prepare_lines"]
 
 
-def parse_line_anchor(anchor: str) -> list[tuple[int, int]]:
-    """`L9`, `L9-L10` or `L9-L10,L15-L20` → line ranges; anything else → []."""
-    ranges: list[tuple[int, int]] = []
-    for part in anchor.split(","):
-        match = _LINE_ANCHOR_RE.match(part.strip())
-        if not match:
-            return []
-        start = int(match.group(1))
-        end = int(match.group(2) or start)
-        ranges.append((min(start, end), max(start, end)))
-    return ranges
-
-
-def find_anchor_line(lines: list[str], anchor: str) -> int | None:
-    """The 1-based line of a `#Heading` or `#^block` anchor, if the note has it."""
-    wanted = anchor.strip().lower()
-    if wanted.startswith("^"):
-        return next((i for i, ln in enumerate(lines, 1) if ln.rstrip().endswith(anchor)), None)
-    for number, line in enumerate(lines, 1):
-        stripped = line.lstrip()
-        if stripped.startswith("#") and stripped.lstrip("#").strip().lower() == wanted:
-            return number
-    return None
-
-
-def wrap_cuts(line: str, width: int) -> list[int]:
-    """Character offsets where the rows of a soft-wrapped line start (always begins with 0).
-
-    Breaks after a space when one is in reach, else mid-word; wide (CJK) characters count
-    two cells and are never split.
-    """
-    cuts = [0]
-    if width < 4 or cell_len(line) <= width:
-        return cuts
-    if line.isascii():
-        pos = 0
-        while len(line) - pos > width:
-            space = line.rfind(" ", pos + 1, pos + width)
-            pos = space + 1 if space > pos else pos + width
-            cuts.append(pos)
-        return cuts
-    cells, space = 0, -1
-    start = 0
-    for index, char in enumerate(line):
-        w = cell_len(char)
-        if cells + w > width:
-            start = space + 1 if space >= start else index
-            cuts.append(start)
-            cells = cell_len(line[start:index])
-            space = -1
-        if char == " ":
-            space = index
-        cells += w
-    return cuts
-
-
-@dataclass(slots=True)
-class LinkState:
-    """A link in the note (a wikilink, or in a vault a Markdown link to a note) and what
-    following it would do."""
-
-    match: WikilinkMatch | MarkdownLinkMatch
-    target: str
-    kind: str  # "note", "dangling", "attachment" or "self"
+def prepare_lines(text: str) -> list[str]:
+    """A note's lines as the view holds them: tabs expanded, control characters dropped."""
+    lines = [drawable(ln.expandtabs(4)) for ln in text.split("\n")]
+    if lines and lines[-1] == "" and len(lines) > 1:
+        lines.pop()
+    return lines
 
 
 class NoteView(ScrollView, can_focus=True):
@@ -110,57 +56,83 @@ class NoteView(ScrollView, can_focus=True):
         "note--link",
         "note--dangling",
         "note--link-cursor",
-    }
+    } | {f"md--{name}" for name in MARKDOWN_STYLES}
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.path = ""
         self.lines: list[str] = []
         self.links: list[LinkState] = []
+        self.rendered: list[RenderedLine] | None = None
         self.ranges: list[tuple[int, int]] = []
         self.link_cursor: int | None = None
         self._cache: dict[int, Strip] = {}
+        self._styles: dict[str, Style] = {}
         self._gutter = 2
         self._pending_line: int | None = None
         self._anchor: tuple[int, int, int] | None = None  # (line, span, top row) of a range
         self._wrap_width = 0
+        self._texts: list[str] = []  # the items' text
+        self._sources: list[int] | None = None  # rendered mode: each item's source line
+        self._item_links: dict[int, list[tuple[int, int, int]]] = {}  # item → (start, end, link)
+        self._link_at: dict[int, tuple[int, int]] = {}  # link → (item, start)
+        self._nav: list[int] = []  # the links shown, in reading order
         self._cuts: list[list[int]] = []
-        self._row_of_line: list[int] = []
+        self._row_of_item: list[int] = []
 
     # -- content ----------------------------------------------------------------------------
-    def set_note(self, path: str, text: str, resolve: dict[str, tuple[str, str]]) -> None:
-        """Show a note; `resolve` maps a written target to (resolved path, kind)."""
+    def set_note(self, path: str, lines: list[str], links: list[LinkState]) -> None:
+        """Show a note's source lines (from `prepare_lines`) and its links."""
         self.path = path
-        self.lines = [drawable(ln.expandtabs(4)) for ln in text.split("\n")]
-        if self.lines and self.lines[-1] == "" and len(self.lines) > 1:
-            self.lines.pop()
-        self.links = []
-        body = "\n".join(self.lines)
-        for match in find_wikilinks(body):
-            target, kind = resolve.get(match.target, (match.target, "note"))
-            if not match.target:
-                target, kind = path, "self"
-            self.links.append(LinkState(match, target, kind))
-        if "](" in body:  # Markdown links to notes: only those the index took as links (vaults)
-            for md in find_markdown_links(body):
-                if md.target in resolve:
-                    self.links.append(LinkState(md, *resolve[md.target]))
-            self.links.sort(key=lambda link: (link.match.line, link.match.start))
+        self.lines = lines
+        self.links = links
+        self.rendered = None
         self.ranges = []
         self.link_cursor = None
         self._anchor = None
         self._gutter = len(str(max(1, len(self.lines)))) + 2
+        self._layout()
+
+    def show_rendered(self, rendered: list[RenderedLine] | None) -> None:
+        """Switch to the rendered lines (None: back to the source), keeping the top line."""
+        top = self.line_at_row(int(self.scroll_y))
+        self.rendered = rendered
+        self._anchor = None
+        self._layout()
+        if self.link_cursor is not None and self.link_cursor not in self._link_at:
+            self.link_cursor = None
+        self.scroll_to(y=self.row_of(top), animate=False, immediate=True)
+
+    def _layout(self) -> None:
+        """Index the items and their links for the current mode, then wrap them."""
+        self._item_links = {}
+        self._link_at = {}
+        if self.rendered is None:
+            self._texts, self._sources = self.lines, None
+            for index, link in enumerate(self.links):
+                m = link.match
+                self._item_links.setdefault(m.line - 1, []).append((m.start, m.end, index))
+                self._link_at[index] = (m.line - 1, m.start)
+        else:
+            self._texts = [r.text for r in self.rendered]
+            self._sources = [r.source for r in self.rendered]
+            for item, r in enumerate(self.rendered):
+                if r.links:
+                    self._item_links[item] = r.links
+                    for start, _, index in r.links:
+                        self._link_at.setdefault(index, (item, start))
+        self._nav = sorted(self._link_at, key=self._link_at.__getitem__)
         self._rewrap()
 
     def _rewrap(self) -> None:
         """Recompute the soft-wrapped rows for the current width (on load and on resize)."""
         width = max(8, self.scrollable_content_region.width - self._gutter)
         self._wrap_width = width
-        self._cuts = [wrap_cuts(line, width) for line in self.lines]
-        self._row_of_line = []
+        self._cuts = [wrap_cuts(text, width) for text in self._texts]
+        self._row_of_item = []
         rows = 0
         for cuts in self._cuts:
-            self._row_of_line.append(rows)
+            self._row_of_item.append(rows)
             rows += len(cuts)
         self.virtual_size = Size(width + self._gutter, rows)
         self._invalidate()
@@ -173,34 +145,44 @@ class NoteView(ScrollView, can_focus=True):
         """
         width = max(8, self.scrollable_content_region.width - self._gutter)
         anchored = self._anchor is not None and int(self.scroll_y) == self._anchor[2]
-        if self.lines and width != self._wrap_width:
+        if self._texts and width != self._wrap_width:
             top = self.line_at_row(int(self.scroll_y))
             self._rewrap()
             if not anchored:
-                self.scroll_to(y=self._row_of_line[top - 1], animate=False)
+                self.scroll_to(y=self.row_of(top), animate=False)
         if anchored and self._anchor is not None:
             line, span, _ = self._anchor
             self._place(line, span)
 
+    def _item_at_row(self, row: int) -> int:
+        return max(0, bisect_right(self._row_of_item, row) - 1)
+
+    def _source_of(self, item: int) -> int:
+        return item + 1 if self._sources is None else self._sources[item]
+
+    def _item_of(self, line: int) -> int:
+        """The item showing a 1-based source line (the next one shown, if it is hidden)."""
+        count = len(self._texts)
+        if self._sources is None:
+            return min(max(line, 1), count) - 1
+        return min(bisect_left(self._sources, line), count - 1)
+
     def line_at_row(self, row: int) -> int:
-        """The 1-based line shown on a (virtual) row."""
-        if not self._row_of_line:
+        """The 1-based source line shown on a (virtual) row."""
+        if not self._row_of_item:
             return 1
-        return max(1, bisect_right(self._row_of_line, row))
+        return self._source_of(self._item_at_row(row))
 
     def row_of(self, line: int, column: int = 0) -> int:
-        """The virtual row showing a 1-based line (and a character column within it)."""
-        if not self._row_of_line:
+        """The virtual row showing a 1-based source line (and a column of its item)."""
+        if not self._row_of_item:
             return 0
-        index = min(max(line, 1), len(self.lines)) - 1
-        cuts = self._cuts[index]
-        return self._row_of_line[index] + bisect_right(cuts, column) - 1
+        item = self._item_of(line)
+        return self._row_of_item[item] + bisect_right(self._cuts[item], column) - 1
 
     def clear(self) -> None:
         """Show nothing (no note open, or the note is gone)."""
-        self.set_note("", "", {})
-        self.lines = []
-        self._rewrap()
+        self.set_note("", [], [])
 
     def show_ranges(self, ranges: list[tuple[int, int]]) -> None:
         """Highlight line ranges and bring the first one into the middle of the view."""
@@ -216,7 +198,8 @@ class NoteView(ScrollView, can_focus=True):
         self.call_after_refresh(self._settle, line, span)
 
     def _top_for(self, line: int, span: int) -> int:
-        rows = self.row_of(line + span) - self.row_of(line) if line + span <= len(self.lines) else 1
+        last = self._source_of(len(self._texts) - 1) if self._texts else 0
+        rows = self.row_of(line + span) - self.row_of(line) if line + span <= last else 1
         return max(0, self.row_of(line) - max(0, (self.size.height - rows) // 3))
 
     def _settle(self, line: int, span: int) -> None:
@@ -255,21 +238,21 @@ class NoteView(ScrollView, can_focus=True):
         self._move_link(-1)
 
     def _move_link(self, step: int) -> None:
-        if not self.links:
+        if not self._nav:
             self.notify("This note has no links.", timeout=2)
             return
-        if self.link_cursor is None:
-            top = self.line_at_row(int(self.scroll_y))
-            after = [i for i, ln in enumerate(self.links) if ln.match.line >= top]
-            index = (after[0] if after else 0) if step > 0 else (after[0] - 1 if after else -1)
+        if self.link_cursor is None or self.link_cursor not in self._link_at:
+            top = self._item_at_row(int(self.scroll_y))
+            after = [i for i, k in enumerate(self._nav) if self._link_at[k][0] >= top]
+            position = (after[0] if after else 0) if step > 0 else (after[0] - 1 if after else -1)
         else:
-            index = self.link_cursor + step
-        self.link_cursor = index % len(self.links)
+            position = self._nav.index(self.link_cursor) + step
+        self.link_cursor = self._nav[position % len(self._nav)]
         self._invalidate()
-        match = self.links[self.link_cursor].match
-        row = self.row_of(match.line, match.start)
+        item, start = self._link_at[self.link_cursor]
+        row = self._row_of_item[item] + bisect_right(self._cuts[item], start) - 1
         if not (self.scroll_y <= row < self.scroll_y + self.size.height):
-            self.go_to_line(match.line)
+            self.go_to_line(self._source_of(item))
 
     def action_follow(self) -> None:
         """Follow the link under the cursor (Tab selects one first)."""
@@ -281,16 +264,18 @@ class NoteView(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         """Clicking a link selects and follows it."""
-        row = int(self.scroll_y) + event.y
-        number = self.line_at_row(row)
-        if not self.lines or event.x < self._gutter:
+        if not self._texts or event.x < self._gutter:
             return
-        line = self.lines[number - 1]
-        start = self._cuts[number - 1][row - self._row_of_line[number - 1]]
-        cell = cell_len(line[:start]) + event.x - self._gutter
-        for index, link in enumerate(self.links):
-            m = link.match
-            if m.line == number and cell_len(line[: m.start]) <= cell < cell_len(line[: m.end]):
+        row = int(self.scroll_y) + event.y
+        item = self._item_at_row(row)
+        text = self._texts[item]
+        cuts = self._cuts[item]
+        part = row - self._row_of_item[item]
+        if part >= len(cuts):
+            return
+        cell = cell_len(text[: cuts[part]]) + event.x - self._gutter
+        for start, end, index in self._item_links.get(item, []):
+            if cell_len(text[:start]) <= cell < cell_len(text[:end]):
                 self.link_cursor = index
                 self._invalidate()
                 self.action_follow()
@@ -305,50 +290,60 @@ class NoteView(ScrollView, can_focus=True):
         """Theme or CSS changed: cached rows carry old colours."""
         super().notify_style_update()
         self._cache.clear()
+        self._styles.clear()
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name)
+        return style
 
     def render_line(self, y: int) -> Strip:
         """Render one visible row: the gutter (number on a line's first row), then its text."""
         row = int(self.scroll_y) + y
         width = self.size.width
         base = self.rich_style
-        if not self.lines or row >= self.virtual_size.height:
+        if not self._texts or row >= self.virtual_size.height:
             return Strip.blank(width, base)
-        number = self.line_at_row(row)
-        part = row - self._row_of_line[number - 1]
-        in_range = self._in_range(number)
-        fill = base + self.get_component_rich_style("note--range") if in_range else base
-        gutter = self._gutter_strip(number if part == 0 else None, in_range)
+        item = self._item_at_row(row)
+        part = row - self._row_of_item[item]
+        line = self._source_of(item)
+        in_range = any(start <= line <= end for start, end in self.ranges)
+        fill = base + self._style("note--range") if in_range else base
+        sources = self._sources
+        first = part == 0 and (sources is None or item == 0 or sources[item - 1] != line)
+        gutter = self._gutter_strip(line if first else None, in_range)
         body = self._cache.get(row)
         if body is None:
-            body = self._cache[row] = self._render_row(number, part, fill)
+            body = self._cache[row] = self._render_row(item, part, fill)
         body = body.crop_extend(0, max(0, width - self._gutter), fill)
         return Strip.join([gutter, body])
 
-    def _in_range(self, line: int) -> bool:
-        return any(start <= line <= end for start, end in self.ranges)
-
     def _gutter_strip(self, line: int | None, in_range: bool) -> Strip:
-        style = self.rich_style + self.get_component_rich_style("note--gutter")
+        style = self.rich_style + self._style("note--gutter")
         if in_range:
-            style += Style(bold=True) + self.get_component_rich_style("note--range")
+            style += Style(bold=True) + self._style("note--range")
         marker = "▌" if in_range else " "
         label = f"{'' if line is None else line:>{self._gutter - 2}}{marker} "
         return Strip([Segment(label, style)], self._gutter)
 
-    def _render_row(self, number: int, part: int, fill: Style) -> Strip:
-        cuts = self._cuts[number - 1]
-        line = self.lines[number - 1]
+    def _render_row(self, item: int, part: int, fill: Style) -> Strip:
+        cuts = self._cuts[item]
+        text = self._texts[item]
         start = cuts[part]
-        end = cuts[part + 1] if part + 1 < len(cuts) else len(line)
-        text = Text(line, style=fill, no_wrap=True, end="")
-        for index, link in enumerate(self.links):
-            m = link.match
-            if m.line != number or m.end <= start or m.start >= end:
+        end = cuts[part + 1] if part + 1 < len(cuts) else len(text)
+        styled = Text(text, style=fill, no_wrap=True, end="")
+        if self.rendered is not None:
+            for s, e, name in self.rendered[item].styles:
+                if e > start and s < end:
+                    styled.stylize(self._style(f"md--{name}"), s, e)
+        for s, e, index in self._item_links.get(item, []):
+            if e <= start or s >= end:
                 continue
-            name = "note--dangling" if link.kind == "dangling" else "note--link"
-            style = self.get_component_rich_style(name)
+            kind = self.links[index].kind
+            style = self._style("note--dangling" if kind == "dangling" else "note--link")
             if index == self.link_cursor:
-                style += self.get_component_rich_style("note--link-cursor")
-            text.stylize(style, m.start, m.end)
-        piece = text[start:end]
+                style += self._style("note--link-cursor")
+            styled.stylize(style, s, e)
+        piece = styled[start:end]
         return Strip(list(piece.render(self.app.console)), piece.cell_len)

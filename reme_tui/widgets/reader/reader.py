@@ -1,20 +1,34 @@
-"""The reader pane: a frontmatter header over the note's lines, or its rendered Markdown.
+"""The reader pane: a frontmatter header over the note's lines, source or rendered Markdown.
 
-Reading happens in a thread worker (a note can be megabytes); the pane keeps what it shows
-(path, highlighted ranges) so the app can re-read it when the file changes on disk.
+Reading and rendering happen in thread workers (a note can be megabytes); the pane keeps
+what it shows (path, highlighted ranges) so the app can re-read it when the file changes on
+disk. Both views are the same `NoteView`, so links, ranges and anchors work in either; the
+outline pane (`h`) lists the note's headings. Following a link to a note that does not exist
+offers to create it where Obsidian would.
 """
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Markdown, Static
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Static
+from textual.worker import get_current_worker
 
-from reme_core import FileNode, RemeError, Workspace
+from reme_core import FileNode, RenderedLine, Workspace
+from reme_tui.messages import FollowLink, OpenNote
+from reme_tui.widgets.outline import OutlinePane
+from reme_tui.widgets.reader.create_note import CreateNoteScreen, new_note_path
+from reme_tui.widgets.reader.loading import NoteData, load_note, render_note
 from reme_tui.widgets.reader.note_view import NoteView, find_anchor_line
+
+__all__ = ["History", "NoteData", "Place", "Reader", "load_note"]
 
 
 @dataclass(slots=True)
@@ -60,56 +74,13 @@ class History:
                 place.path = dst
 
 
-@dataclass(slots=True)
-class NoteData:
-    """A note read off the UI thread: its text, node and link kinds."""
-
-    path: str
-    text: str
-    node: FileNode | None
-    resolve: dict[str, tuple[str, str]]
-
-
-def load_note(ws: Workspace, path: str) -> NoteData:
-    """Everything the reader needs about a note (raises FileRefused when it cannot be read)."""
-    return NoteData(path, read_whole(ws, path), ws.node(path), link_targets(ws, path))
-
-
-def read_whole(ws: Workspace, path: str) -> str:
-    """The full text of a workspace file, paging past `read_max_lines`."""
-    result = ws.read(path)
-    parts = [result.text]
-    while result.truncated and result.next_start_line:
-        result = ws.read(path, result.next_start_line)
-        parts.append(result.text)
-    return "\n".join(parts)
-
-
-def link_targets(ws: Workspace, path: str) -> dict[str, tuple[str, str]]:
-    """Written link target → (resolved path, kind) for the links of an indexed note.
-
-    Targets come resolved from the link graph, as the links pane shows them: in a vault
-    `[[Note]]`, `[[folder/Note]]` and `[[lowercase note]]` lead to the file they name.
-    """
-    try:
-        links = ws.outlinks(path)
-        kinds = {
-            n.path: "dangling" if n.dangling else "note" if n.indexed else "attachment"
-            for n in ws.links(path)["outlinks"]
-        }
-    except RemeError:
-        return {}
-    return {
-        (link.raw_target or link.target_path): (
-            link.target_path,
-            kinds.get(link.target_path, "note"),
-        )
-        for link in links
-    }
-
-
 class Reader(Vertical):
-    """Header, line view, rendered Markdown view, and a message for empty/deleted states."""
+    """Header, the note view (source or rendered), the outline, and a message for
+    empty/deleted states."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "outline", "Outline", id="reader.outline"),
+    ]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -117,17 +88,18 @@ class Reader(Vertical):
         self.text = ""
         self.indexed = True
         self.markdown_mode = False
+        self.note: NoteData | None = None
         self.history = History()
 
     def compose(self) -> ComposeResult:
         yield Static(id="reader-header")
         yield Static("Opening the workspace…", id="reader-message")
+        yield OutlinePane(id="outline")
         yield NoteView(id="note")
-        with VerticalScroll(id="markdown-scroll"):
-            yield Markdown(id="markdown")
 
     def on_mount(self) -> None:
         self.border_title = "Reader"
+        self.query_one(OutlinePane).display = False
         self._show("message")
 
     @property
@@ -148,8 +120,7 @@ class Reader(Vertical):
     def _show(self, which: str) -> None:
         self.query_one("#reader-message").display = which == "message"
         self.query_one("#reader-header").display = which != "message"
-        self.query_one(NoteView).display = which == "note"
-        self.query_one("#markdown-scroll").display = which == "markdown"
+        self.view.display = which == "note"
 
     def retarget(self, src: str, dst: str) -> None:
         """The open note moved: follow it (and its history) before the index refresh arrives."""
@@ -162,7 +133,9 @@ class Reader(Vertical):
         """The open note is gone for good (deleted from the UI): show why, keep no path."""
         self.path = ""
         self.text = ""
+        self.note = None
         self.view.clear()
+        self.query_one(OutlinePane).show_headings([])
         self.show_message(message)
 
     # -- showing ------------------------------------------------------------------------------
@@ -170,7 +143,9 @@ class Reader(Vertical):
         """The note cannot be shown: deleted on disk, or not a text file."""
         if gone:
             self.path = path
+            self.note = None
             self.view.clear()
+            self.query_one(OutlinePane).show_headings([])
             self.show_message(
                 f"[b]{path}[/b] was deleted (or moved) on disk.\n\n"
                 "Press [b]b[/b] to go back, or search for another note."
@@ -185,21 +160,30 @@ class Reader(Vertical):
         top: int | None = None,
         anchor: str = "",
     ) -> None:
-        """Display a loaded note; keep the scroll position when it is the same note re-read."""
+        """Display a loaded note; keep the scroll position when it is the same note re-read.
+
+        In the rendered view a note read without its rendering is rendered first (in a
+        worker), then shown, so the source never flashes by.
+        """
+        if self.markdown_mode and note.rendered is None:
+            self._rendering(note, (ranges, top, anchor))
+            return
         same = note.path == self.path
         self.path, self.text, self.indexed = note.path, note.text, note.node is not None
+        self.note = note
         view = self.view
         keep_top = int(view.scroll_y) if same and top is None else top
-        view.set_note(note.path, note.text, note.resolve)
+        view.set_note(note.path, note.lines, note.links)
+        if self.markdown_mode:
+            view.show_rendered(note.rendered)
         if anchor and not ranges:
             line = find_anchor_line(view.lines, anchor)
             if line is None:
                 self.notify(f"#{anchor} is not in {note.path}; showing the top.", timeout=3)
             ranges = [(line, line)] if line else []
         self._update_header(note.path, note.node)
-        self._show("markdown" if self.markdown_mode else "note")
-        if self.markdown_mode:
-            self._render_markdown()
+        self.query_one(OutlinePane).show_headings(note.headings)
+        self._show("note")
         if ranges:
             view.show_ranges(ranges)
         elif keep_top is not None:
@@ -226,23 +210,89 @@ class Reader(Vertical):
             header.append("  ".join(f"#{t}" for t in tags), style="dim")
         self.query_one("#reader-header", Static).update(header)
 
-    # -- Markdown view --------------------------------------------------------------------------
+    # -- rendered view ------------------------------------------------------------------------
     def toggle_markdown(self) -> None:
-        """Switch between the numbered source lines and rendered Markdown."""
-        if not self.path or self.query_one("#reader-message").display:
+        """Switch between the numbered source lines and rendered Markdown (same links,
+        ranges and scroll place)."""
+        note = self.note
+        if note is None or not self.path or self.query_one("#reader-message").display:
             self.notify("Open a note first.", timeout=2)
             return
         self.markdown_mode = not self.markdown_mode
-        if self.markdown_mode:
-            self._render_markdown()
-        self._show("markdown" if self.markdown_mode else "note")
-        target = "#markdown-scroll" if self.markdown_mode else "#note"
-        self.query_one(target).focus()
+        if not self.markdown_mode:
+            self.view.show_rendered(None)
+        elif note.rendered is not None:
+            self.view.show_rendered(note.rendered)
+        else:
+            self._rendering(note, None)
+        self.view.focus()
 
-    def _render_markdown(self) -> None:
-        body = self.text
-        if body.startswith("---\n"):
-            end = body.find("\n---", 4)
-            if end != -1:
-                body = body[end + 4 :].lstrip("\n")
-        self.query_one(Markdown).update(body)
+    @work(thread=True, exclusive=True, group="render", name="render note", exit_on_error=False)
+    def _rendering(
+        self, note: NoteData, then: tuple[list[tuple[int, int]], int | None, str] | None
+    ) -> None:
+        """Render a note's Markdown off the UI thread; `then`: show it with these
+        (ranges, top, anchor) once rendered, else switch the open note's view."""
+        self.app.call_from_thread(self._set_busy, True)
+        rendered = render_note(note)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._rendered, note, rendered, then)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.border_subtitle = "rendering…" if busy else ""
+
+    def _rendered(
+        self,
+        note: NoteData,
+        rendered: list[RenderedLine],
+        then: tuple[list[tuple[int, int]], int | None, str] | None,
+    ) -> None:
+        self._set_busy(False)
+        note.rendered = rendered
+        if then is not None:
+            self.show_note(note, *then)
+        elif self.note is note and self.markdown_mode:
+            self.view.show_rendered(rendered)
+
+    # -- outline ------------------------------------------------------------------------------
+    def action_outline(self) -> None:
+        """Show or hide the outline of the open note's headings (Enter jumps to one)."""
+        pane = self.query_one(OutlinePane)
+        pane.display = not pane.display
+        if pane.display:
+            pane.focus()
+        else:
+            self.view.focus()
+
+    @on(OutlinePane.Jump)
+    def _jump(self, message: OutlinePane.Jump) -> None:
+        self.view.go_to_line(message.line)
+        self.view.focus()
+
+    # -- links to notes that do not exist -------------------------------------------------------
+    @on(FollowLink)
+    def _follow(self, message: FollowLink) -> None:
+        """A dangling link: offer to create its note (where Obsidian would), then open it."""
+        link = self.view.selected_link
+        ws = getattr(self.app, "ws", None)
+        if ws is None or link is None or link.kind != "dangling" or link.target != message.target:
+            return
+        if ws.node(link.target) is not None or (ws.root / link.target).exists():
+            return
+        message.stop()
+        path = new_note_path(ws.root, link, self.path)
+
+        def confirmed(create: bool | None) -> None:
+            if create:
+                self._create(ws, path)
+
+        self.app.push_screen(CreateNoteScreen(path, link.match.raw), confirmed)
+
+    @work(thread=True, exclusive=True, group="file-ops", name="new note", exit_on_error=False)
+    def _create(self, ws: Workspace, path: str) -> None:
+        """Create the linked note off the UI thread (a refusal reaches the error hub)."""
+        name = posixpath.splitext(posixpath.basename(path))[0]
+        created = ws.create(path, name=name, description="")
+        rel = created.relative_to(ws.root).as_posix()
+        self.app.call_from_thread(self.notify, f"Created {rel}", title="New note")
+        self.app.call_from_thread(self.post_message, OpenNote(rel))

@@ -1,0 +1,64 @@
+"""The links of an open note, what following each would do, and how the rendered view labels it.
+
+Worked out off the UI thread (with the note's text) from the targets the link graph
+resolved, so `[[Note]]`, `[[folder/Note]]`, aliases and `[x](a%20b.md)` lead where the
+links pane says they do.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from reme_core import MarkdownLinkMatch, WikilinkMatch, find_markdown_links, find_wikilinks
+
+_IMAGES = frozenset(["png", "jpg", "jpeg", "gif", "webp", "svg", "bmp", "avif"])
+
+
+@dataclass(slots=True)
+class LinkState:
+    """A link in the note (a wikilink, or in a vault a Markdown link to a note) and what
+    following it would do."""
+
+    match: WikilinkMatch | MarkdownLinkMatch
+    target: str
+    kind: str  # "note", "dangling", "attachment" or "self"
+
+
+def note_links(path: str, body: str, resolve: dict[str, tuple[str, str]]) -> list[LinkState]:
+    """Every followable link of a note's text, in reading order."""
+    links = []
+    for match in find_wikilinks(body):
+        target, kind = resolve.get(match.target, (match.target, "note"))
+        if not match.target:
+            target, kind = path, "self"
+        links.append(LinkState(match, target, kind))
+    if "](" in body:  # Markdown links to notes: only those the index took as links (vaults)
+        for md in find_markdown_links(body):
+            if md.target in resolve:
+                links.append(LinkState(md, *resolve[md.target]))
+        links.sort(key=lambda link: (link.match.line, link.match.start))
+    return links
+
+
+def link_label(link: LinkState, titles: dict[str, str]) -> str:
+    """What the rendered view shows for a link: its alias, else the note's name (and
+    heading), as Obsidian does; an embed says what it embeds (a note by its title)."""
+    m = link.match
+    if isinstance(m, MarkdownLinkMatch):
+        text = m.text or m.target
+        return f"[image: {text}]" if m.embed else text
+    anchor = m.anchor.lstrip("^") if m.anchor.startswith("^") else m.anchor
+    name = posixpath.basename(m.target)
+    if name.lower().endswith(".md"):
+        name = name[:-3]
+    if not m.embed:
+        if m.alias:
+            return m.alias
+        return f"{name} > {anchor}" if name and anchor else name or anchor
+    suffix = posixpath.splitext(m.target)[1].lstrip(".").lower()
+    if link.kind == "attachment" or (suffix and suffix != "md"):
+        kind = "image" if suffix in _IMAGES else "file"
+        return f"↳ {kind}: {m.alias or posixpath.basename(m.target)}"
+    title = titles.get(link.target) or name or link.target
+    return f"↳ embedded: {title}{f' > {anchor}' if anchor else ''}"
