@@ -78,7 +78,7 @@ def test_move_no_rewrite_lists_links_left_behind(root: Path) -> None:
     done = reme(root, "move", "digest/wiki/bm25.md", "digest/rank/bm25.md", "--no-rewrite")
     assert done.returncode == 0, done.stderr
     assert "rewrite 0 links in 0 files" in done.stdout
-    assert "2 inbound links not rewritten:" in done.stdout
+    assert "2 links not rewritten:" in done.stdout
     assert "[[digest/wiki/bm25.md]]" in (root / "daily/2026-06-05/run.md").read_text()
 
 

@@ -320,7 +320,7 @@ def test_obsidian_vault_keeps_name_links_that_still_resolve(
             "notes/BM25.md": "# BM25\nranking\n",
             "notes/index.md": (
                 "by name [[BM25]], by path [[notes/BM25.md|x]], no ext [[notes/BM25#Top]]\n"
-                "markdown [m](BM25.md) stays\n"
+                "markdown [m](BM25.md) follows\n"
             ),
         }
     )
@@ -329,14 +329,14 @@ def test_obsidian_vault_keeps_name_links_that_still_resolve(
         assert ws.link_resolution == "obsidian"
         report = ws.move("notes/BM25.md", "archive/BM25.md")
         text = (root / "notes/index.md").read_text()
-        # Same file name elsewhere: the name link still finds it and is left alone.
-        assert text.startswith(
-            "by name [[BM25]], by path [[archive/BM25.md|x]], no ext [[archive/BM25.md#Top]]\n"
+        # Same file name elsewhere: the name link still finds it and is left alone; each
+        # path keeps its form (`.md` only where it was written); the relative Markdown link
+        # is a relative path again.
+        assert text == (
+            "by name [[BM25]], by path [[archive/BM25.md|x]], no ext [[archive/BM25#Top]]\n"
+            "markdown [m](../archive/BM25.md) follows\n"
         )
-        assert "[m](BM25.md)" in text
-        assert [(u.path, u.line, u.raw) for u in report.untouched] == [
-            ("notes/index.md", 2, "[m](BM25.md)")
-        ]
+        assert report.untouched == []
         assert [(x.line, x.alias) for x in ws.index.graph.inlinks("archive/BM25.md")][:3] == [
             (1, ""),
             (1, "x"),
@@ -345,7 +345,7 @@ def test_obsidian_vault_keeps_name_links_that_still_resolve(
 
         ws.move("archive/BM25.md", "archive/okapi.md")
         text = (root / "notes/index.md").read_text()
-        assert text.startswith("by name [[archive/okapi.md]], by path [[archive/okapi.md|x]]")
+        assert text.startswith("by name [[okapi]], by path [[archive/okapi.md|x]]")
     finally:
         ws.close()
 

@@ -1,4 +1,4 @@
-"""Link-safe file operations: move (rewriting inbound wikilinks), delete, create, undo.
+"""Link-safe file operations: move (rewriting the links it breaks), delete, create, undo.
 
 "Memory as files" only holds if the graph survives edits: a move rewrites every `[[old path]]`
 that points at the file, a delete says which links it leaves dangling (seed 003, "Human and
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -48,8 +49,9 @@ _UNLINKABLE = re.compile(r"[\[\]#|\n\r]")
 class MoveReport:
     """What a move did (or, with `dry_run`, would do).
 
-    `untouched` lists inbound links left pointing at the old path: Markdown links (never
-    rewritten, ReMe's rule) and, with `rewrite_links=False`, every wikilink.
+    `untouched` lists the links the move breaks and does not rewrite, each with its reason
+    (with `rewrite_links=False`, every one). `warnings` says what to know before moving, such
+    as a note leaving `.md` (it stops being a note).
     """
 
     src: str
@@ -58,6 +60,7 @@ class MoveReport:
     edits: list[LinkEdit] = field(default_factory=list)
     untouched: list[InboundLink] = field(default_factory=list)
     indexed: bool = True
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def files(self) -> list[str]:
@@ -74,23 +77,53 @@ class MoveReport:
             "files": self.files,
             "edits": [asdict(e) for e in self.edits],
             "untouched": [asdict(i) for i in self.untouched],
+            "warnings": list(self.warnings),
         }
+
+    def summary(self) -> str:
+        """One line: how many links change, in how many files, and how many cannot."""
+        would = "would " if self.dry_run else ""
+        n, files, left = len(self.edits), len(self.files), len(self.untouched)
+        text = f"{would}rewrite {n} link{_s(n)} in {files} file{_s(files)}"
+        if left:
+            text += f"; {left} link{_s(left)} {'would be' if self.dry_run else 'are'} left broken"
+        return text
+
+    def head(self) -> list[str]:
+        """The move, its warnings and the summary: what a preview shows above the links."""
+        would = "would " if self.dry_run else ""
+        out = [f"{would}move {self.src} -> {self.dst}"]
+        out.extend(f"  warning: {w}" for w in self.warnings)
+        if not self.indexed:
+            out.append(f"  note: {self.dst} is outside the indexed folders")
+        out.append(self.summary())
+        return out
 
     def lines(self) -> list[str]:
         """A human-readable account, one change per line."""
-        would = "would " if self.dry_run else ""
-        out = [f"{would}move {self.src} -> {self.dst}"]
-        if not self.indexed:
-            out.append(f"  note: {self.dst} is outside the indexed folders")
-        n, files = len(self.edits), len(self.files)
-        out.append(f"{would}rewrite {n} link{_s(n)} in {files} file{_s(files)}")
+        out = self.head()
         out.extend(f"  {e.path}:{e.line}  {e.old} -> {e.new}" for e in self.edits)
         if self.untouched:
-            out.append(
-                f"{len(self.untouched)} inbound link{_s(len(self.untouched))} not rewritten:"
-            )
-            out.extend(f"  {i.path}:{i.line}  {i.raw}" for i in self.untouched)
+            n = len(self.untouched)
+            out.append(f"{n} link{_s(n)} not rewritten:")
+            out.extend(f"  {i.path}:{i.line}  {i.raw}{_why(i)}" for i in self.untouched)
         return out
+
+
+def _why(link: InboundLink) -> str:
+    """` (reason)` for a link left as it is, when there is one."""
+    return f"  ({link.reason})" if link.reason else ""
+
+
+def suffix_warnings(src: str, dst: str) -> list[str]:
+    """What a move changing a note's suffix must say first: it is a note no longer."""
+    if src.lower().endswith(".md") and not dst.lower().endswith(".md"):
+        suffix = posixpath.splitext(dst)[1] or "no suffix"
+        return [
+            f"{dst} does not end in .md ({suffix}): it will no longer be a note, and links "
+            "to it must name the suffix"
+        ]
+    return []
 
 
 @dataclass(slots=True)
@@ -130,12 +163,13 @@ def _s(n: int) -> str:
 def move(
     ws: Workspace, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
 ) -> MoveReport:
-    """Move `src` to `dst`, rewrite the wikilinks that target it, update the index at once.
+    """Move `src` to `dst`, rewrite the links the move would break, update the index at once.
 
-    Only links that resolve to `src` change, and only their target: `!`, anchor, alias and any
-    spacing stay. Links in code and Markdown links are left alone (Markdown links are listed
-    in `untouched`). Raises `PathRefused` / `FileRefused` before touching anything, or
-    `RemeError` after putting every file back.
+    Only links that resolve to `src` change (and, in a vault, the moved note's own links its
+    new folder breaks), and only their target: `!`, anchor, alias and any spacing stay, and
+    in a vault each keeps its written form (`link_forms`). Links in code are left alone; in
+    memory mode Markdown links are not links (ReMe's rule). Raises `PathRefused` /
+    `FileRefused` before touching anything, or `RemeError` after putting every file back.
     """
     from reme_core.workspace import Changes
 
@@ -146,7 +180,13 @@ def move(
             raise PathRefused(f"{dst}: is the file being moved")
         plan = plan_move(ws, src_rel, dst_rel, rewrite_links)
         report = MoveReport(
-            src_rel, dst_rel, dry_run, plan.edits, plan.untouched, in_scope(ws, dst_rel)
+            src_rel,
+            dst_rel,
+            dry_run,
+            plan.edits,
+            plan.untouched,
+            in_scope(ws, dst_rel),
+            suffix_warnings(src_rel, dst_rel),
         )
         if dry_run:
             return report

@@ -1,24 +1,34 @@
 """Link rewriting for a move: find the links that point at a file and plan their new text.
 
 Only a link's target changes; `!`, anchor, alias, spacing, BOM, line endings and undecodable
-bytes stay as they were. Planning only reads; `move_journal` writes the planned files, and
-calls `replan_file` again for any file that changed after it was read.
+bytes stay as they were. In a vault each link keeps the form it was written in (see
+`link_forms`), relative Markdown links are rewritten too, and so are the moved note's own
+links that its new folder would break. In memory mode (ReMe's literal paths) a link is the
+full path. Planning only reads; `move_journal` writes the planned files, and calls
+`replan_file` again for any file that changed after it was read.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reme_core.edit.link_forms import LinkWorld, markdown_destination, wikilink_target
 from reme_core.errors import FileRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
+from reme_core.files.scanner import Scope, scan
 from reme_core.index.link_resolution import ObsidianResolver, normalize_target
 from reme_core.models import aliases_of
-from reme_core.parse.wikilinks import WikilinkMatch, find_markdown_links, find_wikilinks
+from reme_core.parse.wikilinks import (
+    MarkdownLinkMatch,
+    WikilinkMatch,
+    find_markdown_links,
+    find_wikilinks,
+)
 
 if TYPE_CHECKING:
     from reme_core.workspace import Workspace
@@ -39,11 +49,13 @@ class LinkEdit:
 
 @dataclass(frozen=True, slots=True)
 class InboundLink:
-    """A link that points at a file: where it is written and its exact text."""
+    """A link that points at a file: where it is written, its exact text and, for a link a
+    move leaves as it is, why."""
 
     path: str
     line: int
     raw: str
+    reason: str = ""
 
 
 def inbound_links(ws: Workspace, path: str) -> list[InboundLink]:
@@ -52,15 +64,26 @@ def inbound_links(ws: Workspace, path: str) -> list[InboundLink]:
     The graph names the linking files; their current text gives exact lines and link text.
     """
     rel = normalize_relpath(path)
+    world = _world_now(ws)
     found: list[InboundLink] = []
     for source, text in _linking_texts(ws, rel):
-        target_of = _Resolution(ws, source)
         for m in find_wikilinks(text.normalized):
-            if m.target and target_of.wikilink(m.target) == rel:
+            if m.target and _finds(ws, world, source, m.target) == rel:
                 found.append(InboundLink(source, m.line, m.raw))
-        found.extend(_markdown_inbound(ws, source, text.normalized, rel))
+        found.extend(
+            InboundLink(source, m.line, m.raw)
+            for m in _markdown_links(ws, source, text.normalized)
+            if world is not None and world.markdown(source, m.target) == rel
+        )
     found.sort(key=lambda link: (link.path, link.line))
     return found
+
+
+def _finds(ws: Workspace, world: LinkWorld | None, source: str, raw: str) -> str | None:
+    """The file a wikilink in `source` finds: the literal path (memory mode), else Obsidian's."""
+    if world is None:
+        return normalize_target(source, raw, relative=False)
+    return world.wikilink(source, raw)
 
 
 # -- planning ---------------------------------------------------------------------------------
@@ -100,31 +123,6 @@ class _Text:
         return ((_BOM if self.bom else "") + body).encode(self.encoding, errors="surrogateescape")
 
 
-class _Resolution:
-    """Where a link written in `source` points, by the workspace's rule (literal or Obsidian)."""
-
-    def __init__(
-        self, ws: Workspace, source: str, after: tuple[ObsidianResolver, set[str]] | None = None
-    ) -> None:
-        self.source = source
-        with ws.lock:
-            self.nodes: Container[str] = ws.index.nodes
-            self.resolver = ws.index.resolver
-        if after is not None:
-            self.resolver, self.nodes = after
-
-    def literal(self, raw: str) -> str:
-        """The target as a normalised workspace path (the raw text when it is none)."""
-        return normalize_target(self.source, raw, relative=False) or raw
-
-    def wikilink(self, raw: str) -> str:
-        """The file a wikilink finds: the literal path, else by name or alias (Obsidian)."""
-        target = self.literal(raw)
-        if self.resolver is None or target in self.nodes:
-            return target
-        return self.resolver.resolve(self.source, raw) or target
-
-
 @dataclass(slots=True)
 class Rewrite:
     """One file to rewrite: its path when written, the bytes read, new bytes, permission bits."""
@@ -148,12 +146,12 @@ class MovePlan:
 def plan_move(ws: Workspace, src: str, dst: str, rewrite_links: bool) -> MovePlan:
     """The link edits and file writes for moving `src` to `dst`; reads only, writes nothing.
 
-    A link found by name or alias (Obsidian) that still finds the file after the move is left
-    alone. Raises `FileRefused` for a read-only linking file.
+    A link that still finds the file after the move is left alone. Raises `FileRefused`
+    for a read-only linking file.
     """
     plan = MovePlan()
     planner = _FilePlanner(ws, src, dst, rewrite_links)
-    for source, text in _linking_texts(ws, src):
+    for source, text in _linking_texts(ws, src, include_target=True):
         old = text.encode()
         edits, untouched = planner.plan(source, text)
         plan.untouched.extend(untouched)
@@ -183,51 +181,134 @@ def replan_file(
     return (text.encode() if edits else data), sorted(edits, key=lambda e: e.line)
 
 
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """One replacement in a line: columns `start:end` become `text`; the link before/after."""
+
+    start: int
+    end: int
+    text: str
+    old: str
+    new: str
+
+
 class _FilePlanner:
     """Retargets, in one file's text, the links of a move of `src` to `dst`."""
 
     def __init__(self, ws: Workspace, src: str, dst: str, rewrite_links: bool) -> None:
         self.ws, self.src, self.dst, self.rewrite_links = ws, src, dst, rewrite_links
-        self.after: tuple[ObsidianResolver, set[str]] | None = None
+        self.now = _world_now(ws)
+        self._after: LinkWorld | None = None
+
+    @property
+    def after(self) -> LinkWorld:
+        """The vault as the move leaves it (built on first need)."""
+        if self._after is None:
+            self._after = _world_after_move(self.ws, self.src, self.dst)
+        return self._after
 
     def plan(self, source: str, text: _Text) -> tuple[list[LinkEdit], list[InboundLink]]:
         """Edit `text.lines` in place; returns the edits made and the links left alone."""
-        ws, src, dst = self.ws, self.src, self.dst
-        where = dst if source == src else source
-        now = _Resolution(ws, source)
+        where = self.dst if source == self.src else source
         untouched: list[InboundLink] = []
-        by_line: dict[int, list[WikilinkMatch]] = {}
-        for m in find_wikilinks(text.normalized):
-            if not m.target or now.wikilink(m.target) != src:
-                continue
-            if not self.rewrite_links:
-                untouched.append(InboundLink(where, m.line, m.raw))
-                continue
-            if now.literal(m.target) != src:
-                # Found by name or alias (Obsidian): leave it when it still finds the file.
-                self.after = self.after or _resolver_after_move(ws, src, dst)
-                if _Resolution(ws, where, self.after).wikilink(m.target) == dst:
-                    continue
-            by_line.setdefault(m.line, []).append(m)
-        untouched.extend(
-            InboundLink(where, link.line, link.raw)
-            for link in _markdown_inbound(ws, source, text.normalized, src)
-        )
+        by_line: dict[int, list[_Change]] = {}
+        normalized = text.normalized
+        for m in find_wikilinks(normalized):
+            if m.target:
+                self._wikilink(source, where, m, by_line, untouched)
+        if self.now is not None:
+            for md in _markdown_links(self.ws, source, normalized):
+                self._markdown(source, where, md, by_line, untouched)
         edits: list[LinkEdit] = []
-        for line, matches in by_line.items():
+        for line, changes in sorted(by_line.items()):
             content = text.lines[line - 1]
-            for m in sorted(matches, key=lambda m: m.start, reverse=True):
-                content = content[: m.start] + _retarget(m, dst) + content[m.end :]
-            edits.extend(LinkEdit(where, line, m.raw, _retarget(m, dst)) for m in matches)
+            for c in sorted(changes, key=lambda c: c.start, reverse=True):
+                content = content[: c.start] + c.text + content[c.end :]
+            edits.extend(LinkEdit(where, line, c.old, c.new) for c in changes)
             text.lines[line - 1] = content
         return edits, untouched
 
+    def _goal(self, source: str, old: str | None) -> str | None:
+        """Where a link that found `old` must lead after the move; None: it is not affected
+        (it finds another file, from a file that does not move, or finds nothing)."""
+        if old is None or (old != self.src and source != self.src):
+            return None
+        return self.dst if old == self.src else old
 
-def _linking_texts(ws: Workspace, target: str) -> Iterable[tuple[str, _Text]]:
-    """The files the graph says link to `target`, with their current text."""
+    def _wikilink(
+        self,
+        source: str,
+        where: str,
+        m: WikilinkMatch,
+        by_line: dict[int, list[_Change]],
+        untouched: list[InboundLink],
+    ) -> None:
+        old = _finds(self.ws, self.now, source, m.target)
+        if self.now is None:  # memory mode: literal paths, written in full
+            if old != self.src:
+                return
+            target: str | None = self.dst
+        else:
+            goal = self._goal(source, old)
+            if goal is None or self.after.wikilink(where, m.target) == goal:
+                return
+            target = None
+            if self.rewrite_links:
+                assert old is not None
+                target = wikilink_target(m.target, old, goal, where, self.after)
+                if target is None:
+                    untouched.append(InboundLink(where, m.line, m.raw, f"no link finds {goal}"))
+                    return
+        if not self.rewrite_links:
+            untouched.append(InboundLink(where, m.line, m.raw, "rewriting turned off"))
+            return
+        assert target is not None
+        try:
+            new = _retarget(m, target)
+        except RemeError as exc:
+            untouched.append(InboundLink(where, m.line, m.raw, str(exc)))
+            return
+        by_line.setdefault(m.line, []).append(_Change(m.start, m.end, new, m.raw, new))
+
+    def _markdown(
+        self,
+        source: str,
+        where: str,
+        m: MarkdownLinkMatch,
+        by_line: dict[int, list[_Change]],
+        untouched: list[InboundLink],
+    ) -> None:
+        assert self.now is not None
+        old = self.now.markdown(source, m.target)
+        goal = self._goal(source, old)
+        if goal is None:
+            return
+        if normalize_target(source, m.target, relative=True) == old:
+            # A true relative path: it must stay one (other Markdown readers go by it).
+            if normalize_target(where, m.target, relative=True) == goal:
+                return
+        elif self.after.markdown(where, m.target) == goal:
+            return  # found by name, and still found
+        if not self.rewrite_links:
+            untouched.append(InboundLink(where, m.line, m.raw, "rewriting turned off"))
+            return
+        dest = markdown_destination(m.dest, goal, where)
+        at = m.dest_start - m.start
+        new = m.raw[:at] + dest + m.raw[at + len(m.dest) :]
+        change = _Change(m.dest_start, m.dest_start + len(m.dest), dest, m.raw, new)
+        by_line.setdefault(m.line, []).append(change)
+
+
+def _linking_texts(
+    ws: Workspace, target: str, include_target: bool = False
+) -> Iterable[tuple[str, _Text]]:
+    """The files the graph says link to `target` (and, `include_target`, the file itself,
+    whose own relative links a move can break), with their current text."""
     with ws.lock:
-        sources = sorted({link.source_path for link in ws.index.graph.inlinks(target)})
-    for source in sources:
+        sources = {link.source_path for link in ws.index.graph.inlinks(target)}
+        if include_target and target in ws.index.nodes:
+            sources.add(target)
+    for source in sorted(sources):
         try:
             full = resolve_inside(ws.root, source)
             yield source, _Text.read(full, source, ws.config.encoding)
@@ -237,27 +318,43 @@ def _linking_texts(ws: Workspace, target: str) -> Iterable[tuple[str, _Text]]:
             raise RemeError(f"{source}: cannot read ({exc.strerror})") from None
 
 
-def _markdown_inbound(ws: Workspace, source: str, text: str, target: str) -> list[InboundLink]:
-    """Markdown links to `target` (graph edges in Obsidian vaults only; never rewritten)."""
+def _markdown_links(ws: Workspace, source: str, text: str) -> list[MarkdownLinkMatch]:
+    """Markdown links of a note (graph edges in Obsidian vaults only)."""
     if not ws.settings.markdown_links or not source.endswith(".md"):
         return []
-    return [
-        InboundLink(source, m.line, m.raw)
-        for m in find_markdown_links(text)
-        if normalize_target(source, m.target, relative=True) == target
-    ]
+    return find_markdown_links(text)
 
 
-def _resolver_after_move(ws: Workspace, src: str, dst: str) -> tuple[ObsidianResolver, set[str]]:
-    """The Obsidian resolver as it will be once `src` is at `dst`."""
+def _world_now(ws: Workspace) -> LinkWorld | None:
+    """The vault as it is (None in memory mode: links are literal paths there)."""
+    with ws.lock:
+        resolver, nodes = ws.index.resolver, ws.index.nodes
+    if resolver is None:
+        return None
+    return LinkWorld(resolver, nodes, lambda: _every_file(ws))
+
+
+def _world_after_move(ws: Workspace, src: str, dst: str) -> LinkWorld:
+    """The vault as it will be once `src` is at `dst`."""
+    from reme_core.edit.file_ops import in_scope
+
     with ws.lock:
         nodes = dict(ws.index.nodes)
     src_node = nodes.pop(src, None)
     aliases = {path: aliases_of(node.frontmatter) for path, node in nodes.items()}
-    if src_node is not None:
+    if src_node is not None and in_scope(ws, dst):
         aliases[dst] = aliases_of(src_node.frontmatter)
     paths = set(aliases)
-    return ObsidianResolver(paths, aliases), paths
+    return LinkWorld(
+        ObsidianResolver(paths, aliases),
+        paths,
+        lambda: [*(p for p in _every_file(ws) if p != src), dst],
+    )
+
+
+def _every_file(ws: Workspace) -> list[str]:
+    """Every file of the workspace outside its state folder (what an embed may find)."""
+    return list(scan(ws.root, Scope(("",), ("",), ws.state_dir.name)))
 
 
 def _retarget(m: WikilinkMatch, target: str) -> str:

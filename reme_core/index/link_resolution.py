@@ -105,14 +105,25 @@ class ObsidianResolver:
 
         `./` and `../` targets are taken relative to the linking file, as in Obsidian.
         """
+        candidates = self.candidates(source_path, raw_target)
+        if len(candidates) <= 1:
+            return next(iter(candidates), None)
+        source_folders = _folder_parts(source_path)
+        return min(
+            candidates,
+            key=lambda p: (-_shared_folders(source_folders, _folder_parts(p)), len(p), p),
+        )
+
+    def candidates(self, source_path: str, raw_target: str) -> set[str]:
+        """Every file `raw_target` could mean, before the tie-break: one file means the
+        written target is unambiguous (what a rename needs to keep a short link short)."""
         relative = raw_target.lstrip().startswith(("./", "../"))
         target = normalize_target(source_path, raw_target, relative)
         if target is None:
-            return None
+            return set()
         for exact in (target, target + ".md"):
             if exact in self._paths:
-                return exact
-
+                return {exact}
         lower = target.lower()
         candidates = self._by_lower_path.get(lower, set()) | self._by_lower_path.get(
             lower + ".md", set()
@@ -124,18 +135,8 @@ class ObsidianResolver:
                 suffixes = ("/" + lower, "/" + lower + ".md")
                 candidates = {p for p in named if p.lower().endswith(suffixes)}
             else:
-                candidates = named
-        if not candidates:
-            candidates = self._by_alias.get(lower, set())
-        if not candidates:
-            return None
-        if len(candidates) == 1:
-            return next(iter(candidates))
-        source_folders = _folder_parts(source_path)
-        return min(
-            candidates,
-            key=lambda p: (-_shared_folders(source_folders, _folder_parts(p)), len(p), p),
-        )
+                candidates = set(named)
+        return candidates or set(self._by_alias.get(lower, set()))
 
     @staticmethod
     def _name_keys(lower_path: str) -> tuple[str, ...]:

@@ -33,7 +33,9 @@ class WikilinkMatch:
 class MarkdownLinkMatch:
     """One inline `[text](dest)` (or image `![alt](dest)`, then `embed`) to a local file.
 
-    `target` is the URL-decoded destination without its `#fragment`, which is `anchor`.
+    `target` is the URL-decoded destination without its `#fragment`, which is `anchor`;
+    `dest` is the destination exactly as written (with `<…>` and fragment), at column
+    `dest_start` of the line (what a move rewrites).
     """
 
     line: int
@@ -44,6 +46,8 @@ class MarkdownLinkMatch:
     text: str
     raw: str
     embed: bool = False
+    dest: str = ""
+    dest_start: int = -1
 
 
 # `[[target#anchor|alias]]` (a `!` before it, checked by hand, makes an embed: a pattern
@@ -135,9 +139,8 @@ def _add_markdown_link(
     if "](" in label:
         for inner in _MDLINK_RE.finditer(text, m.start(1), m.end(1)):
             _add_markdown_link(text, inner, lineno, line_start, out)
-    dest = m.group(2)
-    if dest.startswith("<"):
-        dest = dest[1:-1]
+    written = m.group(2)
+    dest = written[1:-1] if written.startswith("<") else written
     dest = dest.strip()
     if not dest or dest.startswith("#") or _SCHEME_RE.match(dest):
         return
@@ -154,6 +157,8 @@ def _add_markdown_link(
             label,
             text[start:end],
             start != m.start(),
+            written,
+            m.start(2) - line_start,
         )
     )
 
