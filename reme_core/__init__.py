@@ -17,7 +17,7 @@ from reme_core.errors import (
     RemeError,
 )
 from reme_core.files.discovery import Discovered, discover, enclosing_index
-from reme_core.indexing.maintenance import OptimizeReport
+from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
 from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
 from reme_core.parse.markdown_render import (
@@ -33,6 +33,7 @@ from reme_core.parse.wikilinks import (
     find_markdown_links,
     find_wikilinks,
 )
+from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
 from reme_core.query.query_language import ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
@@ -43,7 +44,6 @@ from reme_core.workspace import (
     Changes,
     FileChange,
     ReindexSummary,
-    TraverseResult,
     Workspace,
 )
 
@@ -62,12 +62,14 @@ __all__ = [
     "FileRefused",
     "Heading",
     "InboundLink",
+    "IndexStats",
     "LinkEdit",
     "LinkSpan",
     "MarkdownLinkMatch",
     "MoveReport",
     "Neighbour",
     "NotIndexed",
+    "NoteLinks",
     "OptimizeReport",
     "ParsedQuery",
     "PathRefused",
@@ -80,6 +82,8 @@ __all__ = [
     "RetrievedItem",
     "SearchHit",
     "SearchResult",
+    "TraverseEdge",
+    "TraverseNode",
     "TraverseResult",
     "UndoRefused",
     "UndoReport",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,16 +24,24 @@ from reme_core.files.scanner import ScanAhead, scopes_for
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange, Indexer, ProgressFn
 from reme_core.indexing.live_index import IndexPlace, LiveIndex
-from reme_core.indexing.maintenance import OptimizeReport, index_stats, run_optimize
+from reme_core.indexing.maintenance import IndexStats, OptimizeReport, index_stats, run_optimize
 from reme_core.indexing.opening import open_live_index
 from reme_core.indexing.rebuild import Rebuild, ReindexSummary
 from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk, FileLink
 from reme_core.parse.parsing import ParseSettings, tokenizer_for
 from reme_core.query.chunk_check import checked_chunks
+from reme_core.query.graph_results import (
+    DIRECTIONS,
+    Direction,
+    NoteLinks,
+    TraverseEdge,
+    TraverseNode,
+    TraverseResult,
+)
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
-from reme_core.query.search import Neighbour, SearchFilters, SearchResult, expand, run_search
+from reme_core.query.search import SearchFilters, SearchResult, expand, run_search
 from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
@@ -45,20 +52,8 @@ __all__ = [
     "Changes",
     "FileChange",
     "ReindexSummary",
-    "TraverseResult",
     "Workspace",
 ]
-
-
-@dataclass(slots=True)
-class TraverseResult:
-    """Nodes and edges reached breadth-first from `path` (SPEC §9)."""
-
-    path: str
-    depth: int
-    direction: str
-    nodes: list[dict[str, Any]]
-    edges: list[dict[str, Any]]
 
 
 class Workspace:
@@ -322,14 +317,15 @@ class Workspace:
         """Hits then their one-hop link targets, de-duplicated and cut to a token budget."""
         return run_retrieve(self, query, limit, budget_tokens, expand_links, explain)
 
-    def links(self, path: str) -> dict[str, list[Neighbour]]:
+    def links(self, path: str) -> NoteLinks:
         """Every outlink and inlink of an indexed file, with names and dangling marks."""
         rel = normalize_relpath(path)
         self.refresh_if_changed()
         with self.lock:
             if rel not in self.index.nodes:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
-            return expand(self, rel, 1_000_000)
+            found = expand(self, rel, 1_000_000)
+        return NoteLinks(found["outlinks"], found["inlinks"])
 
     def outlinks(self, path: str) -> list[FileLink]:
         """The links written in an indexed file, in order, each with the path it resolves to
@@ -342,36 +338,34 @@ class Workspace:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
             return list(self.index.graph.outlinks(rel))
 
-    def traverse(self, path: str, depth: int = 1, direction: str = "both") -> TraverseResult:
+    def traverse(self, path: str, depth: int = 1, direction: Direction = "both") -> TraverseResult:
         """Breadth-first walk of the link graph from an indexed file (SPEC §9)."""
         rel = normalize_relpath(path)
         if depth < 0:
             raise RemeError(f"depth must be 0 or more, got {depth}")
-        if direction not in ("both", "forward", "backward"):
+        if direction not in DIRECTIONS:
             raise RemeError(f"direction must be both, forward or backward, got {direction!r}")
         self.refresh_if_changed()
         with self.lock:
-            if rel not in self.index.nodes:
+            nodes = self.index.nodes
+            if rel not in nodes:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
-            nodes, edges = self.index.graph.traverse(rel, depth, direction)
+            reached, followed = self.index.graph.traverse(rel, depth, direction)
             return TraverseResult(
                 rel,
                 depth,
                 direction,
                 [
-                    {
-                        "path": n.path,
-                        "name": self.index.nodes[n.path].name if n.indexed else "",
-                        "description": self.index.nodes[n.path].description if n.indexed else "",
-                        "depth": n.depth,
-                        "indexed": n.indexed,
-                    }
-                    for n in nodes
+                    TraverseNode(
+                        n.path,
+                        nodes[n.path].name if n.indexed else "",
+                        nodes[n.path].description if n.indexed else "",
+                        n.depth,
+                        n.indexed,
+                    )
+                    for n in reached
                 ],
-                [
-                    {"source": e.source, "target": e.target, "anchor": e.anchor, "depth": e.depth}
-                    for e in edges
-                ],
+                [TraverseEdge(e.source, e.target, e.anchor, e.depth) for e in followed],
             )
 
     def chunks(self, path: str) -> list[FileChunk]:
@@ -431,7 +425,7 @@ class Workspace:
         with self.write_lock:
             return run_optimize(self.live)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> IndexStats:
         """Counts for the header and `reme-tui stats`."""
         self.refresh_if_changed()
         with self.lock:

@@ -58,7 +58,7 @@ def test_pooled_rebuild_equals_serial(tmp_path: Path) -> None:
 
     pooled, serial = _open(pooled_root, 2), _open(serial_root, 1)
     try:
-        assert pooled.stats()["files"] == serial.stats()["files"] == n
+        assert pooled.stats().files == serial.stats().files == n
         # Same terms with the same ids, and the same postings for every chunk.
         assert pooled.index.vocab.terms() == serial.index.vocab.terms()
         assert _postings(pooled) == _postings(serial)
@@ -120,7 +120,7 @@ def test_a_script_read_from_stdin_can_rebuild_a_large_workspace(tmp_path: Path) 
     script = (
         "from reme_core import Workspace\n"
         f"ws = Workspace.open({str(root)!r})\n"
-        "print(ws.stats()['files'], ws.search('solar').results[0].path)\n"
+        "print(ws.stats().files, ws.search('solar').results[0].path)\n"
     )
     proc = subprocess.run(
         [sys.executable, "-"], input=script, capture_output=True, text=True, timeout=300

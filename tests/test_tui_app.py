@@ -144,9 +144,9 @@ async def test_neighbours_match_workspace_links(demo_copy: Path) -> None:
         await settle(pilot)
         data = app.neighbours.data
         assert data is not None
-        assert [n.path for n in data.outlinks] == [n.path for n in expected["outlinks"]]
-        assert [n.path for n in data.inlinks] == [n.path for n in expected["inlinks"]]
-        inlinking = {n.path for n in expected["inlinks"]}
+        assert [n.path for n in data.outlinks] == [n.path for n in expected.outlinks]
+        assert [n.path for n in data.inlinks] == [n.path for n in expected.inlinks]
+        inlinking = {n.path for n in expected.inlinks}
         assert all(m.path not in inlinking for m in data.mentions)
         listed = app.query_one("#neighbours-list", OptionList)
         assert listed.option_count >= len(data.outlinks) + len(data.inlinks) + 3

@@ -42,7 +42,7 @@ async def test_palette_rebuild_shows_progress_and_reports(demo_copy: Path) -> No
         assert shown and shown[-1][0] == "rebuilding" and shown[-1][1] == shown[-1][2] > 0
         assert not app.query_one("#progress").display, "the bar goes away when done"
         report = next(n for n in app._notifications if n.title == "Rebuild index")
-        assert f"{app.ws.stats()['files']} files" in report.message
+        assert f"{app.ws.stats().files} files" in report.message
         assert app.status.state.activity == ""
 
 

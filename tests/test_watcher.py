@@ -136,7 +136,7 @@ async def test_folder_delete_ignores_and_compaction(make_tree, tmp_path: Path) -
         await w.until(lambda: ws.files() == ["daily/keep.md", "daily/real.md"], "settled")
     assert {p for k, p in w.changes() if k == "deleted"} == set(files)
     assert any(r.optimized is not None for r in w.reports)  # 6 of 7 documents tombstoned
-    assert ws.stats()["tombstones"] == 0
+    assert ws.stats().tombstones == 0
     assert hits(ws, "secret") == [] and hits(ws, "hidden") == []
     ws.close()
 

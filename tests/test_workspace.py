@@ -166,13 +166,13 @@ def test_read_truncates_with_notice(make_tree) -> None:
 
 def test_traverse(ws: Workspace) -> None:
     result = ws.traverse("daily/2026-06-20.md", depth=2, direction="forward")
-    depths = {n["path"]: n["depth"] for n in result.nodes}
+    depths = {n.path: n.depth for n in result.nodes}
     assert depths["daily/2026-06-20.md"] == 0
     assert depths["daily/2026-06-20/retrieval-regression.md"] == 1
     assert depths["digest/wiki/bm25.md"] == 2
     assert depths["digest/wiki/missing.md"] == 2
     back = ws.traverse("digest/wiki/bm25.md", depth=1, direction="backward")
-    assert {n["path"] for n in back.nodes} == {
+    assert {n.path for n in back.nodes} == {
         "digest/wiki/bm25.md",
         "daily/2026-06-20/retrieval-regression.md",
     }
@@ -204,7 +204,7 @@ def test_stats_and_optimize_after_updates(ws: Workspace) -> None:
     target.write_text(target.read_text() + "\nA new paragraph about zebras.\n")
     report = ws.sync()
     assert [(c.path, c.kind) for c in report.changes] == [("digest/wiki/bm25.md", "modified")]
-    assert ws.stats()["tombstones"] >= 1
+    assert ws.stats().tombstones >= 1
     assert ws.search("zebras").results[0].path == "digest/wiki/bm25.md"
     answers = [(h.path, round(h.score, 9)) for h in ws.search("classic zebras", limit=5).results]
     opt = ws.optimize()
@@ -237,10 +237,10 @@ def test_obsidian_vault_resolves_names_aliases_and_attachments(make_tree) -> Non
     ws = Workspace.open(root)
     assert ws.mode == "vault" and ws.link_resolution == "obsidian"
     assert ws.files() == ["en/Index.md", "en/Solar.md", "zh/Solar.md"]
-    targets = [n.path for n in ws.links("en/Index.md")["outlinks"]]
+    targets = [n.path for n in ws.links("en/Index.md").outlinks]
     assert targets == ["en/Solar.md", "zh/Solar.md"]
-    assert [n.path for n in ws.links("zh/Solar.md")["outlinks"]] == ["zh/Solar.md"]
-    out = {n.path: n for n in ws.links("en/Solar.md")["outlinks"]}
+    assert [n.path for n in ws.links("zh/Solar.md").outlinks] == ["zh/Solar.md"]
+    out = {n.path: n for n in ws.links("en/Solar.md").outlinks}
     assert not out["assets/diagram.png"].dangling and not out["assets/diagram.png"].indexed
     assert out["Missing note"].dangling
     assert [link.target_path for link in ws.index.graph.dangling()] == ["Missing note"]

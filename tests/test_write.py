@@ -58,7 +58,7 @@ def test_new_note_is_written_and_found_at_once(ws: Workspace) -> None:
     assert text.endswith("See [[digest/wiki/bm25.md]].\n")
     hits = ws.search("quokka").results
     assert [h.path for h in hits] == ["digest/wiki/zephyrine.md"]
-    inlinks = [n.path for n in ws.links("digest/wiki/bm25.md")["inlinks"]]
+    inlinks = [n.path for n in ws.links("digest/wiki/bm25.md").inlinks]
     assert "digest/wiki/zephyrine.md" in inlinks
     assert _leftovers(ws.root) == []
 

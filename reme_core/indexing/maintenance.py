@@ -80,22 +80,44 @@ def run_optimize(live: LiveIndex) -> OptimizeReport:
         )
 
 
-def index_stats(live: LiveIndex) -> dict[str, Any]:
+@dataclass(slots=True)
+class IndexStats:
+    """The counts `reme-tui stats` prints and the browser's header shows."""
+
+    workspace: str
+    mode: str
+    link_resolution: str
+    files: int
+    chunks: int
+    live_documents: int
+    tombstones: int
+    vocabulary: int
+    links: int
+    dangling_links: int
+    skipped: int
+    db_bytes: int
+    generation: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def index_stats(live: LiveIndex) -> IndexStats:
     """Files, chunks, live/tombstoned documents, vocabulary, links, database size."""
     index = live.memory
     graph = index.graph
-    return {
-        "workspace": str(live.place.root),
-        "mode": live.place.mode,
-        "link_resolution": live.place.link_resolution,
-        "files": len(index.nodes),
-        "chunks": index.bm25.n_docs,
-        "live_documents": index.bm25.n_docs,
-        "tombstones": index.bm25.n_tombstones,
-        "vocabulary": len(index.vocab),
-        "links": graph.n_edges,
-        "dangling_links": graph.dangling_count(),
-        "skipped": len(live.store.skipped()),
-        "db_bytes": live.store.size_bytes(),
-        "generation": live.store.generation(),
-    }
+    return IndexStats(
+        workspace=str(live.place.root),
+        mode=live.place.mode,
+        link_resolution=live.place.link_resolution,
+        files=len(index.nodes),
+        chunks=index.bm25.n_docs,
+        live_documents=index.bm25.n_docs,
+        tombstones=index.bm25.n_tombstones,
+        vocabulary=len(index.vocab),
+        links=graph.n_edges,
+        dangling_links=graph.dangling_count(),
+        skipped=len(live.store.skipped()),
+        db_bytes=live.store.size_bytes(),
+        generation=live.store.generation(),
+    )

@@ -145,8 +145,7 @@ def build_server(ws: Workspace, allow_delete: bool = False) -> MCPServer:
 
         def run() -> CallToolResult:
             found = ws.links(path)
-            data = {d: [asdict(n) for n in ns] for d, ns in found.items()}
-            return _result(links_text(found), data)
+            return _result(links_text(found), asdict(found))
 
         return _guarded(run)
 

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from reme_core import BatchReport, FileRefused, RemeError, Workspace
+from reme_core import BatchReport, FileRefused, IndexStats, RemeError, Workspace
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.preferences import Preferences
@@ -196,7 +196,7 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
 
-    def _workspace_ready(self, ws: Workspace, stats: dict[str, Any]) -> None:
+    def _workspace_ready(self, ws: Workspace, stats: IndexStats) -> None:
         self.ws = ws
         self._progress_done()
         self.status.update_state(mode=ws.mode, vectors=ws.vector_status())
@@ -205,7 +205,7 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         ws.add_listener(self._on_batch)
         for warning in ws.warnings:
             self.notify(warning, title="Workspace", severity="warning")
-        if stats.get("files"):
+        if stats.files:
             self.reader.show_message(
                 "Search on the left ([b]/[/b]), or press [b]o[/b] to open a note by name.\n\n"
                 "In a note: [b]Tab[/b] selects a link, [b]Enter[/b] follows it, "

@@ -3,9 +3,7 @@ and what an agent reads in a tool result are the same text."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from reme_core import RetrieveResult, TraverseResult
+from reme_core import Neighbour, NoteLinks, RetrieveResult, TraverseResult
 
 
 def retrieve_text(result: RetrieveResult, explain: bool = False) -> str:
@@ -41,18 +39,18 @@ def traverse_text(result: TraverseResult) -> str:
     """The walk as `reme-tui traverse` prints it: one node per line, indented by depth."""
     lines = []
     for node in result.nodes:
-        mark = "" if node["indexed"] else "  (not indexed)"
-        name = f'  name="{node["name"]}"' if node["name"] else ""
-        lines.append(f"{'  ' * node['depth']}[{node['depth']}] {node['path']}{name}{mark}")
+        mark = "" if node.indexed else "  (not indexed)"
+        name = f'  name="{node.name}"' if node.name else ""
+        lines.append(f"{'  ' * node.depth}[{node.depth}] {node.path}{name}{mark}")
     lines.append(f"{len(result.nodes)} nodes, {len(result.edges)} edges")
     return "\n".join(lines)
 
 
-def links_text(links: dict[str, list[Any]]) -> str:
+def links_text(links: NoteLinks) -> str:
     """Outlinks then inlinks, one per line, marking dangling links and attachments."""
     lines = []
     for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
-        neighbours = links.get(direction, [])
+        neighbours: list[Neighbour] = getattr(links, direction)
         lines.append(f"{direction} ({len(neighbours)}):")
         for n in neighbours:
             anchors = "".join(f"#{a}" for a in n.anchors[:1])

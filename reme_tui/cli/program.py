@@ -179,7 +179,7 @@ def run_links(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     links = ws.links(args.file)
     if args.json:
-        emit_json({d: [asdict(n) for n in ns] for d, ns in links.items()})
+        emit_json(asdict(links))
     else:
         print(links_text(links))
     return EXIT_OK
@@ -224,10 +224,10 @@ def run_stats(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     stats = ws.stats()
     if args.json:
-        emit_json(stats)
+        emit_json(stats.to_dict())
     else:
-        width = max(len(k) for k in stats)
-        for key, value in stats.items():
+        width = max(len(k) for k in stats.to_dict())
+        for key, value in stats.to_dict().items():
             print(f"{key.replace('_', ' '):<{width}}  {value}")
     return EXIT_OK
 

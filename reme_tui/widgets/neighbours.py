@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import Neighbour, NotIndexed, Workspace, aliases_of
+from reme_core import Neighbour, NotIndexed, TraverseNode, Workspace, aliases_of
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.safe_text import drawable
 
@@ -38,7 +38,7 @@ class NeighbourData:
     outlinks: list[Neighbour] = field(default_factory=list)
     inlinks: list[Neighbour] = field(default_factory=list)
     mentions: list[Mention] = field(default_factory=list)
-    traverse: list[dict] = field(default_factory=list)
+    traverse: list[TraverseNode] = field(default_factory=list)
     error: str = ""
 
 
@@ -76,7 +76,7 @@ def gather(ws: Workspace, path: str) -> NeighbourData:
     except NotIndexed:
         data.error = "Not an indexed note: no links to show."
         return data
-    data.outlinks, data.inlinks = links["outlinks"], links["inlinks"]
+    data.outlinks, data.inlinks = links.outlinks, links.inlinks
     data.mentions = unlinked_mentions(ws, path, {n.path for n in data.inlinks})
     data.traverse = ws.traverse(path, 2, "both").nodes
     return data
@@ -177,14 +177,14 @@ class NeighboursPane(Vertical):
             f"{len(data.traverse)} notes within 2 links"
         )
         for depth in (0, 1, 2):
-            nodes = [n for n in data.traverse if n["depth"] == depth]
+            nodes = [n for n in data.traverse if n.depth == depth]
             if not nodes:
                 continue
             self._header(options, "This note" if depth == 0 else f"Depth {depth} ({len(nodes)})")
             for n in nodes:
-                note = "" if n["indexed"] else "not indexed"
-                prompt = _entry("·" * max(1, depth), n["path"], n["name"], n["description"], note)
-                self._add(options, prompt, (n["path"], None, None))
+                note = "" if n.indexed else "not indexed"
+                prompt = _entry("·" * max(1, depth), n.path, n.name, n.description, note)
+                self._add(options, prompt, (n.path, None, None))
 
     @on(OptionList.OptionSelected, "#neighbours-list")
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
+from reme_core import IndexStats
+
 
 @dataclass(frozen=True, slots=True)
 class IndexState:
@@ -40,12 +42,10 @@ class StatusBar(Static):
             self.state = state
             self._redraw()
 
-    def update_stats(self, stats: dict[str, Any]) -> None:
+    def update_stats(self, stats: IndexStats) -> None:
         """Take the counts from `Workspace.stats()`."""
         self.update_state(
-            files=stats.get("files"),
-            chunks=stats.get("live_documents", stats.get("chunks")),
-            tombstones=stats.get("tombstones"),
+            files=stats.files, chunks=stats.live_documents, tombstones=stats.tombstones
         )
 
     def _redraw(self) -> None:

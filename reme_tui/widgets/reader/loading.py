@@ -96,7 +96,7 @@ def link_targets(ws: Workspace, path: str) -> dict[str, tuple[str, str]]:
         links = ws.outlinks(path)
         kinds = {
             n.path: "dangling" if n.dangling else "note" if n.indexed else "attachment"
-            for n in ws.links(path)["outlinks"]
+            for n in ws.links(path).outlinks
         }
     except RemeError:
         return {}

@@ -1,0 +1,55 @@
+"""What the link-graph questions answer: a note's links, and a breadth-first walk (SPEC §9).
+
+Dataclasses, so a program reads fields and `dataclasses.asdict` gives the JSON the CLI and
+the MCP server print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reme_core.query.search import Neighbour
+
+Direction = Literal["both", "forward", "backward"]
+DIRECTIONS: tuple[Direction, ...] = ("both", "forward", "backward")
+
+
+@dataclass(slots=True)
+class NoteLinks:
+    """Every outlink and inlink of a note, with names and dangling marks."""
+
+    outlinks: list[Neighbour] = field(default_factory=list)
+    inlinks: list[Neighbour] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class TraverseNode:
+    """A note reached by a walk, at its distance from the start."""
+
+    path: str
+    name: str
+    description: str
+    depth: int
+    indexed: bool
+
+
+@dataclass(slots=True)
+class TraverseEdge:
+    """A link a walk followed: `source` links to `target` (at `anchor`)."""
+
+    source: str
+    target: str
+    anchor: str
+    depth: int
+
+
+@dataclass(slots=True)
+class TraverseResult:
+    """Nodes and edges reached breadth-first from `path`."""
+
+    path: str
+    depth: int
+    direction: Direction
+    nodes: list[TraverseNode]
+    edges: list[TraverseEdge]
