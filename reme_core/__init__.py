@@ -4,7 +4,7 @@ Typical use: `Workspace.open("~/memory").search("index regression", limit=5).ans
 """
 
 from reme_core.config import Config, load_config
-from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file
+from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file, suffix_warnings
 from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
 from reme_core.edit.undo import UndoRefused, UndoReport
 from reme_core.edit.write import WriteReport
@@ -104,4 +104,5 @@ __all__ = [
     "outline",
     "parse_query",
     "render_markdown",
+    "suffix_warnings",
 ]

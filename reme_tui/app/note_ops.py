@@ -45,12 +45,7 @@ class NoteOps(_Base):
     def _moved(self, report: MoveReport | None) -> None:
         if report is None:
             return
-        n, files = len(report.edits), len(report.files)
-        self.notify(
-            f"{report.src} → {report.dst}\n{n} link{'s' * (n != 1)} rewritten "
-            f"in {files} file{'s' * (files != 1)}",
-            title="Moved",
-        )
+        self.notify(f"{report.src} → {report.dst}\n{report.summary()}", title="Moved")
         top = int(self.reader.view.scroll_y)
         ranges = list(self.reader.view.ranges)
         self.reader.retarget(report.src, report.dst)

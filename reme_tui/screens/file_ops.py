@@ -21,7 +21,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 from textual.worker import Worker, WorkerState
 
-from reme_core import DeleteReport, MoveReport, RemeError, Workspace, inbound_links
+from reme_core import (
+    DeleteReport,
+    MoveReport,
+    RemeError,
+    Workspace,
+    inbound_links,
+    suffix_warnings,
+)
 
 _CSS = """
 FileOpScreen { align: center middle; }
@@ -71,23 +78,33 @@ class FileOpScreen(ModalScreen):
 
 
 def preview_lines(report: MoveReport) -> list[str]:
-    """A dry run grouped by file, one rewritten link per line (a modal is narrower than a CLI)."""
-    out = report.lines()[: 2 if report.indexed else 3]  # "move a -> b", note, "rewrite n"
+    """A dry run grouped by file: the summary, then every link that changes and every one
+    left broken, with why (a modal is narrower than a CLI, so one link per line)."""
+    out = report.head()
     for path, edits in groupby(report.edits, key=lambda e: e.path):
         out.append(f"  {path}")
         out.extend(f"    {e.line}: {e.old} -> {e.new}" for e in edits)
     if report.untouched:
-        out.append(f"{len(report.untouched)} inbound link(s) not rewritten:")
-        out.extend(f"  {i.path}:{i.line}  {i.raw}" for i in report.untouched)
+        out.append(f"{len(report.untouched)} link(s) cannot be rewritten:")
+        for path, links in groupby(report.untouched, key=lambda i: i.path):
+            out.append(f"  {path}")
+            out.extend(
+                f"    {i.line}: {i.raw}" + (f"  ({i.reason})" if i.reason else "") for i in links
+            )
     return out
 
 
 class MoveScreen(FileOpScreen):
-    """Rename/move the open note; the preview lists the links the move would rewrite."""
+    """Rename/move the open note; the preview lists the links the move would rewrite.
+
+    A destination that takes a note away from `.md` is only moved to on a second Move (the
+    first one shows the warning).
+    """
 
     def __init__(self, ws: Workspace, src: str) -> None:
         super().__init__(ws)
         self.src = src
+        self._warned = ""  # the destination whose warning the user has seen
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -133,7 +150,13 @@ class MoveScreen(FileOpScreen):
     @on(Input.Submitted, "#dst")
     @on(Button.Pressed, "#move")
     def _confirm(self) -> None:
-        self._move(self.query_one("#dst", Input).value.strip(), self.query_one(Checkbox).value)
+        dst = self.query_one("#dst", Input).value.strip()
+        warnings = suffix_warnings(self.src, dst)
+        if warnings and self._warned != dst:
+            self._warned = dst
+            self.show("\n".join([*warnings, "Press Move again to move it anyway."]), True)
+            return
+        self._move(dst, self.query_one(Checkbox).value)
 
     @work(thread=True, exclusive=True, group="move", exit_on_error=False)
     def _move(self, dst: str, rewrite: bool) -> MoveReport | None:
