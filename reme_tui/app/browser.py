@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import CommandPalette
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, ProgressBar
@@ -35,7 +34,7 @@ from reme_tui.widgets.reader.note_view import NoteView, parse_line_anchor
 from reme_tui.widgets.reader.reader import Place, Reader, load_note
 from reme_tui.widgets.search.pane import SearchPane, run_query
 from reme_tui.widgets.status import StatusBar
-from reme_tui.widgets.switcher import NoteSwitcher
+from reme_tui.widgets.switcher import SwitcherPalette
 
 PROGRESS_EVERY = 0.1
 VECTOR_POLL_SECONDS = 0.5
@@ -380,16 +379,17 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         """Cycle focus backwards."""
         self._focus_pane(-1)
 
+    def on_key(self, event: events.Key) -> None:
+        """Keys typed in one burst with "o" were queued below the switcher: it takes them."""
+        if isinstance(self.screen, SwitcherPalette):
+            self.screen.take_key(event)
+
     def action_switcher(self) -> None:
-        """Open a note by fuzzy path, name or description."""
+        """Open a note by name (exact, prefix, typo), path or description."""
         if self.ws is None:
             self.notify("The workspace is still opening.", timeout=2)
             return
-        self.push_screen(
-            CommandPalette(
-                providers=[NoteSwitcher], placeholder="Open note: path, name or description…"
-            )
-        )
+        self.push_screen(SwitcherPalette())
 
     def _travel(self, place: Place | None, empty: str) -> None:
         if place is None:

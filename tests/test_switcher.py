@@ -1,0 +1,182 @@
+"""The quick switcher: its ranking on its own, and the real palette in the running browser."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from textual import events
+from textual.command import CommandInput, CommandList
+
+from reme_tui.app.browser import RemeApp
+from reme_tui.widgets.note_ranking import Kind, NoteEntry, NoteRanker, swaps, typo_distance
+from reme_tui.widgets.switcher import SwitcherPalette
+from tests.test_tui_app import SIZE, settle, wait_until
+
+
+def ranked_paths(ranker: NoteRanker, query: str, recent: list[str] | None = None) -> list[str]:
+    return [r.entry.path for r in ranker.rank(query, 50, recent or [])]
+
+
+def levenshtein_in(query: str, text: str) -> int:
+    """Reference: fewest edits turning query into some substring of text (plain table)."""
+    prev = list(range(len(query) + 1))
+    best = prev[-1]
+    for ch in text:
+        cur = [0]
+        for i in range(1, len(query) + 1):
+            cur.append(min(prev[i - 1] + (query[i - 1] != ch), prev[i] + 1, cur[i - 1] + 1))
+        best = min(best, cur[-1])
+        prev = cur
+    return best
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text("abcd", min_size=1, max_size=9), st.text("abcde", max_size=14))
+def test_typo_distance_equals_the_plain_table(query: str, text: str) -> None:
+    assert typo_distance(query, text, 2) == min(levenshtein_in(query, text), 3)
+
+
+def test_swaps_are_neighbour_exchanges() -> None:
+    assert swaps("rnak") == ["nrak", "rank", "rnka"]
+    assert swaps("aab") == ["aba"]
+
+
+NOTES = [
+    NoteEntry("wiki/rank fusion.md"),
+    NoteEntry("wiki/reciprocal rank.md"),
+    NoteEntry("wiki/Rank.md"),
+    NoteEntry("wiki/ranking notes.md"),
+    NoteEntry("daily/2026-06-01.md", description="Ranked the plan for June"),
+    NoteEntry("wiki/rrf.md", name="Reciprocal Rank Fusion", aliases=("RRF",)),
+    NoteEntry("ops/runbook.md", title="Frank's runbook"),
+]
+
+
+def test_exact_name_then_prefix_then_substring_then_description() -> None:
+    ranker = NoteRanker(NOTES)
+    got = ranker.rank("RANK", 50)
+    assert [r.entry.path for r in got] == [
+        "wiki/Rank.md",  # exact, whatever the case
+        "wiki/rank fusion.md",  # prefixes, shorter name first
+        "wiki/ranking notes.md",
+        "ops/runbook.md",  # inside a name ("frank's runbook"), shorter first
+        "wiki/reciprocal rank.md",
+        "wiki/rrf.md",
+        "daily/2026-06-01.md",  # only the description holds it
+    ]
+    assert [r.kind for r in got[:3]] == [Kind.EXACT, Kind.PREFIX, Kind.PREFIX]
+    assert got[-1].kind is Kind.DESCRIPTION
+
+
+def test_frontmatter_name_and_alias_match_exactly() -> None:
+    ranker = NoteRanker(NOTES)
+    assert ranked_paths(ranker, "rrf")[0] == "wiki/rrf.md"
+    assert ranked_paths(ranker, "reciprocal rank fusion")[0] == "wiki/rrf.md"
+    assert ranked_paths(ranker, "  Reciprocal   RANK ")[0] == "wiki/reciprocal rank.md"
+
+
+def test_typos_and_letters_in_order_come_last_among_names() -> None:
+    ranker = NoteRanker(NOTES)
+    assert ranked_paths(ranker, "reciprical rank")[:2] == ["wiki/reciprocal rank.md", "wiki/rrf.md"]
+    assert ranker.rank("reciprical", 50)[0].kind is Kind.TYPO
+    assert ranked_paths(ranker, "rnak")[0] == "wiki/Rank.md"  # a swap, exact otherwise
+    assert ranked_paths(ranker, "fusoin")[:2] == ["wiki/rank fusion.md", "wiki/rrf.md"]
+    in_order = ranker.rank("rnkfsn", 50)
+    assert [r.entry.path for r in in_order] == ["wiki/rank fusion.md", "wiki/rrf.md"]
+    assert {r.kind for r in in_order} == {Kind.IN_ORDER}
+    assert ranked_paths(ranker, "zzz") == []
+    assert ranked_paths(ranker, "ra")[0] == "wiki/Rank.md"  # no typos for two letters
+
+
+def test_recent_notes_first_on_empty_input_and_within_a_kind() -> None:
+    ranker = NoteRanker(NOTES)
+    recent = ["wiki/ranking notes.md", "gone.md", "ops/runbook.md"]  # newest first
+    assert ranked_paths(ranker, "", recent)[:2] == ["wiki/ranking notes.md", "ops/runbook.md"]
+    assert len(ranked_paths(ranker, "", recent)) == len(NOTES)
+    assert ranked_paths(ranker, "rank", recent)[:3] == [
+        "wiki/Rank.md",  # an exact name still beats a recent prefix
+        "wiki/ranking notes.md",
+        "wiki/rank fusion.md",
+    ]
+
+
+def test_exact_name_first_among_thousands_of_near_names() -> None:
+    """At switcher size: 5,000 names, hundreds sharing the query as prefix or with a typo."""
+    rng = random.Random(15)
+    words = ["solar", "panel", "grid", "inverter", "cell", "module", "wafer", "price"]
+    entries = [
+        NoteEntry(f"f{n % 40}/{' '.join(rng.choice(words) for _ in range(3))} {n}.md")
+        for n in range(5000)
+    ]
+    entries.append(NoteEntry("wiki/Solar Panel.md"))
+    entries.append(NoteEntry("wiki/x.md", aliases=("solar panels",)))
+    ranker = NoteRanker(entries)
+    got = ranker.rank("solar panel", 50)
+    assert got[0].entry.path == "wiki/Solar Panel.md"
+    assert got[1].entry.path == "wiki/x.md"  # the shortest of the prefix matches
+    assert all(r.kind is Kind.PREFIX for r in got[1:])
+    typo = ranker.rank("solra panel", 50)
+    assert typo[0].entry.path == "wiki/Solar Panel.md"
+    assert typo[0].kind is Kind.TYPO
+
+
+def palette_paths(app: RemeApp) -> list[str]:
+    options = app.screen.query_one(CommandList)
+    commands = (options.get_option_at_index(i) for i in range(options.option_count))
+    return [c.hit.command.args[0] for c in commands]
+
+
+async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.press("o", *"polysilicon")
+        await settle(pilot)
+        assert isinstance(app.screen, SwitcherPalette)
+        assert app.screen.query_one(CommandInput).value == "polysilicon"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.reader.path == "digest/wiki/polysilicon.md"
+
+
+async def test_keys_arriving_in_one_burst_are_kept(demo_copy: Path) -> None:
+    """As a terminal delivers them: "o" and the next keys in one read, nothing in between."""
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.pause()
+        for key in "orrf":
+            event = events.Key(key, key)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        await settle(pilot)
+        assert app.screen.query_one(CommandInput).value == "rrf"
+        # and no letter binding of the screen below acted on them ("r" renames a note)
+        assert [type(s) for s in app.screen_stack[1:]] == [SwitcherPalette]
+        await wait_until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/rrf.md"])
+
+
+async def test_palette_ranks_exact_typo_and_recent_notes(demo_copy: Path) -> None:
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.press("o", *"solar")
+        await settle(pilot)
+        assert palette_paths(app)[:2] == [
+            "digest/wiki/solar.md",
+            "daily/2026-06-10/solar-reading.md",
+        ]
+        await pilot.press("escape", "o", *"polysilicno")  # two letters swapped
+        await settle(pilot)
+        assert palette_paths(app)[0] == "digest/wiki/polysilicon.md"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        assert palette_paths(app)[0] == "digest/wiki/polysilicon.md"  # recent first on empty
