@@ -16,19 +16,20 @@ from collections.abc import Iterable
 _PLACE = 0xE000  # placeholders: private-use characters, one per link of a stretch
 _PLACE_RE = re.compile("[\ue000-\uf8ff]")
 _SPECIAL_RE = re.compile(r"[`\\*_~=\[<#\ue000-\uf8ff]|://")
+# Each alternative is one outer group, so `m.lastgroup` names the token (it closes last).
 _INLINE_RE = re.compile(
-    r"(?P<tick>`+)(?P<code>.+?)(?<!`)(?P=tick)(?!`)"
-    r"|\\(?P<esc>[!-/:-@\[-`{-~])"
-    r"|\*\*(?P<strong>\S(?:.*?\S)?)\*\*"
-    r"|(?<!\w)__(?P<strong2>\S(?:.*?\S)?)__(?!\w)"
-    r"|\*(?P<em>[^\s*](?:.*?[^\s*])?)\*"
-    r"|(?<!\w)_(?P<em2>[^\s_](?:.*?[^\s_])?)_(?!\w)"
-    r"|~~(?P<strike>\S(?:.*?\S)?)~~"
-    r"|==(?P<mark>\S(?:.*?\S)?)=="
-    r"|(?P<img>!)?\[(?P<text>[^\]\n]*)\]\((?P<url>[^)\s]*)(?:\s+\"[^\"]*\")?\)"
-    r"|<(?P<auto>[a-z][\w+.-]*://[^>\s]+)>"
+    r"(?P<code>(?P<tick>`+)(?P<code_text>.+?)(?<!`)(?P=tick)(?!`))"
+    r"|(?P<esc>\\(?P<esc_char>[!-/:-@\[-`{-~]))"
+    r"|(?P<strong>\*\*(?P<strong_text>\S(?:.*?\S)?)\*\*)"
+    r"|(?P<strong2>(?<!\w)__(?P<strong2_text>\S(?:.*?\S)?)__(?!\w))"
+    r"|(?P<em>\*(?P<em_text>[^\s*](?:.*?[^\s*])?)\*)"
+    r"|(?P<em2>(?<!\w)_(?P<em2_text>[^\s_](?:.*?[^\s_])?)_(?!\w))"
+    r"|(?P<strike>~~(?P<strike_text>\S(?:.*?\S)?)~~)"
+    r"|(?P<mark>==(?P<mark_text>\S(?:.*?\S)?)==)"
+    r"|(?P<link>(?P<img>!)?\[(?P<text>[^\]\n]*)\]\((?P<url>[^)\s]*)(?:\s+\"[^\"]*\")?\))"
+    r"|(?P<auto><(?P<auto_url>[a-z][\w+.-]*://[^>\s]+)>)"
     r"|(?P<bare>\bhttps?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"])"
-    r"|(?<![\w#&/\\])#(?P<tag>[\w/-]*[^\W\d][\w/-]*)"
+    r"|(?P<tag>(?<![\w#&/\\])#(?P<tag_name>[\w/-]*[^\W\d][\w/-]*))"
 )
 _NESTED = {"strong": "strong", "strong2": "strong", "em": "em", "em2": "em"}
 _NESTED |= {"strike": "strike", "mark": "mark"}
@@ -135,23 +136,26 @@ def _emit(
     for m in _INLINE_RE.finditer(text):
         _plain(out, text[pos : m.start()], styles, labels)
         pos = m.end()
-        kind = next(name for name, value in m.groupdict().items() if value is not None)
-        if kind == "tick":
-            _plain(out, m.group("code").strip(" ") or m.group("code"), (*styles, "code"), labels)
+        kind = m.lastgroup
+        if kind == "code":
+            code = m.group("code_text")
+            _plain(out, code.strip(" ") or code, (*styles, "code"), labels)
         elif kind == "esc":
-            out.add(m.group("esc"), styles)
+            out.add(m.group("esc_char"), styles)
         elif kind in _NESTED:
-            _emit(out, m.group(kind), (*styles, _NESTED[kind]), labels)
-        elif kind in ("img", "text"):
+            _emit(out, m.group(f"{kind}_text"), (*styles, _NESTED[kind]), labels)
+        elif kind == "link":
             label = m.group("text") or m.group("url")
             if m.group("img"):
                 out.add(f"[image: {label}]", (*styles, "url"))
             else:
                 _emit(out, label, (*styles, "url"), labels)
-        elif kind in ("auto", "bare"):
-            out.add(m.group(kind), (*styles, "url"))
+        elif kind == "auto":
+            out.add(m.group("auto_url"), (*styles, "url"))
+        elif kind == "bare":
+            out.add(m.group("bare"), (*styles, "url"))
         else:
-            out.add(f"#{m.group('tag')}", (*styles, "tag"))
+            out.add(f"#{m.group('tag_name')}", (*styles, "tag"))
     _plain(out, text[pos:], styles, labels)
 
 

@@ -81,12 +81,19 @@ class NoteView(ScrollView, can_focus=True):
         self._row_of_item: list[int] = []
 
     # -- content ----------------------------------------------------------------------------
-    def set_note(self, path: str, lines: list[str], links: list[LinkState]) -> None:
-        """Show a note's source lines (from `prepare_lines`) and its links."""
+    def set_note(
+        self,
+        path: str,
+        lines: list[str],
+        links: list[LinkState],
+        rendered: list[RenderedLine] | None = None,
+    ) -> None:
+        """Show a note's source lines (from `prepare_lines`) and its links, or its
+        `rendered` lines when given."""
         self.path = path
         self.lines = lines
         self.links = links
-        self.rendered = None
+        self.rendered = rendered
         self.ranges = []
         self.link_cursor = None
         self._anchor = None

@@ -173,9 +173,9 @@ class Reader(Vertical):
         self.note = note
         view = self.view
         keep_top = int(view.scroll_y) if same and top is None else top
-        view.set_note(note.path, note.lines, note.links)
-        if self.markdown_mode:
-            view.show_rendered(note.rendered)
+        view.set_note(
+            note.path, note.lines, note.links, note.rendered if self.markdown_mode else None
+        )
         if anchor and not ranges:
             line = find_anchor_line(view.lines, anchor)
             if line is None:
@@ -225,7 +225,8 @@ class Reader(Vertical):
             self.view.show_rendered(note.rendered)
         else:
             self._rendering(note, None)
-        self.view.focus()
+        if self.app.focused is not self.view:
+            self.view.focus()
 
     @work(thread=True, exclusive=True, group="render", name="render note", exit_on_error=False)
     def _rendering(

@@ -27,9 +27,11 @@ def wrap_cuts(line: str, width: int) -> list[int]:
     is never split.
     """
     cuts = [0]
-    if width < 4 or cell_len(line) <= width:
+    cells = cell_len(line)
+    if width < 4 or cells <= width:
         return cuts
-    if line.isascii():
+    if line.isascii() or (cells == len(line) and "\ufe0f" not in line and "\u200d" not in line):
+        # One cell per character (Latin with accents, bullets, box drawing): by offsets.
         pos = 0
         while len(line) - pos > width:
             space = line.rfind(" ", pos + 1, pos + width)
