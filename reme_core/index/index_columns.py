@@ -17,6 +17,7 @@ import numpy as np
 
 from reme_core.index.bm25 import BM25Index
 from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
+from reme_core.index.name_field import NameColumns
 from reme_core.index.postings_builder import PostingsBuilder
 from reme_core.store.database import BatchWrite, ChunkArrays, FileRow
 
@@ -76,6 +77,7 @@ class IndexColumns:
     doc_end: np.ndarray  # int32
     files: FileColumns
     links: LinkColumns  # literal targets, as written
+    names: NameColumns | None = None  # the Latin name field, when it was built
 
 
 def check_columns(cols: IndexColumns) -> None:

@@ -123,6 +123,14 @@ class Grouped:
         self.order = np.argsort(key, kind="stable")
         self.ptr = np.searchsorted(key[self.order], np.arange(n_keys + 1))
 
+    @classmethod
+    def from_ptr(cls, ptr: np.ndarray) -> Grouped:
+        """Rows already grouped: key `k` owns rows ``ptr[k]:ptr[k + 1]`` (a CSR)."""
+        grouped = cls.__new__(cls)
+        grouped.order = np.arange(int(ptr[-1]) if len(ptr) else 0)
+        grouped.ptr = ptr
+        return grouped
+
     def rows(self, key: int) -> list[int]:
         return self.order[self.ptr[key] : self.ptr[key + 1]].tolist()
 

@@ -17,7 +17,7 @@ from reme_core.index.bm25 import BM25Index
 from reme_core.index.index_columns import NO_DATE, IndexColumns, check_columns, file_date
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
-from reme_core.index.name_field import NameField
+from reme_core.index.name_field import NameColumns, NameField
 from reme_core.index.node_table import FileDocs, NodeTable
 from reme_core.models import FileLink, FileNode, aliases_of, frontmatter_tags
 from reme_core.text.tokenizer import without_cjk
@@ -57,6 +57,7 @@ class MemoryIndex:
         self._cache: dict[str, tuple[int, Any]] = {}
         # per CJK mode, path -> (names, terms): only changed files are tokenised again
         self._name_terms: dict[bool, dict[str, tuple[str, list[str]]]] = {}
+        self._name_tokenize: Callable[[str], list[str]] | None = None  # of the last Latin field
 
     # -- building -----------------------------------------------------------------------------
     def load(self, cols: IndexColumns) -> None:
@@ -95,6 +96,30 @@ class MemoryIndex:
                 self.resolver.add(path, aliases_of(fm))
             links = self._resolved_columns(links)
         self.graph.load(self.slot_paths, links)
+        if cols.names is not None:
+            self._seed_names(cols.names, n)
+
+    def _seed_names(self, names: NameColumns, n_files: int) -> None:
+        """Adopt the snapshot's Latin name field (and as the CJK one when no name has CJK)."""
+        try:
+            field = NameField.from_columns(names, n_files)
+        except ValueError:
+            return  # built again on first use
+        for cjk in (False, True) if field.cjk_free else (False,):
+            self._cache[f"names-{cjk}"] = (self._version, field)
+
+    def name_columns(self, paths: Sequence[str]) -> NameColumns | None:
+        """The Latin name field's rows for ``paths`` (the snapshot's file order), so that a
+        cold search need not build it: current, or built again when this process built one
+        before (an adopted field's tokenizer is not known here: then None)."""
+        entry = self._cache.get("names-False")
+        if entry is None or entry[0] != self._version:
+            if self._name_tokenize is None:
+                return None
+            self.name_field(self._name_tokenize, cjk=False)  # kept terms: only changes tokenised
+            entry = self._cache["names-False"]
+        slots = np.fromiter((self.slot_of[p] for p in paths), np.int64, count=len(paths))
+        return entry[1].columns(slots)
 
     def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
         """Obsidian vaults: each literal target that is not a note, resolved as `_resolved` does."""
@@ -227,6 +252,7 @@ class MemoryIndex:
             doc_end=self.doc_end[docs],
             files=files,
             links=links,
+            names=self.name_columns(paths),
         )
 
     # -- filters (cached per version: searches between batches reuse them) ------------------
@@ -243,7 +269,7 @@ class MemoryIndex:
         jieba's dictionary (about a second) to tokenise Chinese file names.
         """
         if not cjk:
-            plain = tokenize
+            self._name_tokenize = plain = tokenize
             tokenize = lambda text: plain(without_cjk(text))  # noqa: E731
         cache = self._name_terms.setdefault(cjk, {})
         return self._cached(

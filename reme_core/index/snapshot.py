@@ -35,6 +35,7 @@ import numpy as np
 
 from reme_core.index.index_columns import FileColumns, IndexColumns
 from reme_core.index.link_columns import LinkColumns
+from reme_core.index.name_field import NameColumns
 
 SNAPSHOT_NAME = "bm25-postings.npz"
 _VERSION = 2
@@ -91,6 +92,15 @@ _MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
     "link_ints": (_I4, ("six", "links")),
     "link_embed": (np.dtype("?"), ("links",)),
 }
+# The Latin name field (`NameColumns`): all of these or none (a snapshot written before the
+# field was built); "names" is the same length in both members that have it.
+_NAME_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
+    "name_ptr": (_I8, ("files+1",)),
+    "name_terms": (_I4, ("names",)),
+    "name_tfs": (_I4, ("names",)),
+    "name_vocab": (np.dtype("u1"), (None,)),
+}
+_SHARED = ("postings", "names")  # dimensions fixed by the first member that has them
 
 
 # A zip member's local header: signature ... file name length, extra field length.
@@ -107,6 +117,7 @@ def _sizes(expected: np.ndarray) -> dict[str, int]:
         "chunks": counts[6],
         "links": counts[8],
         "terms+1": counts[9] + 1,
+        "files+1": counts[2] + 1,
         "six": 6,
     }
 
@@ -143,15 +154,20 @@ def _read_members(fh: IO[bytes], expected: np.ndarray) -> dict[str, np.ndarray] 
     size = os.fstat(fh.fileno()).st_size
     with zipfile.ZipFile(fh) as archive:
         infos = sorted(archive.infolist(), key=lambda info: info.filename != "stamp.npy")
-    if sorted(i.filename for i in infos) != sorted(f"{key}.npy" for key in _MEMBERS):
+    members = {**_MEMBERS, **_NAME_MEMBERS}
+    names = sorted(i.filename for i in infos)
+    if names not in (
+        sorted(f"{key}.npy" for key in _MEMBERS),
+        sorted(f"{key}.npy" for key in members),
+    ):
         return None
     out: dict[str, np.ndarray] = {}
-    postings: list[int] = []
+    shared: dict[str, int] = {}
     for info in infos:
         if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
             return None
         key = info.filename[: -len(".npy")]
-        arr = _read_member(fh, size, info, *_MEMBERS[key], want, postings)
+        arr = _read_member(fh, size, info, *members[key], want, shared)
         if arr is None or (key == "stamp" and not np.array_equal(arr, expected)):
             return None
         out[key] = arr
@@ -165,7 +181,7 @@ def _read_member(
     dtype: np.dtype,
     dims: tuple[str | None, ...],
     want: dict[str, int],
-    postings: list[int],
+    shared: dict[str, int],
 ) -> np.ndarray | None:
     """One stored `.npy` member, read only once its header says what `dtype` and `dims`
     expect and that its data ends where the member does."""
@@ -188,9 +204,8 @@ def _read_member(
     if fortran or found != dtype or len(shape) != len(dims):
         return None
     for n, dim in zip(shape, dims, strict=True):
-        if dim == "postings":
-            postings.append(n)
-            if n != postings[0]:
+        if dim in _SHARED:
+            if shared.setdefault(dim, n) != n:
                 return None
         elif dim is not None and n != want[dim]:
             return None
@@ -248,11 +263,28 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
                     line=link_ints[5],
                     embed=data["link_embed"],
                 ),
+                names=_names(data),
             )
     except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, MemoryError):
         return None
     except zipfile.BadZipFile:
         return None
+
+
+def _names(data: dict[str, np.ndarray]) -> NameColumns | None:
+    """The stored name field, or None (absent, or not of the expected shape: then it is
+    built again on first use; `NameField.from_columns` checks the rest)."""
+    if "name_ptr" not in data:
+        return None
+    head = _untext(data["name_vocab"])
+    if not isinstance(head, dict):
+        return None
+    vocab, cjk_free = head.get("vocab"), head.get("cjk_free")
+    if not isinstance(vocab, list) or not all(isinstance(t, str) for t in vocab):
+        return None
+    if not isinstance(cjk_free, bool):
+        return None
+    return NameColumns(data["name_ptr"], data["name_terms"], data["name_tfs"], vocab, cjk_free)
 
 
 def save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
@@ -301,11 +333,23 @@ def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
                     [links.source, links.target, links.anchor, links.alias, links.raw, links.line]
                 ).astype(np.int32),
                 link_embed=links.embed,
+                **_name_members(cols.names),
             )
         os.replace(tmp, path)
     except (OSError, ValueError):
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+def _name_members(names: NameColumns | None) -> dict[str, np.ndarray]:
+    if names is None:
+        return {}
+    return {
+        "name_ptr": np.asarray(names.ptr, dtype=np.int64),
+        "name_terms": np.asarray(names.term_ids, dtype=np.int32),
+        "name_tfs": np.asarray(names.tfs, dtype=np.int32),
+        "name_vocab": _text({"vocab": names.vocab, "cjk_free": names.cjk_free}),
+    }
 
 
 def remove_stale(path: Path, alive: Callable[[int], bool]) -> None:

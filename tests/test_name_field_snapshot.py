@@ -1,0 +1,134 @@
+"""The name field travels in the snapshot: a cold search adopts it instead of building it,
+and what it adopts ranks exactly as a field built from the files would (after a rebuild,
+and after edits, removals and additions saved by a live process)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from reme_core import Workspace
+from reme_core.index import snapshot
+from reme_core.index.name_field import NameField
+from reme_core.text.tokenizer import without_cjk
+from tests.conftest import write_files
+
+WORDS = ["apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "iris"]
+
+
+def _notes(root: Path, n: int, cjk: bool) -> None:
+    files: dict[str, str | bytes] = {}
+    for i in range(n):
+        a, b = WORDS[i % len(WORDS)], WORDS[(i * 7) % len(WORDS)]
+        head = ""
+        if i % 3 == 0:
+            head = f"---\ntitle: {a.title()} {b} guide\naliases: [{b}-{i}]\n---\n"
+        elif i % 5 == 0:
+            head = f"---\nname: {b} notebook {i}\n---\n"
+        if cjk and i % 11 == 0:
+            head = f"---\ntitle: 苹果 {a}\n---\n"
+        files[f"notes/{a}-{i:03d}.md"] = f"{head}# {a}\n\nbody text {b} words\n"
+    write_files(root, files)
+    old = time.time() - 3600  # not racily clean
+    for rel in files:
+        os.utime(root / rel, (old, old))
+
+
+def _age(root: Path, *rels: str) -> None:
+    """An edit made a while ago: a reopen trusts it (a racily clean file is read again)."""
+    then = time.time() - 1800
+    for rel in rels:
+        os.utime(root / rel, (then, then))
+
+
+def _fresh_ranking(ws: Workspace, terms: list[str]) -> tuple[list[str], list[float]]:
+    index, tok = ws.index, ws.tokenizer
+    field = NameField.build(
+        index.slot_paths,
+        index.live_slots(),
+        index.nodes.frontmatter,
+        lambda text: tok.tokenize(without_cjk(text)),
+        {},
+    )
+    return _ranked(ws, field, terms)
+
+
+def _ranked(ws: Workspace, field: NameField, terms: list[str]) -> tuple[list[str], list[float]]:
+    slots, scores = field.search(terms, 50)
+    return [ws.index.slot_paths[s] for s in slots.tolist()], np.round(scores, 9).tolist()
+
+
+def _adopted(ws: Workspace) -> NameField:
+    """The field a cold search uses, taken before any search could build one."""
+    entry = ws.index._cache.get("names-False")  # private: what the test is about
+    assert entry is not None and entry[0] == ws.index._version
+    return entry[1]
+
+
+def _stored_names(root: Path, ws: Workspace) -> object:
+    live = ws.live
+    snap = live.snapshot_path()
+    with live.store.reading():
+        current = snapshot.stamp(live.store.generation(), live.store.state())
+        cols = snapshot.load(snap, current)
+    assert cols is not None
+    return cols.names
+
+
+def _check(ws: Workspace) -> None:
+    field = _adopted(ws)
+    for word in [*WORDS, "guide", "notebook", "apple river"]:
+        terms = ws.tokenizer.query_terms(word)
+        assert _ranked(ws, field, terms) == _fresh_ranking(ws, terms), word
+
+
+def test_a_rebuild_writes_the_name_field_and_a_cold_open_adopts_it(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    _notes(root, 300, cjk=False)  # above the pool threshold: the real rebuild path
+    Workspace.open(root, {"workers": 2}).close()
+    ws = Workspace.open(root)
+    try:
+        assert _stored_names(root, ws) is not None
+        _check(ws)
+        assert ws.index._cache["names-True"][1] is _adopted(ws)  # no CJK: the same field
+        assert ws.search("harbor guide").results[0].name_score is not None
+    finally:
+        ws.close()
+
+
+def test_edits_saved_by_a_live_process_keep_the_field_exact(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    _notes(root, 120, cjk=True)
+    Workspace.open(root).close()
+    ws = Workspace.open(root)
+    try:
+        assert "names-True" not in ws.index._cache  # CJK names: that field is built on use
+        paths = sorted(ws.index.nodes)
+        for i, rel in enumerate(paths[::9]):
+            (root / rel).write_text(f"---\ntitle: renamed {WORDS[i % 4]} {i}\n---\n# x\n")
+        for rel in set(paths[5::17]) - set(paths[::9]):
+            (root / rel).unlink()
+        write_files(root, {"notes/zz-new.md": "---\naliases: [stone harbor]\n---\n# n\n"})
+        _age(root, *paths[::9], "notes/zz-new.md")
+        ws.sync()
+        ws.search("renamed")  # the field of this version is built by a search
+    finally:
+        ws.close()  # writes the snapshot, with the field
+    ws = Workspace.open(root)
+    try:
+        _check(ws)
+        (root / "notes/zz-new.md").write_text("---\ntitle: frost lantern\n---\n# n\n")
+        _age(root, "notes/zz-new.md")
+        ws.sync()
+        ws.search("frost")  # an adopted field is built again (all names) by a search
+    finally:
+        ws.close()
+    ws = Workspace.open(root)
+    try:
+        _check(ws)
+        assert ws.search("lantern").results[0].path == "notes/zz-new.md"
+    finally:
+        ws.close()
