@@ -71,6 +71,7 @@ class FileNode:
     chunk_ids: list[str] = field(default_factory=list)
     content_hash: str = ""
     warnings: list[str] = field(default_factory=list)
+    inline_tags: list[str] = field(default_factory=list)  # `#tags` of the body (vaults)
 
     @property
     def name(self) -> str:
@@ -84,8 +85,17 @@ class FileNode:
 
     @property
     def tags(self) -> list[str]:
-        """Frontmatter tags as a list of strings, whatever shape the YAML gave them."""
-        return frontmatter_tags(self.frontmatter)
+        """The note's tags: frontmatter ones (whatever shape the YAML gave them), then the
+        body's inline ones; each once, whatever its case (Obsidian's tags ignore case)."""
+        return note_tags(self.frontmatter, self.inline_tags)
+
+
+def note_tags(frontmatter: Mapping[str, Any], inline: list[str]) -> list[str]:
+    """Frontmatter tags then inline tags, each once (case-insensitively, first spelling)."""
+    seen: dict[str, str] = {}
+    for tag in (*frontmatter_tags(frontmatter), *inline):
+        seen.setdefault(tag.lower(), tag)
+    return list(seen.values())
 
 
 def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:

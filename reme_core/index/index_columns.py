@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,7 @@ class FileColumns:
     warnings: list[list[str]]
     origins: list[str]
     dates: np.ndarray  # int32 `file_date` of each file
+    tags: list[list[str]] = field(default_factory=list)  # inline tags of each file ([]: none)
 
 
 @dataclass(slots=True)
@@ -119,6 +121,9 @@ def check_columns(cols: IndexColumns) -> None:
         raise ValueError("frontmatter is not a mapping")
     if set(map(type, files.warnings)) - {list}:
         raise ValueError("warnings are not lists")
+    if files.tags and (len(files.tags) != n or set(map(type, files.tags)) - {list}):
+        raise ValueError("tags are not one list per file")
+    _check_text(list(chain.from_iterable(files.tags)), "tags")
     rowid, start, end = cols.doc_rowid, cols.doc_start, cols.doc_end
     if m and (rowid[0] < 1 or np.any(rowid[1:] <= rowid[:-1])):
         raise ValueError("chunk rowids are not ascending")
@@ -192,6 +197,7 @@ def columns_from_rows(
             warnings=[r.warnings for r in files],
             origins=[r.origin for r in files],
             dates=np.fromiter((file_date(r.path, r.frontmatter) for r in files), np.int32, n),
+            tags=[r.tags for r in files],
         ),
         links=link_columns(
             (path_of[file_id], *row)
@@ -221,6 +227,7 @@ class ColumnsBuilder:
         self._warnings: list[list[str]] = []
         self._origins: list[str] = []
         self._dates = array("i")
+        self._tags: list[list[str]] = []
         self._doc_rowid: list[np.ndarray] = []
         self._doc_file: list[np.ndarray] = []
         self._doc_start = array("i")
@@ -240,6 +247,7 @@ class ColumnsBuilder:
             self._warnings.append(node.warnings)
             self._origins.append(origin)
             self._dates.append(file_date(node.path, node.frontmatter))
+            self._tags.append(node.inline_tags)
             counts.append(len(pf.chunks))
             self._doc_start.extend(c.start_line for c in pf.chunks)
             self._doc_end.extend(c.end_line for c in pf.chunks)
@@ -276,6 +284,7 @@ class ColumnsBuilder:
                 warnings=self._warnings,
                 origins=self._origins,
                 dates=ints(self._dates, np.int32),
+                tags=self._tags,
             ),
             links=self._links.finish(),
         )

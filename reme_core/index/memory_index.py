@@ -19,7 +19,7 @@ from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
 from reme_core.index.name_field import NameColumns, NameField
 from reme_core.index.node_table import FileDocs, NodeTable
-from reme_core.models import FileLink, FileNode, aliases_of, frontmatter_tags
+from reme_core.models import FileLink, FileNode, aliases_of, note_tags
 from reme_core.text.tokenizer import without_cjk
 from reme_core.text.vocabulary import Vocabulary
 
@@ -318,7 +318,8 @@ class MemoryIndex:
     def _tag_index(self) -> dict[str, np.ndarray]:
         by_tag: dict[str, list[int]] = {}
         for path in self.nodes:
-            for tag in {t.lower() for t in frontmatter_tags(self.nodes.frontmatter(path))}:
+            tags = note_tags(self.nodes.frontmatter(path), self.nodes.inline_tags(path))
+            for tag in {t.lower() for t in tags}:
                 by_tag.setdefault(tag, []).append(self.slot_of[path])
         return {tag: np.asarray(slots, dtype=np.int64) for tag, slots in by_tag.items()}
 

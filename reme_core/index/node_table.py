@@ -66,6 +66,14 @@ class NodeTable(Mapping[str, FileNode]):
             return node.frontmatter if node is not None else {}
         return self._files.frontmatter[self._base[path]]
 
+    def inline_tags(self, path: str) -> list[str]:
+        """A live file's inline `#tags` without building its node."""
+        node = self._built.get(path)
+        if node is not None or self._files is None:
+            return node.inline_tags if node is not None else []
+        tags = self._files.tags
+        return tags[self._base[path]] if tags else []
+
     def labels(self, paths: Sequence[str]) -> list[tuple[str, str] | None]:
         """(name, description) of each path as its `FileNode` gives them, None for a path
         not indexed, without building a node: link expansion labels every neighbour of
@@ -95,7 +103,8 @@ class NodeTable(Mapping[str, FileNode]):
         files = self._files
         if files is not None:
             out = dict(zip(files.paths, zip(files.mtimes.tolist(), files.sizes.tolist())))
-            out = {p: out[p] for p in self._base if p not in self._built}
+            if len(self._base) != len(files.paths) or self._built:  # else: all as loaded
+                out = {p: out[p] for p in self._base if p not in self._built}
         for path, node in self._built.items():
             out[path] = (node.st_mtime, node.size)
         return out
@@ -107,7 +116,7 @@ class NodeTable(Mapping[str, FileNode]):
         file's in source order: loaded files stay columns, changed ones come from their nodes.
         """
         files, base = self._files, self._links
-        mtimes, sizes, hashes, fms, warns = [], [], [], [], []
+        mtimes, sizes, hashes, fms, warns, tags = [], [], [], [], [], []
         for path in paths:
             node = self._built.get(path)
             if node is None:
@@ -118,12 +127,14 @@ class NodeTable(Mapping[str, FileNode]):
                 hashes.append(files.hashes[i])
                 fms.append(files.frontmatter[i])
                 warns.append(files.warnings[i])
+                tags.append(files.tags[i] if files.tags else [])
             else:
                 mtimes.append(node.st_mtime)
                 sizes.append(node.size)
                 hashes.append(node.content_hash)
                 fms.append(node.frontmatter)
                 warns.append(node.warnings)
+                tags.append(node.inline_tags)
         rank = dict(zip(paths, range(len(paths))))
         builder = LinkColumnsBuilder(base.strings if base is not None else ("",))
         owners: list[int] = []
@@ -158,6 +169,7 @@ class NodeTable(Mapping[str, FileNode]):
                 warnings=warns,
                 origins=list(origins),
                 dates=np.asarray(dates, dtype=np.int32),
+                tags=tags,
             ),
             links,
         )
@@ -173,6 +185,7 @@ class NodeTable(Mapping[str, FileNode]):
             frontmatter=files.frontmatter[i],
             content_hash=files.hashes[i],
             warnings=files.warnings[i],
+            inline_tags=files.tags[i] if files.tags else [],
         )
         sid = self._sid.get(path)
         if sid is not None and self._links is not None and self._by_source is not None:

@@ -256,6 +256,7 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
                     warnings=files["warnings"],
                     origins=files["origins"],
                     dates=data["file_dates"],
+                    tags=files["tags"],
                 ),
                 links=LinkColumns(
                     strings,
@@ -326,6 +327,7 @@ def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
                         "frontmatter": files.frontmatter,
                         "warnings": files.warnings,
                         "origins": files.origins,
+                        "tags": files.tags,
                     }
                 ),
                 link_strings=_text(links.strings),

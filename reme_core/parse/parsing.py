@@ -26,6 +26,7 @@ from reme_core.index.link_resolution import normalize_target
 from reme_core.models import FileLink, FileNode, ParsedFile
 from reme_core.parse.frontmatter import split_frontmatter
 from reme_core.parse.markdown_chunker import chunk_markdown
+from reme_core.parse.tags import inline_tags
 from reme_core.parse.text_chunker import chunk_text
 from reme_core.parse.wikilinks import find_markdown_links, find_wikilinks
 from reme_core.text.tokenizer import Tokenizer
@@ -47,7 +48,10 @@ class ParseSettings:
     max_file_bytes: int = 20 * 1024 * 1024
     use_jieba: bool = True
     stemmer: str = "english"
-    markdown_links: bool = False
+    markdown_links: bool = False  # Obsidian semantics: Markdown links are edges, `#tags` tags
+    # Bumped when the same bytes parse to different nodes, so indexes built before rebuild
+    # (it is part of the stored fingerprint). 2: inline `#tags` in vaults.
+    parse_version: int = 2
 
     @classmethod
     def from_config(cls, config: Config, markdown_links: bool) -> ParseSettings:
@@ -128,6 +132,8 @@ def parse_file(root: Path, relpath: str, settings: ParseSettings) -> ParsedFile:
         if fm.warning:
             node.warnings.append(fm.warning)
         chunks = chunk_markdown(relpath, text, fm.end_line + 1, settings.chunk_max_bytes)
+        if settings.markdown_links:
+            node.inline_tags = inline_tags(text, fm.end_line + 1)
     else:
         chunks = chunk_text(relpath, text, settings.chunk_max_bytes)
     node.links = collect_links(relpath, text, settings.markdown_links and relpath.endswith(".md"))

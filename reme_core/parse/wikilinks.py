@@ -81,7 +81,7 @@ def find_wikilinks(text: str) -> list[WikilinkMatch]:
     if "[[" not in text:
         return []
     found: list[WikilinkMatch] = []
-    for m, lineno, line_start in _live_matches(text, _WIKILINK_RE):
+    for m, lineno, line_start in live_matches(text, _WIKILINK_RE):
         target, anchor, alias = m.groups()
         if alias is not None:
             # `\|` escapes the pipe inside a table cell; the backslash is not part of the link.
@@ -121,7 +121,7 @@ def find_markdown_links(text: str) -> list[MarkdownLinkMatch]:
     if "](" not in text:
         return []
     found: list[MarkdownLinkMatch] = []
-    for m, lineno, line_start in _live_matches(text, _MDLINK_RE):
+    for m, lineno, line_start in live_matches(text, _MDLINK_RE):
         _add_markdown_link(text, m, lineno, line_start, found)
     found.sort(key=lambda m: (m.line, m.start))
     return found
@@ -171,8 +171,9 @@ def _embed_start(text: str, bracket: int, line_start: int) -> int:
     return bracket
 
 
-def _live_matches(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[re.Match[str], int, int]]:
-    """Matches outside code and not escaped, as `(match, lineno, line_start)`, in order.
+def live_matches(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Matches outside code and not escaped, as `(match, lineno, line_start)`, in order
+    (links here, inline tags in `reme_core.parse.tags`).
 
     Works on the whole text so lines without a match cost nothing; the block-code mask and
     a line's inline code spans are only computed once a match needs them.

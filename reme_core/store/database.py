@@ -43,14 +43,15 @@ __all__ = [
     "retry_busy",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: files.tags
 _BUSY_MS = 15_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime REAL NOT NULL, size INTEGER NOT NULL,
-    hash TEXT NOT NULL, frontmatter TEXT NOT NULL, warnings TEXT NOT NULL, origin TEXT NOT NULL);
+    hash TEXT NOT NULL, frontmatter TEXT NOT NULL, warnings TEXT NOT NULL, origin TEXT NOT NULL,
+    tags TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS chunks (
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, file_id INTEGER NOT NULL, seq INTEGER NOT NULL,
     start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, prefix TEXT NOT NULL,
@@ -184,6 +185,8 @@ class Store:
         if found != expected:
             if not any(t == "table" and n == "meta" for t, n, _, _ in found):
                 raise StoreError("database has no meta table")
+            if {n for _, n, _, _ in found ^ expected} == {"files"}:
+                raise StoreError("an index made by an older version (its files table differs)")
             odd = [f"unexpected {t} {n}" for t, n, _, _ in sorted(found - expected)]
             missing = [f"no {t} {n} as expected" for t, n, _, _ in sorted(expected - found)]
             raise StoreError(f"not this program's schema ({', '.join(odd + missing)})")
@@ -265,15 +268,17 @@ class Store:
     def load_files(self) -> list[FileRow]:
         """Every stored file with its frontmatter."""
         rows = self.conn.execute(
-            "SELECT id, path, mtime, size, hash, frontmatter, warnings, origin FROM files "
+            "SELECT id, path, mtime, size, hash, frontmatter, warnings, origin, tags FROM files "
             "ORDER BY id"
         ).fetchall()
-        # One JSON document for all rows: a single C-level parse, not two json.loads per file.
-        fields = json.loads("[" + ",".join(f"{r[5]},{r[6]}" for r in rows) + "]") if rows else []
-        if len(fields) != 2 * len(rows):
-            raise StoreError("stored frontmatter or warnings are not single JSON values")
+        # One JSON document for all rows: a single C-level parse, not three json.loads per file.
+        joined = ",".join(f"{r[5]},{r[6]},{r[8]}" for r in rows)
+        fields = json.loads(f"[{joined}]") if rows else []
+        if len(fields) != 3 * len(rows):
+            raise StoreError("stored frontmatter, warnings or tags are not single JSON values")
+        fm, warnings, tags = fields[0::3], fields[1::3], fields[2::3]
         return [
-            FileRow(r[0], r[1], r[2], r[3], r[4], fields[2 * i], fields[2 * i + 1], r[7])
+            FileRow(r[0], r[1], r[2], r[3], r[4], fm[i], warnings[i], r[7], tags[i])
             for i, r in enumerate(rows)
         ]
 
@@ -388,6 +393,7 @@ class Store:
                 json.dumps(node.frontmatter, ensure_ascii=False, default=str),
                 json.dumps(node.warnings, ensure_ascii=False),
                 origin,
+                json.dumps(node.inline_tags, ensure_ascii=False),
             )
             file_id = known.get(node.path)
             if file_id is None:  # the id SQLite would give: inserts run in this order
@@ -400,13 +406,13 @@ class Store:
         conn.executemany("DELETE FROM chunks WHERE file_id=?", old)
         conn.executemany("DELETE FROM links WHERE file_id=?", old)
         conn.executemany(
-            "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, origin=? "
-            "WHERE id=?",
+            "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, origin=?, "
+            "tags=? WHERE id=?",
             updates,
         )
         conn.executemany(
-            "INSERT INTO files(id, path, mtime, size, hash, frontmatter, warnings, origin) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO files(id, path, mtime, size, hash, frontmatter, warnings, origin, tags) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             inserts,
         )
         first = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]) + 1

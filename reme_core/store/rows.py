@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -71,6 +71,7 @@ class FileRow:
     frontmatter: dict[str, Any]
     warnings: list[str]
     origin: str
+    tags: list[str] = field(default_factory=list)  # the body's inline tags
 
 
 @dataclass(slots=True)
