@@ -38,6 +38,7 @@ from reme_core.query.query_language import ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.search import Neighbour, SearchHit, SearchResult, format_hit, format_score
+from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
 from reme_core.workspace import (
     BatchReport,
@@ -82,6 +83,7 @@ __all__ = [
     "RetrievedItem",
     "SearchHit",
     "SearchResult",
+    "TagCount",
     "TraverseEdge",
     "TraverseNode",
     "TraverseResult",
@@ -100,6 +102,7 @@ __all__ = [
     "format_hit",
     "format_score",
     "inbound_links",
+    "list_tags",
     "load_config",
     "outline",
     "parse_query",

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from reme_tui.screens.tags import open_tags
 
 # (title, help, app action name)
 COMMANDS: list[tuple[str, str, str]] = [
@@ -12,10 +15,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Rebuild index", "Drop derived state and re-read every file (with progress)", "rebuild"),
     ("Toggle vectors", "Turn vector recall on or off (when available)", "toggle_vectors"),
     ("Open note…", "Quick switcher: fuzzy by path, name or description", "switcher"),
-    ("Rename / move note…", "Move the open note; rewrites the wikilinks to it", "move_note"),
+    ("Rename / move note…", "Move the open note; rewrites the links it would break", "move_note"),
     ("Delete note…", "Moves the note to .trash/ after showing the links to it", "delete_note"),
     ("Undo", "Revert the last delete or move (links included)", "undo"),
     ("New note…", "A note with name and description in the current folder", "new_note"),
+    ("Tags…", "Every tag with its count; Enter lists its notes, Enter opens one", "tags"),
     ("Toggle links pane", "Show or hide the links pane (hidden when narrow)", "toggle_links"),
     ("Toggle rendered Markdown", "Source lines with numbers ↔ rendered Markdown", "markdown"),
     ("Toggle traverse view", "Direct links ↔ everything within two links", "traverse"),
@@ -33,6 +37,8 @@ class RemeCommands(Provider):
     """Index maintenance and view toggles."""
 
     def _runner(self, action: str) -> Callable[[], object]:
+        if action == "tags":  # a view of its own, not an action of the app
+            return partial(open_tags, self.app)
         return getattr(self.app, f"action_{action}")
 
     async def discover(self) -> Hits:

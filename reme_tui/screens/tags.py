@@ -1,0 +1,134 @@
+"""The Tags view (command palette): every tag with its count; Enter lists the tag's notes,
+Enter on a note opens it.
+
+A tag's notes are the ones `tag:x` finds (nested tags below it included). The list is made
+in a thread worker (`reme_core.list_tags`); typing filters the tags by name.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from reme_core import TagCount, Workspace, list_tags
+from reme_tui.messages import OpenNote
+from reme_tui.widgets.safe_text import drawable
+
+
+class TagsScreen(ModalScreen[str | None]):
+    """Tags with counts, then the notes of the chosen tag; dismisses with a note's path."""
+
+    CSS_PATH = "tags.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back / close", id="tags.back"),
+        Binding("down", "to_list", "List", show=False),
+    ]
+
+    def __init__(self, ws: Workspace) -> None:
+        super().__init__()
+        self.ws = ws
+        self.tags: list[TagCount] = []
+        self.shown: TagCount | None = None  # the tag whose notes are listed
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Tags", classes="title", id="tags-title")
+            yield Input(placeholder="filter tags", id="tags-filter")
+            yield OptionList(id="tags-list")
+            yield Label("Reading tags…", id="tags-status")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._load()
+
+    @work(thread=True, exclusive=True, group="tags", exit_on_error=False)
+    def _load(self) -> None:
+        tags = list_tags(self.ws)
+        self.app.call_from_thread(self._loaded, tags)
+
+    def _loaded(self, tags: list[TagCount]) -> None:
+        self.tags = tags
+        self._show_tags()
+
+    @on(Input.Changed, "#tags-filter")
+    def _show_tags(self) -> None:
+        """The tags whose name holds the filter text, most used first."""
+        self.shown = None
+        needle = self.query_one(Input).value.strip().lstrip("#").lower()
+        picked = [t for t in self.tags if needle in t.tag.lower()]
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options(
+            Option(Text.assemble(("#" + drawable(t.tag), "bold"), f"  {t.count}"), id=t.tag)
+            for t in picked
+        )
+        self.query_one("#tags-title", Label).update("Tags")
+        n = len(self.tags)
+        self._status(f"{len(picked)} of {n} tag{'s' * (n != 1)} · Enter lists a tag's notes")
+
+    def _show_notes(self, tag: TagCount) -> None:
+        self.shown = tag
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options(Option(Text(drawable(path)), id=path) for path in tag.paths)
+        self.query_one("#tags-title", Label).update(Text(f"Notes tagged #{drawable(tag.tag)}"))
+        self._status(f"{tag.count} note{'s' * (tag.count != 1)} · Enter opens · Esc: all tags")
+        options.highlighted = 0 if tag.paths else None
+        options.focus()
+
+    def _status(self, text: str) -> None:
+        self.query_one("#tags-status", Label).update(text)
+
+    @on(Input.Submitted, "#tags-filter")
+    def _first(self) -> None:
+        options = self.query_one(OptionList)
+        if options.option_count:
+            options.highlighted = options.highlighted or 0
+            self._choose(options.get_option_at_index(options.highlighted or 0).id)
+
+    @on(OptionList.OptionSelected, "#tags-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self._choose(event.option.id)
+
+    def _choose(self, key: str | None) -> None:
+        if key is None:
+            return
+        if self.shown is not None:
+            self.dismiss(key)
+            return
+        tag = next((t for t in self.tags if t.tag == key), None)
+        if tag is not None:
+            self._show_notes(tag)
+
+    def action_to_list(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def action_back(self) -> None:
+        """From a tag's notes back to every tag; from there, close."""
+        if self.shown is not None:
+            self._show_tags()
+            self.query_one(Input).focus()
+        else:
+            self.dismiss(None)
+
+
+def open_tags(app: App[None]) -> None:
+    """Push the Tags view; the chosen note opens in the reader."""
+    ws = getattr(app, "ws", None)
+    if ws is None:
+        app.notify("The workspace is still opening.", timeout=2)
+        return
+
+    def opened(path: str | None) -> None:
+        if path:
+            app.post_message(OpenNote(path))
+
+    app.push_screen(TagsScreen(ws), opened)
