@@ -30,6 +30,33 @@ class Target:
 
 
 TARGETS = (
+    # Issue 18: what users feel, each as a ratio to its floor measured in the same run.
+    Target(
+        "whole search job / ranking alone, p50 (limit=10, links expanded)",
+        "job",
+        "job_over_ranking_p50",
+        1.5,
+        "×",
+    ),
+    Target("whole search job / ranking alone, p95", "job", "job_over_ranking_p95", 1.5, "×"),
+    Target(
+        "cold CLI search / bare `python -c 'import numpy, sqlite3'`, p50",
+        "cold",
+        "cold_over_bare_p50",
+        3.0,
+        "×",
+    ),
+    Target("cold CLI search / bare python, p95", "cold", "cold_over_bare_p95", 3.0, "×"),
+    Target(
+        "cold --reindex / one-core read+chunk+tokenise floor (median wall)",
+        "floor",
+        "reindex_over_floor",
+        0.7,
+        "×",
+    ),
+    Target(
+        "cold --reindex / one-core floor (p95 wall)", "floor", "reindex_p95_over_floor", 0.7, "×"
+    ),
     Target(
         "cold --reindex (50k files; projected from files/s)", "reindex", "projected_50k_s", 25, "s"
     ),
@@ -102,6 +129,44 @@ def targets_table(results: dict[str, Result]) -> list[str]:
     return rows
 
 
+def headline(results: dict[str, Result]) -> list[str]:
+    """What users feel first: the whole search job, then the cold search and the rebuild,
+    each beside its floor from the same run."""
+    out = ["## The whole search job", ""]
+    j, c, f = results.get("job"), results.get("cold"), results.get("floor")
+    if j is not None and j.status == "ok":
+        m = j.metrics
+        out.append(
+            f"- `ws.search(q, limit=10)` with link expansion: p50 **{m['job_p50_ms']:.3f} ms**, "
+            f"p95 **{m['job_p95_ms']:.3f} ms**; the ranking alone {m['ranking_p50_ms']:.3f} / "
+            f"{m['ranking_p95_ms']:.3f} ms: **{m['job_over_ranking_p50']:.2f}×** / "
+            f"**{m['job_over_ranking_p95']:.2f}×**"
+        )
+    if c is not None and c.status == "ok":
+        m = c.metrics
+        out.append(
+            f"- cold `reme-tui search`: p50 {m['cli_p50_s']:.3f} s, p95 {m['cli_p95_s']:.3f} s; "
+            f"bare `python -c 'import numpy, sqlite3'` {m['bare_p50_s']:.3f} / "
+            f"{m['bare_p95_s']:.3f} s: **{m['cold_over_bare_p50']:.2f}×** / "
+            f"**{m['cold_over_bare_p95']:.2f}×**"
+        )
+    if f is not None and "reindex_over_floor" in f.metrics:
+        r = results["reindex"].metrics
+        out.append(
+            f"- cold `--reindex`: {r['wall_s']:.2f} s (p95 {r['wall_p95_s']:.2f} s) against a "
+            f"one-core floor of {f.metrics['floor_s']:.2f} s: "
+            f"**{f.metrics['reindex_over_floor']:.2f}×** / "
+            f"**{f.metrics['reindex_p95_over_floor']:.2f}×**"
+            + (
+                f"; the parent's own CPU {r['parent_cpu_s']:.1f} s of a "
+                f"{r['parent_cpu_wall_s']:.1f} s rebuild (pool {r['pool_cpu_s']:.1f} s)"
+                if "parent_cpu_s" in r
+                else ""
+            )
+        )
+    return [*out, ""] if len(out) > 2 else []
+
+
 def ratios(results: dict[str, Result]) -> list[str]:
     """The machine-independent numbers we quote."""
     out = []
@@ -140,6 +205,7 @@ def render(
         ),
         f"- corpus: {n_files:,} files, seed {seed}, {runs} run(s) per scenario (medians)",
         "",
+        *headline(by_name),
         "## Targets",
         "",
         *targets_table(by_name),

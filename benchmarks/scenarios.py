@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import shutil
 import sys
 import time
@@ -102,6 +103,7 @@ def reindex(ctx: Context) -> Result:
     wall = median(walls)
     res.metrics.update(
         wall_s=wall,
+        wall_p95_s=percentile(walls, 95),
         files_per_s=ctx.n_files / wall,
         projected_50k_s=wall * 50_000 / ctx.n_files,
         peak_rss_mb=max(rss),
@@ -111,6 +113,7 @@ def reindex(ctx: Context) -> Result:
         chunks=float(stats.get("chunks", 0)),
         links=float(stats.get("links", 0)),
     )
+    res.metrics.update(_parent_cpu(root))
     res.notes.append(
         "peak_rss_mb: kernel high-water mark of the largest process (wait4); "
         "tree_peak_rss_mb: sampled sum over the parent, the forkserver and its pool workers "
@@ -118,6 +121,31 @@ def reindex(ctx: Context) -> Result:
         "tree_peak_pss_mb: the same tree's proportional set size (shared pages counted once)"
     )
     return res
+
+
+# The rebuild in a process of its own, reporting its own CPU time (its threads: the copy-in)
+# apart from its children's (the forkserver and the pool workers it reaped).
+_PARENT_CPU = """
+import json, resource, sys, time
+from reme_core import Workspace
+t0 = time.perf_counter()
+Workspace.open(sys.argv[1], sync=False).close()
+wall = time.perf_counter() - t0
+me = resource.getrusage(resource.RUSAGE_SELF)
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps([wall, me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime]))
+"""
+
+
+def _parent_cpu(root: Path) -> dict[str, float]:
+    """One more rebuild (`Workspace.open` of a folder with no index, as `--reindex` does):
+    the parent's CPU seconds beside the wall time; what the pool's CPU was, for scale."""
+    shutil.rmtree(root / "metadata", ignore_errors=True)
+    proc = run_measured([sys.executable, "-c", _PARENT_CPU, str(root)])
+    if proc.returncode != 0:
+        return {}
+    wall, parent, children = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {"parent_cpu_s": parent, "pool_cpu_s": children, "parent_cpu_wall_s": wall}
 
 
 def floor(ctx: Context) -> Result:
@@ -141,9 +169,10 @@ def floor(ctx: Context) -> Result:
     res.metrics.update(
         per_file_ms=per_file * 1000, floor_s=per_file * len(paths), sample_files=len(sample)
     )
-    if "reindex" in ctx.results:
-        wall = ctx.results["reindex"].metrics["wall_s"]
-        res.metrics["reindex_over_floor"] = wall / res.metrics["floor_s"]
+    if "reindex" in ctx.results and "wall_s" in ctx.results["reindex"].metrics:
+        reindexed = ctx.results["reindex"].metrics
+        res.metrics["reindex_over_floor"] = reindexed["wall_s"] / res.metrics["floor_s"]
+        res.metrics["reindex_p95_over_floor"] = reindexed["wall_p95_s"] / res.metrics["floor_s"]
     res.notes.append(f"floor measured on {len(sample)} files and scaled to {len(paths)}")
     return res
 
@@ -178,6 +207,75 @@ def startup(ctx: Context) -> Result:
     res.metrics["open_s"] = median(opens)
     res.metrics["first_search_ms"] = median(firsts) * 1000
     res.metrics["open_plus_first_search_s"] = res.metrics["open_s"] + median(firsts)
+    return res
+
+
+# -- issue 18's ratios --------------------------------------------------------------------------
+BARE = "import numpy, sqlite3"
+
+
+def cold(ctx: Context) -> Result:
+    """A cold `reme-tui search` process beside a bare `python -c "import numpy, sqlite3"`,
+    alternated run by run so both see the same machine."""
+    from reme_core import Workspace
+
+    root = ctx.indexed_root()
+    Workspace.open(root).close()  # settle the start-up diff (and the snapshot) first
+    argv = [*cli(), "search", "memory", "-w", str(root)]
+    run_measured(argv)  # the first run after a rebuild may still write the snapshot
+    n = 5 if ctx.quick else max(9, ctx.runs * 3)
+    searches, bares = [], []
+    for _ in range(n):
+        proc = run_measured(argv)
+        if proc.returncode != 0:
+            raise RuntimeError(f"search failed: {proc.stderr[-2000:]}")
+        searches.append(proc.seconds)
+        bares.append(run_measured([sys.executable, "-c", BARE]).seconds)
+    res = Result("cold")
+    res.metrics.update(
+        cli_p50_s=median(searches),
+        cli_p95_s=percentile(searches, 95),
+        bare_p50_s=median(bares),
+        bare_p95_s=percentile(bares, 95),
+        cold_over_bare_p50=median(searches) / median(bares),
+        cold_over_bare_p95=percentile(searches, 95) / percentile(bares, 95),
+        runs=n,
+    )
+    res.notes.append(
+        f'`reme-tui search memory -w ROOT` against `python -c "{BARE}"`, alternated; '
+        "the index and its snapshot settled before the timed runs"
+    )
+    return res
+
+
+def job(ctx: Context) -> Result:
+    """The whole search job (`ws.search(q, limit=10)`, link expansion on, as the CLI, the
+    browser and agents call it) beside the ranking alone (`expand_links=False`), alternated
+    query by query in a freshly opened workspace."""
+    from reme_core import Workspace
+
+    ws = Workspace.open(ctx.indexed_root())
+    ws.tokenizer.warm_up()
+    general, _ = query_sets(ctx.seed, 60 if ctx.quick else 200)
+    for q in general[:20]:
+        ws.search(q, limit=10, expand_links=False)
+    ranking, whole = [], []
+    for _ in range(1 if ctx.quick else 3):
+        for q in general:
+            ranking.append(_timed(lambda q=q: ws.search(q, limit=10, expand_links=False)))
+            whole.append(_timed(lambda q=q: ws.search(q, limit=10)))
+    ws.close()
+    res = Result("job")
+    _lat("job", whole, res.metrics)
+    _lat("ranking", ranking, res.metrics)
+    m = res.metrics
+    m["job_over_ranking_p50"] = m["job_p50_ms"] / m["ranking_p50_ms"]
+    m["job_over_ranking_p95"] = m["job_p95_ms"] / m["ranking_p95_ms"]
+    m["searches"] = len(whole)
+    res.notes.append(
+        "job: ws.search(q, limit=10) with link expansion; ranking: the same call with "
+        "expand_links=False; alternated, the first expansions not warmed up"
+    )
     return res
 
 
@@ -447,6 +545,8 @@ def vectors(ctx: Context) -> Result:
 
 
 SCENARIOS: dict[str, Callable[[Context], Result]] = {
+    "job": job,
+    "cold": cold,
     "reindex": reindex,
     "floor": floor,
     "startup": startup,
