@@ -197,7 +197,7 @@ def snapshot(ws: Workspace) -> dict[str, Any]:
     stats = ws.stats()
     return {
         "files": ws.files(),
-        "stats": {k: stats[k] for k in STAT_KEYS},
+        "stats": {k: getattr(stats, k) for k in STAT_KEYS},
         "results": {
             q: _normalise(ws.search(q, limit=50, expand_links=False).to_dict()["results"])
             for q in QUERIES

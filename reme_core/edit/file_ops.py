@@ -23,22 +23,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reme_core.edit import journal_recovery, move_journal, undo
+from reme_core.edit.folders import make_parents, remove_dirs
 from reme_core.edit.link_rewrite import (
     InboundLink,
     LinkEdit,
     inbound_links,
-    make_parents,
     plan_move,
-    remove_dirs,
     replan_file,
 )
 from reme_core.edit.move_journal import Rebase
+from reme_core.edit.target import in_scope
 from reme_core.edit.trash import move_to_trash
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
+from reme_core.indexing.indexer import Changes
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.edit.target import EditTarget
 
 # A wikilink target ends at `#` or `|` and cannot hold brackets or a line break, so a path
 # with any of them could not be linked to after the move.
@@ -161,7 +162,7 @@ def _s(n: int) -> str:
 
 # -- public operations ------------------------------------------------------------------------
 def move(
-    ws: Workspace, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
+    ws: EditTarget, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
 ) -> MoveReport:
     """Move `src` to `dst`, rewrite the links the move would break, update the index at once.
 
@@ -171,8 +172,6 @@ def move(
     memory mode Markdown links are not links (ReMe's rule). Raises `PathRefused` /
     `FileRefused` before touching anything, or `RemeError` after putting every file back.
     """
-    from reme_core.workspace import Changes
-
     with ws.write_lock:
         src_rel = existing_file(ws, src)
         dst_rel = check_new_path(ws, dst)
@@ -222,7 +221,7 @@ def move(
 class _MoveRebase:
     """Plans a linking file again from the bytes it holds now (it changed after planning)."""
 
-    def __init__(self, ws: Workspace, src: str, dst: str) -> None:
+    def __init__(self, ws: EditTarget, src: str, dst: str) -> None:
         self.ws, self.src, self.dst = ws, src, dst
         self.by_file: dict[str, list[LinkEdit]] = {}
 
@@ -236,11 +235,9 @@ class _MoveRebase:
         return [e for edits in self.by_file.values() for e in edits]
 
 
-def delete(ws: Workspace, path: str, permanent: bool = False) -> DeleteReport:
+def delete(ws: EditTarget, path: str, permanent: bool = False) -> DeleteReport:
     """Move a file to `.trash/` (or, `permanent`, remove it), drop it from the index, and
     return the links that still point at it. The last delete can be undone (`undo`)."""
-    from reme_core.workspace import Changes
-
     with ws.write_lock:
         rel = existing_file(ws, path)
         inbound = [link for link in inbound_links(ws, rel) if link.path != rel]
@@ -265,12 +262,12 @@ def delete(ws: Workspace, path: str, permanent: bool = False) -> DeleteReport:
     return DeleteReport(rel, inbound, slot)
 
 
-def undo_last(ws: Workspace) -> undo.UndoReport:
+def undo_last(ws: EditTarget) -> undo.UndoReport:
     """Revert the last delete or move made through reme (any process); see `reme_core.edit.undo`."""
     return undo.undo(ws)
 
 
-def recover(ws: Workspace) -> bool:
+def recover(ws: EditTarget) -> bool:
     """At open: finish or roll back operations a crash interrupted, saying so in
     `ws.warnings`; True when files changed (the start-up diff must then walk afresh)."""
     factories: dict[str, journal_recovery.RebaseFactory] = {
@@ -288,13 +285,13 @@ def recover(ws: Workspace) -> bool:
     return any(op.changed for op in done)
 
 
-def _move_rebase(ws: Workspace, info: Mapping[str, Any]) -> Rebase | None:
+def _move_rebase(ws: EditTarget, info: Mapping[str, Any]) -> Rebase | None:
     src, dst = info.get("src"), info.get("dst")
     return _MoveRebase(ws, src, dst) if isinstance(src, str) and isinstance(dst, str) else None
 
 
 def create(
-    ws: Workspace,
+    ws: EditTarget,
     path: str,
     name: str,
     description: str,
@@ -307,8 +304,6 @@ def create(
     fields every ReMe note should carry are always there. Returns the absolute path.
     """
     import yaml
-
-    from reme_core.workspace import Changes
 
     fields: dict[str, Any] = {"name": name, "description": description}
     for key, value in (metadata or {}).items():
@@ -341,7 +336,7 @@ def create(
 
 
 # -- path checks ------------------------------------------------------------------------------
-def existing_file(ws: Workspace, path: str) -> str:
+def existing_file(ws: EditTarget, path: str) -> str:
     """The normalised path of an existing regular file of the workspace, or `PathRefused`."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name
@@ -354,7 +349,7 @@ def existing_file(ws: Workspace, path: str) -> str:
     return rel
 
 
-def check_new_path(ws: Workspace, path: str) -> str:
+def check_new_path(ws: EditTarget, path: str) -> str:
     """The normalised path for a file about to be written, refusing anything unsafe.
 
     Refused: absolute paths, escapes (also through symlinks), characters a wikilink cannot
@@ -380,8 +375,3 @@ def check_new_path(ws: Workspace, path: str) -> str:
             f"{rel}: {parent.relative_to(ws.root).as_posix()} is a file, not a folder"
         )
     return rel
-
-
-def in_scope(ws: Workspace, rel: str) -> bool:
-    """Whether a fresh reindex would index this path."""
-    return ws.watch_scope.covers(rel) or ws.rebuild_scope.covers(rel)

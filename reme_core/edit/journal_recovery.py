@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reme_core.edit.link_rewrite import make_parents
+from reme_core.edit.folders import make_parents
 from reme_core.edit.move_journal import (
     JOURNAL_DIR,
     Journal,
@@ -40,7 +40,7 @@ except ImportError:  # pragma: no cover - Windows: no advisory locks, a journal 
     fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.edit.target import EditTarget
 
 # A journal's `kind` and `info` -> how to plan one of its files again (None: cannot).
 RebaseFactory = Callable[[Mapping[str, Any]], Rebase | None]
@@ -72,7 +72,7 @@ class Recovered:
         return text
 
 
-def recover(ws: Workspace, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
+def recover(ws: EditTarget, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
     """Finish or roll back every operation whose process died; returns what was done."""
     folder = ws.state_dir / JOURNAL_DIR
     try:
@@ -150,7 +150,7 @@ def _checked(
 
 
 def _recover_one(
-    ws: Workspace,
+    ws: EditTarget,
     journal: Journal,
     record: dict[str, Any],
     files: list[tuple[str, str]],

@@ -10,7 +10,6 @@ full path. Planning only reads; `move_journal` writes the planned files, and cal
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reme_core.edit.link_forms import LinkWorld, markdown_destination, wikilink_target
+from reme_core.edit.target import in_scope
 from reme_core.errors import FileRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.files.scanner import Scope, scan
@@ -31,7 +31,7 @@ from reme_core.parse.wikilinks import (
 )
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.edit.target import EditTarget
 
 _NEWLINE = re.compile(r"(\r\n|\r|\n)")
 _BOM = "\ufeff"
@@ -58,7 +58,7 @@ class InboundLink:
     reason: str = ""
 
 
-def inbound_links(ws: Workspace, path: str) -> list[InboundLink]:
+def inbound_links(ws: EditTarget, path: str) -> list[InboundLink]:
     """Every link written today that points at `path`, read from the linking files.
 
     The graph names the linking files; their current text gives exact lines and link text.
@@ -79,7 +79,7 @@ def inbound_links(ws: Workspace, path: str) -> list[InboundLink]:
     return found
 
 
-def _finds(ws: Workspace, world: LinkWorld | None, source: str, raw: str) -> str | None:
+def _finds(ws: EditTarget, world: LinkWorld | None, source: str, raw: str) -> str | None:
     """The file a wikilink in `source` finds: the literal path (memory mode), else Obsidian's."""
     if world is None:
         return normalize_target(source, raw, relative=False)
@@ -143,7 +143,7 @@ class MovePlan:
     rewritten: list[str] = field(default_factory=list)
 
 
-def plan_move(ws: Workspace, src: str, dst: str, rewrite_links: bool) -> MovePlan:
+def plan_move(ws: EditTarget, src: str, dst: str, rewrite_links: bool) -> MovePlan:
     """The link edits and file writes for moving `src` to `dst`; reads only, writes nothing.
 
     A link that still finds the file after the move is left alone. Raises `FileRefused`
@@ -172,7 +172,7 @@ def plan_move(ws: Workspace, src: str, dst: str, rewrite_links: bool) -> MovePla
 
 
 def replan_file(
-    ws: Workspace, source: str, data: bytes, src: str, dst: str
+    ws: EditTarget, source: str, data: bytes, src: str, dst: str
 ) -> tuple[bytes, list[LinkEdit]]:
     """The new bytes of one linking file whose bytes are now `data` (it changed after the
     plan read it), and its edits; `data` itself when no link in it points at `src` now."""
@@ -195,7 +195,7 @@ class _Change:
 class _FilePlanner:
     """Retargets, in one file's text, the links of a move of `src` to `dst`."""
 
-    def __init__(self, ws: Workspace, src: str, dst: str, rewrite_links: bool) -> None:
+    def __init__(self, ws: EditTarget, src: str, dst: str, rewrite_links: bool) -> None:
         self.ws, self.src, self.dst, self.rewrite_links = ws, src, dst, rewrite_links
         self.now = _world_now(ws)
         self._after: LinkWorld | None = None
@@ -300,7 +300,7 @@ class _FilePlanner:
 
 
 def _linking_texts(
-    ws: Workspace, target: str, include_target: bool = False
+    ws: EditTarget, target: str, include_target: bool = False
 ) -> Iterable[tuple[str, _Text]]:
     """The files the graph says link to `target` (and, `include_target`, the file itself,
     whose own relative links a move can break), with their current text."""
@@ -318,14 +318,14 @@ def _linking_texts(
             raise RemeError(f"{source}: cannot read ({exc.strerror})") from None
 
 
-def _markdown_links(ws: Workspace, source: str, text: str) -> list[MarkdownLinkMatch]:
+def _markdown_links(ws: EditTarget, source: str, text: str) -> list[MarkdownLinkMatch]:
     """Markdown links of a note (graph edges in Obsidian vaults only)."""
     if not ws.settings.markdown_links or not source.endswith(".md"):
         return []
     return find_markdown_links(text)
 
 
-def _world_now(ws: Workspace) -> LinkWorld | None:
+def _world_now(ws: EditTarget) -> LinkWorld | None:
     """The vault as it is (None in memory mode: links are literal paths there)."""
     with ws.lock:
         resolver, nodes = ws.index.resolver, ws.index.nodes
@@ -334,9 +334,8 @@ def _world_now(ws: Workspace) -> LinkWorld | None:
     return LinkWorld(resolver, nodes, lambda: _every_file(ws))
 
 
-def _world_after_move(ws: Workspace, src: str, dst: str) -> LinkWorld:
+def _world_after_move(ws: EditTarget, src: str, dst: str) -> LinkWorld:
     """The vault as it will be once `src` is at `dst`."""
-    from reme_core.edit.file_ops import in_scope
 
     with ws.lock:
         nodes = dict(ws.index.nodes)
@@ -352,7 +351,7 @@ def _world_after_move(ws: Workspace, src: str, dst: str) -> LinkWorld:
     )
 
 
-def _every_file(ws: Workspace) -> list[str]:
+def _every_file(ws: EditTarget) -> list[str]:
     """Every file of the workspace outside its state folder (what an embed may find)."""
     return list(scan(ws.root, Scope(("",), ("",), ws.state_dir.name)))
 
@@ -370,27 +369,3 @@ def _retarget(m: WikilinkMatch, target: str) -> str:
 
 
 # -- folders ----------------------------------------------------------------------------------
-def make_parents(root: Path, rel: str) -> list[Path]:
-    """Create the missing folders of `rel` under `root`; returns them, outermost first.
-
-    A failure halfway removes the folders made so far before it raises.
-    """
-    made: list[Path] = []
-    folder = root
-    try:
-        for part in rel.split("/")[:-1]:
-            folder = folder / part
-            if not folder.is_dir():
-                folder.mkdir()
-                made.append(folder)
-    except OSError:
-        remove_dirs(made)
-        raise
-    return made
-
-
-def remove_dirs(made: list[Path]) -> None:
-    """Remove folders made by `make_parents`, innermost first, where they are still empty."""
-    for folder in reversed(made):
-        with contextlib.suppress(OSError):
-            folder.rmdir()

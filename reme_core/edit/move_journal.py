@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from reme_core.edit.link_rewrite import Rewrite, make_parents, remove_dirs
+from reme_core.edit.folders import make_parents, remove_dirs
+from reme_core.edit.link_rewrite import Rewrite
 from reme_core.edit.trash import rename_no_replace
 from reme_core.errors import RemeError
 
@@ -41,7 +42,7 @@ except ImportError:  # pragma: no cover - Windows: no advisory locks, a journal 
     fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.edit.target import EditTarget
 
 JOURNAL_DIR = "journal"
 TEMP_SUFFIX = ".reme-tmp"
@@ -165,7 +166,7 @@ class Journal:
 
 
 def commit(
-    ws: Workspace,
+    ws: EditTarget,
     kind: str,
     label: str,
     info: Mapping[str, Any],

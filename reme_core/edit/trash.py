@@ -13,7 +13,7 @@ import os
 import posixpath
 from pathlib import Path
 
-from reme_core.edit.link_rewrite import make_parents, remove_dirs
+from reme_core.edit.folders import make_parents, remove_dirs
 from reme_core.errors import RemeError
 from reme_core.files.paths import resolve_inside
 

@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Any
 from reme_core.edit import move_journal
 from reme_core.edit.link_rewrite import Rewrite
 from reme_core.edit.move_journal import Outcome, Rebase, sha256
+from reme_core.edit.target import in_scope
 from reme_core.edit.trash import TRASH_DIR, restore_from_trash
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
+from reme_core.indexing.indexer import Changes
 
 try:
     import fcntl
@@ -34,7 +36,7 @@ except ImportError:  # pragma: no cover - Windows: one process at a time is assu
     fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.edit.target import EditTarget
 
 UNDO_DIR = "undo"
 _RECORD = "last.json"
@@ -69,27 +71,27 @@ class UndoReport:
 
 
 # -- recording ------------------------------------------------------------------------------------
-def record_delete(ws: Workspace, path: str, slot: str, digest: str) -> None:
+def record_delete(ws: EditTarget, path: str, slot: str, digest: str) -> None:
     """After a delete into the trash: `undo` moves `slot` back to `path`."""
     _write_record(ws, {"op": "delete", "path": path, "trash": slot, "sha256": digest})
 
 
-def record_permanent(ws: Workspace, path: str) -> None:
+def record_permanent(ws: EditTarget, path: str) -> None:
     """After a permanent delete: the last operation cannot be undone (and says why)."""
     _write_record(ws, {"op": "permanent", "path": path})
 
 
-def record_unrecoverable(ws: Workspace, label: str) -> None:
+def record_unrecoverable(ws: EditTarget, label: str) -> None:
     """After an operation finished by crash recovery, which keeps no undo copy."""
     _write_record(ws, {"op": "unrecoverable", "label": label})
 
 
-def blob_folder(ws: Workspace) -> Path:
+def blob_folder(ws: EditTarget) -> Path:
     """A fresh folder path for the next move's `before` bytes (`move_journal.commit`)."""
     return ws.state_dir / UNDO_DIR / uuid.uuid4().hex[:12]
 
 
-def record_move(ws: Workspace, src: str, dst: str, outcome: Outcome) -> None:
+def record_move(ws: EditTarget, src: str, dst: str, outcome: Outcome) -> None:
     """After a move: `undo` moves `dst` back to `src` and restores the linking files."""
     if outcome.blob_dir is None:
         record_unrecoverable(ws, f"move {src} -> {dst} (no copy of the linking files was kept)")
@@ -110,7 +112,7 @@ def record_move(ws: Workspace, src: str, dst: str, outcome: Outcome) -> None:
     )
 
 
-def records(ws: Workspace, copies: object) -> bool:
+def records(ws: EditTarget, copies: object) -> bool:
     """Whether the undo record is the one of the move whose copies are in folder `copies`."""
     try:
         record = _read_record(ws)
@@ -119,7 +121,7 @@ def records(ws: Workspace, copies: object) -> bool:
     return record is not None and isinstance(copies, str) and record.get("blobs") == copies
 
 
-def _write_record(ws: Workspace, record: dict[str, Any]) -> None:
+def _write_record(ws: EditTarget, record: dict[str, Any]) -> None:
     """Replace the record atomically and drop the copies the old one kept. Best effort: an
     operation already done is not failed because its record cannot be written (then `undo`
     reverts the one before, or says there is nothing)."""
@@ -150,7 +152,7 @@ def _locked(folder: Path) -> Iterator[None]:
         yield
 
 
-def _read_record(ws: Workspace) -> dict[str, Any] | None:
+def _read_record(ws: EditTarget) -> dict[str, Any] | None:
     try:
         record = json.loads((ws.state_dir / UNDO_DIR / _RECORD).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -167,7 +169,7 @@ def _read_record(ws: Workspace) -> dict[str, Any] | None:
     return record
 
 
-def _check(ws: Workspace, record: dict[str, Any]) -> None:
+def _check(ws: EditTarget, record: dict[str, Any]) -> None:
     """Refuse a record naming anything outside the workspace (or outside the trash)."""
     op = record.get("op")
     paths: list[str] = []
@@ -189,7 +191,7 @@ def _check(ws: Workspace, record: dict[str, Any]) -> None:
 
 
 # -- undoing --------------------------------------------------------------------------------------
-def undo(ws: Workspace) -> UndoReport:
+def undo(ws: EditTarget) -> UndoReport:
     """Revert the last delete or move; `UndoRefused` (changing nothing) when it cannot."""
     try:
         with ws.write_lock, _locked(ws.state_dir / UNDO_DIR):
@@ -198,7 +200,7 @@ def undo(ws: Workspace) -> UndoReport:
         raise UndoRefused(f"cannot undo: {exc.strerror} ({exc.filename})") from None
 
 
-def _undo_locked(ws: Workspace) -> UndoReport:
+def _undo_locked(ws: EditTarget) -> UndoReport:
     """`undo` with the locks held."""
     record = _read_record(ws)
     op = record.get("op") if record else None
@@ -211,7 +213,7 @@ def _undo_locked(ws: Workspace) -> UndoReport:
     return _undo_delete(ws, record) if op == "delete" else _undo_move(ws, record)
 
 
-def clear_after_recovery(ws: Workspace, info: Mapping[str, Any]) -> None:
+def clear_after_recovery(ws: EditTarget, info: Mapping[str, Any]) -> None:
     """An undo finished by crash recovery: its record is spent."""
     with contextlib.suppress(OSError, UndoRefused), _locked(ws.state_dir / UNDO_DIR):
         record = _read_record(ws)
@@ -219,17 +221,14 @@ def clear_after_recovery(ws: Workspace, info: Mapping[str, Any]) -> None:
             _clear(ws, record)
 
 
-def _clear(ws: Workspace, record: dict[str, Any]) -> None:
+def _clear(ws: EditTarget, record: dict[str, Any]) -> None:
     folder = ws.state_dir / UNDO_DIR
     with contextlib.suppress(FileNotFoundError):
         (folder / _RECORD).unlink()
     _drop_copies(folder, record)
 
 
-def _undo_delete(ws: Workspace, record: dict[str, Any]) -> UndoReport:
-    from reme_core.edit.file_ops import in_scope
-    from reme_core.workspace import Changes
-
+def _undo_delete(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     path, slot = record["path"], record["trash"]
     what = f"cannot undo the delete of {path}"
     if os.path.lexists(ws.root / path):
@@ -249,10 +248,7 @@ def _undo_delete(ws: Workspace, record: dict[str, Any]) -> UndoReport:
     return UndoReport("delete", path, slot)
 
 
-def _undo_move(ws: Workspace, record: dict[str, Any]) -> UndoReport:
-    from reme_core.edit.file_ops import in_scope
-    from reme_core.workspace import Changes
-
+def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     src, dst = record["src"], record["dst"]
     what = f"cannot undo the move {src} -> {dst}"
     if os.path.lexists(ws.root / src):
@@ -293,7 +289,7 @@ def _undo_move(ws: Workspace, record: dict[str, Any]) -> UndoReport:
     return UndoReport("move", src, dst, others)
 
 
-def _restorer(ws: Workspace, record: Mapping[str, Any]) -> Rebase:
+def _restorer(ws: EditTarget, record: Mapping[str, Any]) -> Rebase:
     """The bytes a linking file gets back, from its bytes now: its bytes from before the move
     plus whatever was appended since; refused when it changed otherwise."""
     folder = ws.state_dir / UNDO_DIR / record["blobs"]
@@ -316,7 +312,7 @@ def _restorer(ws: Workspace, record: Mapping[str, Any]) -> Rebase:
     return restore
 
 
-def rebaser(ws: Workspace, info: Mapping[str, Any]) -> Rebase | None:
+def rebaser(ws: EditTarget, info: Mapping[str, Any]) -> Rebase | None:
     """For `move_journal.recover`: the restorer of an undo killed halfway, if still known."""
     try:
         record = _read_record(ws)

@@ -19,15 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reme_core.edit.file_ops import check_new_path, existing_file, in_scope
-from reme_core.edit.link_rewrite import make_parents, remove_dirs
+from reme_core.edit.file_ops import check_new_path, existing_file
+from reme_core.edit.folders import make_parents, remove_dirs
+from reme_core.edit.target import in_scope
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
 from reme_core.files.text_decode import decode_text, looks_binary
+from reme_core.indexing.indexer import Changes
 from reme_core.parse.frontmatter import split_frontmatter
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.edit.target import EditTarget
 
 # A top-level key starts at column 0; anything else (indented lines, `- item` lines of a
 # block sequence, blank lines, comments) continues the key above it.
@@ -77,7 +79,7 @@ class WriteReport:
 
 
 def write(
-    ws: Workspace,
+    ws: EditTarget,
     path: str,
     content: str | None = None,
     name: str | None = None,
@@ -93,8 +95,6 @@ def write(
     state folder, ignored or non-Markdown paths, `FileRefused` / `RemeError` for a note that
     cannot be merged safely; nothing is written then.
     """
-    from reme_core.workspace import Changes
-
     updates = _updates(name, description, metadata)
     if content is not None and not isinstance(content, str):
         raise RemeError("content must be text")
@@ -140,7 +140,7 @@ def _updates(
     return updates
 
 
-def _target(ws: Workspace, path: str) -> tuple[str, Path, bytes | None]:
+def _target(ws: EditTarget, path: str) -> tuple[str, Path, bytes | None]:
     """The checked path, its file and its current bytes (None for a new note)."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name
@@ -161,7 +161,7 @@ def _target(ws: Workspace, path: str) -> tuple[str, Path, bytes | None]:
         raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
 
 
-def _decode(ws: Workspace, rel: str, data: bytes) -> tuple[str, bool]:
+def _decode(ws: EditTarget, rel: str, data: bytes) -> tuple[str, bool]:
     """The note's text (strictly decoded: a rewrite must not turn bad bytes into U+FFFD) and
     whether it used CRLF line ends (kept)."""
     if looks_binary(data):

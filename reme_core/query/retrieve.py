@@ -8,13 +8,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from reme_core.errors import RemeError
+from reme_core.query.source import IndexReader
 from reme_core.text.tokenizer import est_tokens
 
 if TYPE_CHECKING:
-    from reme_core.query.source import Retrievable
+    from reme_core.models import FileNode
+    from reme_core.query.reading import ReadResult
+    from reme_core.query.search import SearchResult
+
+
+class Retrievable(IndexReader, Protocol):
+    """What `retrieve` adds to an index reader: search, line ranges and node lookups."""
+
+    def search(
+        self, query: str, limit: int | None = None, *, expand_links: bool | None = None
+    ) -> SearchResult: ...
+
+    def read(
+        self, path: str, start_line: int | None = None, end_line: int | None = None
+    ) -> ReadResult: ...
+
+    def node(self, path: str) -> FileNode | None: ...
+
 
 _LINE_ANCHOR = re.compile(r"^L(\d+)(?:-L?(\d+))?$")
 

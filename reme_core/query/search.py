@@ -16,7 +16,7 @@ from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse
 
 if TYPE_CHECKING:
-    from reme_core.workspace import Workspace
+    from reme_core.query.source import IndexReader
 
 # `term*`: the word matches every term that starts with it, the most frequent first.
 _PREFIX = re.compile(r"([^\s*\"]+)\*(?=\s|$)")
@@ -153,7 +153,7 @@ class SearchFilters:
         )
 
 
-def file_mask(ws: Workspace, filters: SearchFilters) -> np.ndarray:
+def file_mask(ws: IndexReader, filters: SearchFilters) -> np.ndarray:
     """Boolean mask over file slots of the files the filters admit."""
     index = ws.index
     n = len(index.slot_paths)
@@ -191,7 +191,7 @@ def validate_date(value: str | None, name: str) -> None:
 
 
 def run_search(
-    ws: Workspace,
+    ws: IndexReader,
     query: str,
     *,
     limit: int,
@@ -321,7 +321,7 @@ def run_search(
 
 
 def _tagged_notes(
-    ws: Workspace, result: SearchResult, slots: np.ndarray, limit: int
+    ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int
 ) -> SearchResult:
     """A tag without words lists the notes that have it: each note's first chunk, by path."""
     index = ws.index
@@ -355,7 +355,7 @@ def _best_per_note(
 
 
 def _with_names(
-    ws: Workspace,
+    ws: IndexReader,
     terms: list[str],
     docs: np.ndarray,
     scores: np.ndarray,
@@ -393,7 +393,7 @@ def _with_names(
     return out_docs, out_scores, parts
 
 
-def prefix_term_ids(ws: Workspace, query: str) -> list[int]:
+def prefix_term_ids(ws: IndexReader, query: str) -> list[int]:
     """Vocabulary ids that the query's `term*` words stand for (bounded per word)."""
     out: list[int] = []
     index = ws.index
@@ -418,7 +418,7 @@ def _passes(text: str, phrases: Sequence[str], exclude_terms: Sequence[str]) -> 
     return not any(t.lower() in lowered for t in exclude_terms)
 
 
-def neighbours(ws: Workspace, adjacent: Sequence[tuple[str, list[str]]]) -> list[Neighbour]:
+def neighbours(ws: IndexReader, adjacent: Sequence[tuple[str, list[str]]]) -> list[Neighbour]:
     """Name, description and state of linked paths (with the anchors their links name)."""
     index = ws.index
     labels = index.nodes.labels([path for path, _ in adjacent])
@@ -432,7 +432,7 @@ def neighbours(ws: Workspace, adjacent: Sequence[tuple[str, list[str]]]) -> list
 
 
 def expand_many(
-    ws: Workspace, paths: Sequence[str], cap: int
+    ws: IndexReader, paths: Sequence[str], cap: int
 ) -> dict[str, dict[str, list[Neighbour]]]:
     """Outlinks and inlinks of each file, at most `cap` distinct neighbours each way.
 
@@ -451,6 +451,6 @@ def expand_many(
     return result
 
 
-def expand(ws: Workspace, path: str, cap: int) -> dict[str, list[Neighbour]]:
+def expand(ws: IndexReader, path: str, cap: int) -> dict[str, list[Neighbour]]:
     """Outlinks and inlinks of a file, at most `cap` distinct neighbours each way."""
     return expand_many(ws, [path], cap)[path]

@@ -1,0 +1,45 @@
+"""What the edit functions need of a workspace, as a protocol the facade satisfies (so the
+edit modules never import it), and the scope rule they share."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from reme_core.config import Config
+    from reme_core.files.scanner import Scope
+    from reme_core.index.memory_index import MemoryIndex
+    from reme_core.indexing.indexer import BatchReport, Changes
+    from reme_core.parse.parsing import ParseSettings
+
+
+class EditTarget(Protocol):
+    """A workspace's files, settings and index, and the one way to tell it what changed."""
+
+    root: Path
+    config: Config
+    settings: ParseSettings
+    warnings: list[str]
+    watch_scope: Scope
+    rebuild_scope: Scope
+
+    @property
+    def state_dir(self) -> Path: ...
+
+    @property
+    def index(self) -> MemoryIndex: ...
+
+    @property
+    def lock(self) -> threading.RLock: ...
+
+    @property
+    def write_lock(self) -> threading.RLock: ...
+
+    def apply(self, changes: Changes, *, origin: str = "watch") -> BatchReport: ...
+
+
+def in_scope(ws: EditTarget, rel: str) -> bool:
+    """Whether a fresh reindex would index this path."""
+    return ws.watch_scope.covers(rel) or ws.rebuild_scope.covers(rel)
