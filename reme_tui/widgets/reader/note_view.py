@@ -33,7 +33,12 @@ __all__ = ["LinkState", "NoteView", "find_anchor_line", "parse_line_anchor", "pr
 
 
 def prepare_lines(text: str) -> list[str]:
-    """A note's lines as the view holds them: tabs expanded, control characters dropped."""
+    """A note's lines as the view holds them: tabs expanded, control characters dropped,
+    and emoji variation selectors (U+FE0F) dropped: rich counts `🗂️` as two cells but
+    tmux and wcwidth-based terminals draw one, so the pane's border would move; without
+    the selector every one of them agrees on one cell."""
+    if "\ufe0f" in text:
+        text = text.replace("\ufe0f", "")
     lines = [drawable(ln.expandtabs(4)) for ln in text.split("\n")]
     if lines and lines[-1] == "" and len(lines) > 1:
         lines.pop()

@@ -19,9 +19,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
-from reme_core import FileNode, RenderedLine, Workspace
+from reme_core import FileNode, RemeError, RenderedLine, Workspace
 from reme_tui.messages import FollowLink, OpenNote
 from reme_tui.widgets.outline import OutlinePane
 from reme_tui.widgets.reader.create_note import CreateNoteScreen, new_note_path
@@ -239,6 +239,16 @@ class Reader(Vertical):
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._rendered, note, rendered, then)
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A render or a note creation that failed is said (the app's error hub only hears
+        its own workers: the event does not bubble)."""
+        if event.state is not WorkerState.ERROR:
+            return
+        self._set_busy(False)
+        error = event.worker.error
+        text = str(error) if isinstance(error, RemeError) else f"{type(error).__name__}: {error}"
+        self.notify(text, title=f"{event.worker.name} failed", severity="error", timeout=8)
+
     def _set_busy(self, busy: bool) -> None:
         self.border_subtitle = "rendering…" if busy else ""
 
@@ -278,9 +288,14 @@ class Reader(Vertical):
         ws = getattr(self.app, "ws", None)
         if ws is None or link is None or link.kind != "dangling" or link.target != message.target:
             return
-        if ws.node(link.target) is not None or (ws.root / link.target).exists():
-            return
         message.stop()
+        try:
+            if ws.node(link.target) is not None or (ws.root / link.target).exists():
+                self.app.post_message(FollowLink(message.target, message.anchor, message.source))
+                return
+        except RemeError as exc:  # e.g. `[[../../x]]`: a link out of the workspace
+            self.notify(f"This link cannot be followed: {exc}", title="Link", severity="warning")
+            return
         path = new_note_path(ws.root, link, self.path)
 
         def confirmed(create: bool | None) -> None:
