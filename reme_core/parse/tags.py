@@ -13,7 +13,9 @@ import re
 
 from reme_core.parse.wikilinks import live_matches
 
-_TAG_RE = re.compile(r"(?<!\S)#([\w/-]+)")
+# `#` first, then "not after a non-space" looked back on: a literal start is several
+# times faster to search for than a leading lookbehind.
+_TAG_RE = re.compile(r"#(?<!\S#)([\w/-]+)")
 _HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
