@@ -80,6 +80,26 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
+def _cpu_ticks(pid: int) -> int:
+    """User + system clock ticks of one process (its own, not its reaped children's)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
+def descendants(root: int) -> list[int]:
+    """The pids below a process (children, their children, ...)."""
+    tree = _children_of()
+    out, todo = [], list(tree.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(tree.get(pid, ()))
+    return out
+
+
 def tree_memory_kb(root: int) -> tuple[int, int]:
     """(RSS, PSS) of a process and all its descendants, in KiB.
 
@@ -108,11 +128,16 @@ class ProcResult:
     maxrss_mb: float  # kernel high-water mark of the largest single process
     tree_peak_mb: float  # sampled peak of the whole tree's summed RSS
     tree_pss_peak_mb: float  # sampled peak of the whole tree's summed PSS
+    cpu_s: float = 0.0  # user + system CPU of the process and the descendants it reaped
+    descendants_cpu_s: float = 0.0  # with ``cpu_every``: CPU of every descendant, sampled
     samples: list[int] = field(default_factory=list)
 
 
 def run_measured(
-    argv: Sequence[str], env: dict[str, str] | None = None, sample_every: float | None = None
+    argv: Sequence[str],
+    env: dict[str, str] | None = None,
+    sample_every: float | None = None,
+    cpu_every: float | None = None,
 ) -> ProcResult:
     """Run a command to completion, timing it; with ``sample_every``, also sample the memory
     of its whole process tree.
@@ -120,6 +145,8 @@ def run_measured(
     Sampling reads ``/proc`` for every process and ``smaps_rollup`` (a page-table walk) for
     the tree: every 20 ms that took a good part of one of the two cores and slowed a 50k
     rebuild by a fifth, so timed runs leave it off and memory is measured in a run of its own.
+    ``cpu_every`` samples the CPU time of every descendant (a forkserver's workers are not
+    reaped by the process measured, so `wait4` misses them); each one's last sample counts.
     """
     t0 = time.perf_counter()
     proc = subprocess.Popen(
@@ -137,6 +164,16 @@ def run_measured(
     sampler = threading.Thread(target=sample, daemon=True)
     if sample_every is not None:
         sampler.start()
+    ticks: dict[int, int] = {}
+
+    def sample_cpu() -> None:
+        while not stop.wait(cpu_every):
+            for pid in descendants(proc.pid):
+                ticks[pid] = max(ticks.get(pid, 0), _cpu_ticks(pid))
+
+    cpu_sampler = threading.Thread(target=sample_cpu, daemon=True)
+    if cpu_every is not None:
+        cpu_sampler.start()
     out_chunks: list[str] = []
     err_chunks: list[str] = []
     readers = [
@@ -150,6 +187,8 @@ def run_measured(
     stop.set()
     if sample_every is not None:
         sampler.join()
+    if cpu_every is not None:
+        cpu_sampler.join()
     for r in readers:
         r.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -161,6 +200,8 @@ def run_measured(
         maxrss_mb=usage.ru_maxrss / 1024,
         tree_peak_mb=peak / 1024,
         tree_pss_peak_mb=peak_pss / 1024,
+        cpu_s=usage.ru_utime + usage.ru_stime,
+        descendants_cpu_s=sum(ticks.values()) / os.sysconf("SC_CLK_TCK"),
     )
 
 

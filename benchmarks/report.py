@@ -158,9 +158,12 @@ def headline(results: dict[str, Result]) -> list[str]:
             f"**{f.metrics['reindex_over_floor']:.2f}×** / "
             f"**{f.metrics['reindex_p95_over_floor']:.2f}×**"
             + (
-                f"; the parent's own CPU {r['parent_cpu_s']:.1f} s of a "
-                f"{r['parent_cpu_wall_s']:.1f} s rebuild (pool {r['pool_cpu_s']:.1f} s)"
-                if "parent_cpu_s" in r
+                f"; in one more rebuild of {r['parent_cpu_wall_s']:.1f} s the parent used "
+                f"{r['parent_cpu_s']:.1f} s of CPU and the pool {r['pool_cpu_s']:.1f} s: "
+                f"spread over {os.cpu_count()} cores that is {r['cpu_bound_wall_s']:.1f} s, "
+                f"**{f.metrics['cpu_bound_over_floor']:.2f}×** the floor, the least any "
+                "schedule of this work could take here"
+                if "cpu_bound_wall_s" in r and "cpu_bound_over_floor" in f.metrics
                 else ""
             )
         )
