@@ -152,7 +152,7 @@ def test_plain_markdown_destinations_gain_only_the_escapes_they_need(make_tree: 
             "notes/中文.md": "# 中文\n",
             "index.md": (
                 "[p](notes/plain.md) [q](./notes/plain) [c](notes/%E4%B8%AD%E6%96%87.md)"
-                " [r](notes/中文.md)\n"
+                " [r](notes/中文.md) [s](< notes/plain.md >)\n"
             ),
         }
     )
@@ -162,7 +162,7 @@ def test_plain_markdown_destinations_gain_only_the_escapes_they_need(make_tree: 
         ws.move("notes/中文.md", "新/中文.md")
         assert (root / "index.md").read_text() == (
             "[p](new%20place/plain%20%281%29.md) [q](./new%20place/plain%20%281%29)"
-            " [c](%E6%96%B0/%E4%B8%AD%E6%96%87.md) [r](新/中文.md)\n"
+            " [c](%E6%96%B0/%E4%B8%AD%E6%96%87.md) [r](新/中文.md) [s](<new place/plain (1).md>)\n"
         )
         assert ws.index.graph.dangling() == []
     finally:

@@ -97,7 +97,7 @@ def markdown_destination(written: str, goal: str, where: str) -> str:
     """The destination to write instead of `written` (the raw text between the parentheses,
     with its `#fragment`): the path from `where` to `goal`, encoded as `written` was."""
     angle = written.startswith("<") and written.endswith(">")
-    inner = written[1:-1] if angle else written
+    inner = written[1:-1].strip() if angle else written
     path, hash_, fragment = inner.partition("#")
     decoded = unquote(path)
     rel = _relative(decoded, _with_suffix_as_written(decoded, goal), where)
