@@ -4,6 +4,7 @@ Typical use: `Workspace.open("~/memory").search("index regression", limit=5).ans
 """
 
 from reme_core.config import Config, load_config
+from reme_core.dates import NO_DATE, date_ordinal
 from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file, suffix_warnings
 from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
 from reme_core.edit.undo import UndoRefused, UndoReport
@@ -19,6 +20,7 @@ from reme_core.errors import (
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
+from reme_core.parse.anchors import line_ranges
 from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
 from reme_core.parse.markdown_render import (
     Heading,
@@ -50,6 +52,7 @@ from reme_core.workspace import (
 
 __all__ = [
     "MARKDOWN_STYLES",
+    "NO_DATE",
     "BatchReport",
     "Changes",
     "Config",
@@ -93,6 +96,7 @@ __all__ = [
     "Workspace",
     "WriteReport",
     "aliases_of",
+    "date_ordinal",
     "discover",
     "enclosing_index",
     "est_tokens",
@@ -102,6 +106,7 @@ __all__ = [
     "format_hit",
     "format_score",
     "inbound_links",
+    "line_ranges",
     "list_tags",
     "load_config",
     "outline",

@@ -1,53 +1,26 @@
-"""The columns `MemoryIndex.load` takes and the snapshot stores, from stored rows or a rebuild.
-
-Also each note's date (`file_date`), one of the file columns.
-"""
+"""The columns `MemoryIndex.load` takes and the snapshot stores, from stored rows or a rebuild."""
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from itertools import chain
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from reme_core.dates import file_date
 from reme_core.index.bm25 import BM25Index
 from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.index.name_field import NameColumns
 from reme_core.index.postings_builder import PostingsBuilder
 from reme_core.store.database import BatchWrite, ChunkArrays, FileRow
 
-_DATE_SEGMENT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\.[A-Za-z0-9]+)?$")
-NO_DATE = -1
 # File ids are handed out one past the largest; this many past the file count is churn no
 # workspace reaches, and it bounds the dense id -> slot map a load allocates.
 _MAX_ID_GAP = 1 << 24
-
-
-def date_ordinal(value: object) -> int:
-    """Ordinal of a `YYYY-MM-DD` value, or NO_DATE when it is not a real date."""
-    text = str(value).strip()[:10] if value is not None else ""
-    m = _DATE_SEGMENT.match(text)
-    if not m:
-        return NO_DATE
-    try:
-        return date(int(m[1]), int(m[2]), int(m[3])).toordinal()
-    except ValueError:
-        return NO_DATE
-
-
-def file_date(path: str, frontmatter: dict) -> int:
-    """The note's date: a `YYYY-MM-DD` path segment after the layer, else frontmatter `date`."""
-    for segment in path.split("/")[1:]:
-        ordinal = date_ordinal(segment)
-        if ordinal != NO_DATE:
-            return ordinal
-    return date_ordinal(frontmatter.get("date"))
 
 
 @dataclass(slots=True)

@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from reme_core.dates import NO_DATE, file_date
 from reme_core.index.bm25 import BM25Index
-from reme_core.index.index_columns import NO_DATE, IndexColumns, check_columns, file_date
+from reme_core.index.index_columns import IndexColumns, check_columns
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
 from reme_core.index.name_field import NameColumns, NameField

@@ -5,15 +5,17 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from reme_core.dates import is_iso_date
 
 # `key: plain words`, `key: [a, b]`, `date: 2026-06-20` lines are read without YAML: most
 # notes have only such lines, and the result is what yaml.safe_load gives for them.
 _SIMPLE_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):[ ]+(.*?)[ ]*", re.ASCII)
 _PLAIN_RE = re.compile(r"[^\W\d_][^#:]*")
 _FLOW_PLAIN_RE = re.compile(r"[^\W\d_][^#:,\[\]{}]*")
-_DATE_RE = re.compile(r"\d{4}-\d\d-\d\d", re.ASCII)
 _KEYWORDS = frozenset(
     form
     for word in ("yes", "no", "true", "false", "on", "off", "null", "y", "n")
@@ -37,6 +39,22 @@ class _TooLarge(Exception):
     """Raised while converting a value that expands past `_MAX_NODES` nodes."""
 
 
+def _opens(line: str) -> bool:
+    return line.rstrip(" \t\r") == "---"
+
+
+def _closes(line: str) -> bool:
+    return line.rstrip(" \t\r") in ("---", "...")
+
+
+def frontmatter_lines(lines: Sequence[str]) -> int:
+    """How many leading lines a YAML block takes (the number of its closing line), 0 when
+    there is none: the one rule for where frontmatter ends, for every reader of notes."""
+    if not lines or not _opens(lines[0]):
+        return 0
+    return next((i + 1 for i in range(1, len(lines)) if _closes(lines[i])), 0)
+
+
 def split_frontmatter(text: str) -> Frontmatter:
     """Find and parse a leading YAML block; broken YAML never stops the body being indexed.
 
@@ -44,7 +62,7 @@ def split_frontmatter(text: str) -> Frontmatter:
     Broken YAML or a non-mapping gives `data={}` and a short warning, `end_line` unchanged.
     """
     first_end = text.find("\n")
-    if first_end < 0 or text[:first_end].rstrip(" \t") != "---":
+    if first_end < 0 or not _opens(text[:first_end]):
         return Frontmatter()
     start = first_end + 1
     pos = start
@@ -52,7 +70,7 @@ def split_frontmatter(text: str) -> Frontmatter:
     while True:
         nl = text.find("\n", pos)
         line = text[pos:] if nl < 0 else text[pos:nl]
-        if line.rstrip(" \t") in ("---", "..."):
+        if _closes(line):
             return _parse(text[start:pos], line_no)
         if nl < 0:
             return Frontmatter()
@@ -105,7 +123,7 @@ def _simple_mapping(source: str) -> dict[str, Any] | None:
                 data[m[1]] = items
             else:
                 return None
-        elif _plain(value, _PLAIN_RE) or (_DATE_RE.fullmatch(value) and _valid_date(value)):
+        elif _plain(value, _PLAIN_RE) or is_iso_date(value):
             data[m[1]] = value
         else:
             return None
@@ -114,14 +132,6 @@ def _simple_mapping(source: str) -> dict[str, Any] | None:
 
 def _plain(value: str, pattern: re.Pattern[str]) -> bool:
     return value not in _KEYWORDS and value.isprintable() and pattern.fullmatch(value) is not None
-
-
-def _valid_date(value: str) -> bool:
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 def _json_safe(value: Any, count: list[int], active: set[int]) -> Any:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from reme_core.parse.frontmatter import frontmatter_lines
 from reme_core.parse.markdown_blocks import (
     BREAK,
     CODE,
@@ -99,12 +100,7 @@ class Heading:
 
 def body_start(lines: Sequence[str]) -> int:
     """Index of the first line after YAML frontmatter (0 when there is none)."""
-    if not lines or lines[0].rstrip() != "---":
-        return 0
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
-            return index + 1
-    return 0
+    return frontmatter_lines(lines)
 
 
 def outline(lines: list[str]) -> list[Heading]:

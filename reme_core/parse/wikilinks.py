@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from reme_core.parse.frontmatter import frontmatter_lines
+
 
 @dataclass(frozen=True, slots=True)
 class WikilinkMatch:
@@ -225,12 +227,7 @@ def _in_spans(pos: int, spans: list[tuple[int, int]]) -> bool:
 
 def _frontmatter_end(lines: list[str]) -> int:
     """Index of the closing `---` (or `...`) of a leading YAML block, or -1; never code."""
-    if not lines or lines[0].rstrip() != "---":
-        return -1
-    for i in range(1, len(lines)):
-        if lines[i].rstrip() in ("---", "..."):
-            return i
-    return -1
+    return frontmatter_lines(lines) - 1
 
 
 def _indent(line: str) -> int:

@@ -6,11 +6,11 @@ token estimate, and evidence on every item so a host can show why it reached the
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from reme_core.errors import RemeError
+from reme_core.parse.anchors import line_ranges
 from reme_core.query.source import IndexReader
 from reme_core.text.tokenizer import est_tokens
 
@@ -32,9 +32,6 @@ class Retrievable(IndexReader, Protocol):
     ) -> ReadResult: ...
 
     def node(self, path: str) -> FileNode | None: ...
-
-
-_LINE_ANCHOR = re.compile(r"^L(\d+)(?:-L?(\d+))?$")
 
 
 @dataclass(slots=True)
@@ -71,22 +68,12 @@ class RetrieveResult:
         return asdict(self)
 
 
-def line_range(anchor: str) -> tuple[int, int] | None:
-    """`L9` / `L9-L10` → (9, 10); the first range of `L9-L10,L15-L20`; None otherwise."""
-    first = anchor.split(",")[0].strip()
-    m = _LINE_ANCHOR.match(first)
-    if not m:
-        return None
-    start = int(m[1])
-    end = int(m[2]) if m[2] else start
-    return (start, end) if 1 <= start <= end else None
-
-
 def _link_item(ws: Retrievable, target: str, anchor: str, via: str) -> RetrievedItem | None:
     node = ws.node(target)
     if node is None:
         return None
-    span = line_range(anchor) if anchor else None
+    spans = line_ranges(anchor) if anchor else []
+    span = spans[0] if spans else None
     try:
         if span:
             read = ws.read(target, span[0], span[1])

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from reme_core.index.index_columns import NO_DATE, date_ordinal
+from reme_core.dates import NO_DATE, date_ordinal
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse

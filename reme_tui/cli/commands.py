@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from reme_core import Workspace, discover, enclosing_index
+from reme_core import NO_DATE, Workspace, date_ordinal, discover, enclosing_index
 from reme_tui.cli.terminal_text import json_text, message
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -129,8 +129,6 @@ def emit_json(data: Any) -> None:
 
 def date_arg(value: str) -> str:
     """argparse type of a `YYYY-MM-DD` flag: a bad date is a usage error naming the flag."""
-    from reme_core.index.index_columns import NO_DATE, date_ordinal
-
     if date_ordinal(value) == NO_DATE:
         raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {value!r}")
     return value

@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-import re
+from reme_core import line_ranges as parse_line_anchor
 
-_LINE_ANCHOR_RE = re.compile(r"^L(\d+)(?:-L?(\d+))?$", re.IGNORECASE)
-
-
-def parse_line_anchor(anchor: str) -> list[tuple[int, int]]:
-    """`L9`, `L9-L10` or `L9-L10,L15-L20` → line ranges; anything else → []."""
-    ranges: list[tuple[int, int]] = []
-    for part in anchor.split(","):
-        match = _LINE_ANCHOR_RE.match(part.strip())
-        if not match:
-            return []
-        start = int(match.group(1))
-        end = int(match.group(2) or start)
-        ranges.append((min(start, end), max(start, end)))
-    return ranges
+__all__ = ["find_anchor_line", "parse_line_anchor"]
 
 
 def find_anchor_line(lines: list[str], anchor: str) -> int | None:
