@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from reme_core.gc_pause import bulk_objects
 from reme_core.index.index_columns import FileColumns
 from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder
 from reme_core.models import FileNode
@@ -21,13 +22,11 @@ class NodeTable(Mapping[str, FileNode]):
         self._files = files
         self._links = links
         self._base: dict[str, int] = {}
-        self._sid: dict[str, int] = {}
-        self._by_source: Grouped | None = None
+        # string id of each link string and the links grouped by source: made when a node is
+        # first built (an open that only searches never needs them)
+        self._by_source: tuple[dict[str, int], Grouped] | None = None
         if files is not None:
             self._base = dict(zip(files.paths, range(len(files.paths))))
-        if links is not None:
-            self._sid = dict(zip(links.strings, range(len(links.strings))))
-            self._by_source = Grouped(links.source, len(links.strings))
         self._live: dict[str, None] = dict.fromkeys(self._base)  # insertion order, like a dict
         self._built: dict[str, FileNode] = {}
 
@@ -102,7 +101,8 @@ class NodeTable(Mapping[str, FileNode]):
         out: dict[str, tuple[float, int]] = {}
         files = self._files
         if files is not None:
-            out = dict(zip(files.paths, zip(files.mtimes.tolist(), files.sizes.tolist())))
+            with bulk_objects():  # 50k tuples: the collector would walk the whole index twice
+                out = dict(zip(files.paths, zip(files.mtimes.tolist(), files.sizes.tolist())))
             if len(self._base) != len(files.paths) or self._built:  # else: all as loaded
                 out = {p: out[p] for p in self._base if p not in self._built}
         for path, node in self._built.items():
@@ -147,7 +147,7 @@ class NodeTable(Mapping[str, FileNode]):
         if base is not None and len(base):
             # Loaded links of files still as loaded (not rebuilt, not removed), in stored order.
             rank_of_sid = np.full(len(base.strings), -1, dtype=np.int64)
-            for path, sid in self._sid.items():
+            for path, sid in self._link_rows()[0].items():
                 if path in self._base and path not in self._built:
                     rank_of_sid[sid] = rank[path]
             kept = rank_of_sid[base.source]
@@ -174,6 +174,16 @@ class NodeTable(Mapping[str, FileNode]):
             links,
         )
 
+    def _link_rows(self) -> tuple[dict[str, int], Grouped]:
+        if self._by_source is None:
+            strings = self._links.strings if self._links is not None else [""]
+            source = self._links.source if self._links is not None else np.zeros(0, np.int32)
+            self._by_source = (
+                dict(zip(strings, range(len(strings)))),
+                Grouped(source, len(strings)),
+            )
+        return self._by_source
+
     def _build(self, path: str) -> FileNode:
         files = self._files
         assert files is not None
@@ -187,9 +197,11 @@ class NodeTable(Mapping[str, FileNode]):
             warnings=files.warnings[i],
             inline_tags=files.tags[i] if files.tags else [],
         )
-        sid = self._sid.get(path)
-        if sid is not None and self._links is not None and self._by_source is not None:
-            node.links = [self._links.link(j) for j in self._by_source.rows(sid)]
+        if self._links is not None:
+            sids, by_source = self._link_rows()
+            sid = sids.get(path)
+            if sid is not None:
+                node.links = [self._links.link(j) for j in by_source.rows(sid)]
         return node
 
 
