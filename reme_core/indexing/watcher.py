@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from watchfiles import Change, awatch
-from watchfiles._rust_notify import WatchfilesRustInternalError
 
 from reme_core.files.scanner import Scope, scan
 from reme_core.indexing.indexer import BatchReport, Changes
@@ -278,7 +277,8 @@ def _cannot_decode(exc: BaseException) -> bool:
     inner = getattr(exc, "exceptions", None)  # anyio's task group wraps it in a group
     if isinstance(inner, tuple) and inner:
         return all(_cannot_decode(e) for e in inner)
-    return isinstance(exc, WatchfilesRustInternalError) and "decode" in str(exc)
+    # watchfiles does not export its Rust error type: known by name, not by a private import.
+    return type(exc).__name__ == "WatchfilesRustInternalError" and "decode" in str(exc)
 
 
 def _apply(ws: Watched, changes: Changes) -> BatchReport:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import SuspendNotSupported
-from textual.worker import get_current_worker
 
 from reme_tui.messages import IndexChanged
 
@@ -26,19 +25,14 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-POLL_SECONDS = 2.0
-
 
 class Upkeep(_Base):
     """Watcher and maintenance actions, run as workers."""
 
     def start_watcher(self) -> None:
-        """The live watcher when reme_core has one, else a 2-second polling sync."""
-        try:
-            from reme_core.indexing.watcher import watch_workspace
-        except ImportError:
-            self.poll_worker()
-            return
+        """The live watcher (imported here: watchfiles costs start-up time)."""
+        from reme_core.indexing.watcher import watch_workspace
+
         self.watch_worker(watch_workspace)
 
     @work(exclusive=True, group="watcher", name="watcher", exit_on_error=False)
@@ -51,15 +45,6 @@ class Upkeep(_Base):
                 self.post_message(IndexChanged(report, {c.path for c in report.changes}))
         finally:
             self.status.update_state(watcher=False)
-
-    @work(thread=True, exclusive=True, group="watcher", name="watcher", exit_on_error=False)
-    def poll_worker(self) -> None:
-        """Fallback freshness: sync with the disk every couple of seconds."""
-        assert self.ws is not None
-        worker = get_current_worker()
-        self.call_from_thread(self.status.update_state, watcher=True)
-        while not self._stop.wait(POLL_SECONDS) and not worker.is_cancelled:
-            self.ws.sync()
 
     def action_edit(self) -> None:
         """Open $VISUAL/$EDITOR at the current line; re-read the note afterwards."""

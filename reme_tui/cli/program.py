@@ -7,7 +7,6 @@ No traceback reaches a user unless REME_DEBUG is set.
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
 import os
 import shutil
@@ -497,13 +496,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _exit(code: int) -> NoReturn:
     """Leave without freeing every object one by one (a fifth of a second at 50k files).
 
-    Exit handlers still run (one writes the index snapshot) and output is flushed. A live
-    non-daemon thread gets the ordinary exit, which waits for it.
+    The command's workspaces are closed by then (`close_opened`: each writes its snapshot)
+    and the parse pool shut down after its job, so no exit handler has work left; output is
+    flushed. A live non-daemon thread gets the ordinary exit, which waits for it.
     """
     main_thread = threading.main_thread()
     if any(t is not main_thread and not t.daemon for t in threading.enumerate()):
         sys.exit(code)
-    atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

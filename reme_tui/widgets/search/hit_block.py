@@ -18,7 +18,6 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
 from rich.text import Text
-from textual._context import active_app
 from textual.css.styles import RulesMap
 from textual.strip import Strip
 from textual.style import Style
@@ -28,6 +27,9 @@ from reme_core import SearchHit
 from reme_tui.widgets.safe_text import drawable
 
 SNIPPET_LINES = 3
+# Turns a row's Text into segments: rows hold Style objects and are cut to the width before,
+# so no terminal-specific setting of the app's console changes the result.
+_SEGMENTS = Console(color_system=None, force_terminal=False, legacy_windows=False)
 ELLIPSIS = "…"
 
 
@@ -204,7 +206,7 @@ class HitVisual(Visual):
         self, width: int, height: int | None, style: Style, options: RenderOptions
     ) -> list[Strip]:
         """One strip per row, on the option's base style."""
-        console = active_app.get().console
+        console = _SEGMENTS
         base = style.rich_style
         strips: list[Strip] = []
         for row in self.block.rows(width):
