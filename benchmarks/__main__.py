@@ -1,4 +1,4 @@
-"""`python -m benchmarks [scenario|all] [--files N] [--quick] [--runs R] [--write]`."""
+"""`python -m benchmarks [scenario ...|all] [--files N] [--quick] [--runs R] [--write]`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ NOTES = Path(__file__).with_name("NOTES.md")
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, run the scenarios, print (and with --write, save) the report."""
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    p.add_argument("scenario", nargs="?", default="all", choices=["all", *SCENARIOS])
+    p.add_argument("scenario", nargs="*", default=["all"], choices=["all", *SCENARIOS])
     p.add_argument("--files", type=int, default=10_000, help="corpus size (1000, 10000, 50000)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--runs", type=int, default=None, help="runs per scenario (medians)")
@@ -28,14 +28,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     runs = args.runs or (1 if args.quick else 3)
     ctx = Context(n_files=args.files, seed=args.seed, runs=runs, quick=args.quick)
-    names = list(SCENARIOS) if args.scenario == "all" else [args.scenario]
+    names = list(SCENARIOS) if "all" in args.scenario else list(dict.fromkeys(args.scenario))
     results = run(names, ctx, log=lambda s: print(s, file=sys.stderr, flush=True))
     if args.json:
         print(json.dumps({r.scenario: asdict(r) for r in results}, default=str, indent=2))
     else:
         console(results)
     if args.write:
-        command = f"python -m benchmarks {args.scenario} --files {args.files}"
+        command = f"python -m benchmarks {' '.join(args.scenario)} --files {args.files}"
         if args.runs:
             command += f" --runs {args.runs}"
         extra = NOTES.read_text(encoding="utf-8") if NOTES.exists() else ""
