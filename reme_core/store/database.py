@@ -7,12 +7,8 @@ frequencies are stored per chunk as little-endian int32 blobs.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
-import os
 import sqlite3
-import stat
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -29,6 +25,14 @@ from reme_core.store.rows import (
     retry_busy,
     select_in,
 )
+from reme_core.store.schema import (
+    MASTER,
+    SCHEMA,
+    SCHEMA_VERSION,
+    check_state_file,
+    connect,
+    verify_schema,
+)
 from reme_core.store.vector_rows import VectorRows
 
 # Re-exported: callers import the row types and busy helpers from here.
@@ -43,89 +47,6 @@ __all__ = [
     "retry_busy",
 ]
 
-SCHEMA_VERSION = 2  # 2: files.tags
-_BUSY_MS = 15_000
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS files (
-    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime REAL NOT NULL, size INTEGER NOT NULL,
-    hash TEXT NOT NULL, frontmatter TEXT NOT NULL, warnings TEXT NOT NULL, origin TEXT NOT NULL,
-    tags TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS chunks (
-    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, file_id INTEGER NOT NULL, seq INTEGER NOT NULL,
-    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, prefix TEXT NOT NULL,
-    body TEXT NOT NULL, suffix TEXT NOT NULL, term_ids BLOB NOT NULL, tfs BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
-CREATE TABLE IF NOT EXISTS links (
-    file_id INTEGER NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL,
-    line INTEGER NOT NULL, alias TEXT NOT NULL, embed INTEGER NOT NULL, raw TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS links_file ON links(file_id);
-CREATE TABLE IF NOT EXISTS vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS vectors (
-    hash TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (hash, model));
-"""
-
-
-# What `sqlite_master` of one of our databases holds, made once from `_SCHEMA` itself.
-_EXPECTED: frozenset[tuple[str, str, str, str | None]] | None = None
-_EXPECTED_LOCK = threading.Lock()
-_MASTER = "SELECT type, name, tbl_name, sql FROM sqlite_master"
-# Files SQLite opens beside the database: each must be absent or a regular file.
-_SIDECARS = ("", "-wal", "-shm", "-journal")
-
-
-def _expected_schema() -> frozenset[tuple[str, str, str, str | None]]:
-    global _EXPECTED
-    with _EXPECTED_LOCK:
-        if _EXPECTED is None:
-            conn = sqlite3.connect(":memory:")
-            conn.executescript(_SCHEMA)
-            _EXPECTED = frozenset(conn.execute(_MASTER).fetchall())
-            conn.close()
-        return _EXPECTED
-
-
-def check_state_file(path: Path | str) -> None:
-    """Refuse a database path that SQLite must not open: a symlinked folder or file, a FIFO,
-    a device, a folder. The database is derived state, and a hostile workspace may ship any.
-
-    ``PermissionError`` when nothing in place may be touched (the folder is a symlink or
-    read-only, or a folder stands where a file should): keep the index in memory.
-    ``StoreError`` when the entry is ours to replace (a symlink, FIFO or socket named like
-    the database or its log): removing the entry touches nothing it points at.
-    """
-    path = Path(path)
-    folder = path.parent
-    if folder.is_symlink():
-        raise PermissionError(errno.EPERM, f"{folder.name} is a symbolic link, not followed")
-    for suffix in _SIDECARS:
-        try:
-            mode = os.lstat(f"{path}{suffix}").st_mode
-        except FileNotFoundError:
-            continue
-        if stat.S_ISREG(mode):
-            continue
-        name = f"{path.name}{suffix}"
-        if stat.S_ISDIR(mode):
-            raise PermissionError(errno.EISDIR, f"{name} is a folder, not a database")
-        raise StoreError(f"{name} is not a regular file")
-    # A read-only folder or database (a workspace from a read-only mount, `chmod -w`): SQLite
-    # could not even open its log, and nothing in it may be replaced.
-    if folder.is_dir() and not (
-        os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
-    ):
-        raise PermissionError(errno.EACCES, "read-only")
-
-
-def _connect(path: Path | str) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, check_same_thread=False)
-    conn.isolation_level = None
-    conn.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
-    conn.execute("PRAGMA trusted_schema=OFF")
-    return conn
-
 
 class Store:
     """A thin, typed layer over the SQLite file; the caller serialises access with a lock."""
@@ -136,7 +57,7 @@ class Store:
         if str(path) != ":memory:":
             check_state_file(path)
         try:
-            self.conn = _connect(path)
+            self.conn = connect(path)
             self.vectors = VectorRows(self.conn)
             if str(path) != ":memory:":
                 self.conn.execute("PRAGMA journal_mode=WAL")
@@ -145,7 +66,7 @@ class Store:
             if version is None:
                 if not create:
                     raise StoreError("no index yet")
-                self.conn.executescript(_SCHEMA)
+                self.conn.executescript(SCHEMA)
                 self._set_meta({"schema_version": str(SCHEMA_VERSION), "generation": "0"})
             elif version != SCHEMA_VERSION:
                 raise StoreError(f"schema version {version}, this program uses {SCHEMA_VERSION}")
@@ -161,7 +82,7 @@ class Store:
     def _read_version(self) -> int | None:
         """The stored schema version; None for an empty database. The schema is checked
         first: no statement may touch a table before it is known to be one of ours."""
-        if not self.conn.execute(_MASTER).fetchone():
+        if not self.conn.execute(MASTER).fetchone():
             return None
         self._verify_schema()
         row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
@@ -171,26 +92,11 @@ class Store:
             return -1
 
     def _verify_schema(self) -> None:
-        """StoreError unless `sqlite_master` is exactly what `_SCHEMA` makes.
-
-        `trusted_schema=OFF` only stops functions with side effects: a foreign database's
-        triggers would still run inside our transactions and its views would run in place of
-        our tables. So nothing but our own tables and indexes, with our exact definitions.
-        """
+        """StoreError unless the schema is exactly ours (checked again only when it changed)."""
         cookie = self.conn.execute("PRAGMA schema_version").fetchone()[0]
-        if cookie == self._cookie:
-            return
-        found = frozenset(self.conn.execute(_MASTER).fetchall())
-        expected = _expected_schema()
-        if found != expected:
-            if not any(t == "table" and n == "meta" for t, n, _, _ in found):
-                raise StoreError("database has no meta table")
-            if {n for _, n, _, _ in found ^ expected} == {"files"}:
-                raise StoreError("an index made by an older version (its files table differs)")
-            odd = [f"unexpected {t} {n}" for t, n, _, _ in sorted(found - expected)]
-            missing = [f"no {t} {n} as expected" for t, n, _, _ in sorted(expected - found)]
-            raise StoreError(f"not this program's schema ({', '.join(odd + missing)})")
-        self._cookie = cookie
+        if cookie != self._cookie:
+            verify_schema(self.conn)
+            self._cookie = cookie
 
     def close(self) -> None:
         """Close the connection (idempotent)."""
@@ -260,7 +166,7 @@ class Store:
         self.conn.execute("DROP INDEX IF EXISTS links_file")
         with _Transaction(self.conn):  # the schema lacks its indexes until the end
             yield
-            for statement in _SCHEMA.split(";"):
+            for statement in SCHEMA.split(";"):
                 if "CREATE INDEX" in statement:
                     self.conn.execute(statement)
 
@@ -375,6 +281,11 @@ class Store:
         given explicitly as the ones SQLite would pick (one past the largest, counted after the
         deletes), because ``executemany`` does not report them.
         """
+        file_ids = self._upsert_files(batch)
+        return file_ids, self._insert_chunks(batch, file_ids)
+
+    def _upsert_files(self, batch: BatchWrite) -> list[int]:
+        """The files' rows, updated in place or inserted; their old chunks and links dropped."""
         conn = self.conn
         paths = [pf.node.path for pf in batch.files]
         conn.executemany("DELETE FROM skipped WHERE path=?", ((p,) for p in paths))
@@ -415,12 +326,17 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             inserts,
         )
+        return file_ids
+
+    def _insert_chunks(self, batch: BatchWrite, file_ids: list[int]) -> np.ndarray:
+        """The batch's chunks (term ids and counts as int32 blobs) and links; their rowids."""
+        conn = self.conn
         first = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]) + 1
         id_blob = np.asarray(batch.term_ids, dtype="<i4").tobytes()
         tf_blob = np.asarray(batch.tfs, dtype="<i4").tobytes()
         offsets = (np.asarray(batch.doc_ptr, dtype=np.int64) * 4).tolist()
-        rows = []
-        links = []
+        rows: list[tuple[object, ...]] = []
+        links: list[tuple[object, ...]] = []
         for file_id, pf in zip(file_ids, batch.files, strict=True):
             for seq, chunk in enumerate(pf.chunks):
                 doc = len(rows)
@@ -453,7 +369,7 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             links,
         )
-        return file_ids, np.arange(first, first + len(rows), dtype=np.int64)
+        return np.arange(first, first + len(rows), dtype=np.int64)
 
     def touch_file(self, path: str, mtime: float) -> None:
         """Record a new mtime for a file whose content is unchanged (no re-chunking)."""
