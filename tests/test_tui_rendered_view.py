@@ -37,7 +37,9 @@ VAULT = {
     "Energy/Solar panels.md": (
         "---\ntitle: Solar Power\n---\n# Solar panels\n\nIntro.\n\n"
         + "filler\n" * 40
-        + "## Efficiency\n\nAbout 22 percent.\n\n## Costs\n\nFalling.\n"
+        + "## Efficiency\n\nAbout 22 percent.\n\n"
+        + "more filler\n" * 40
+        + "## Costs\n\nFalling.\n"
     ),
     "Wind.md": "# Wind\n\nBlades.\n",
 }
@@ -171,13 +173,16 @@ async def test_outline_jumps_to_a_heading(tmp_path: Path) -> None:
         assert pane.display and app.focused is pane
         titles = [str(pane.get_option_at_index(i).prompt) for i in range(pane.option_count)]
         assert [t.strip() for t in titles] == ["Solar panels", "Efficiency", "Costs"]
-        await pilot.press("down", "down", "enter")
-        await settle(pilot)
         view = app.query_one(NoteView)
-        assert app.focused is view, "Enter jumps and gives the note the focus"
-        top = view.line_at_row(int(view.scroll_y))
-        bottom = view.line_at_row(int(view.scroll_y) + view.size.height - 1)
-        assert top <= view.lines.index("## Costs") + 1 <= bottom
+        for presses, heading in ((1, "## Efficiency"), (1, "## Costs")):
+            pane.focus()
+            await pilot.press(*["down"] * presses, "enter")
+            await settle(pilot)
+            assert app.focused is view, "Enter jumps and gives the note the focus"
+            line = view.lines.index(heading) + 1
+            top = view.line_at_row(int(view.scroll_y))
+            bottom = view.line_at_row(int(view.scroll_y) + view.size.height - 1)
+            assert top > 20 and top <= line <= bottom, f"the view scrolled to {heading}"
 
 
 @pytest.mark.parametrize(

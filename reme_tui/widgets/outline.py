@@ -47,6 +47,7 @@ class OutlinePane(OptionList):
             Option(Text("  " * (h.level - top) + drawable(h.title)), id=str(h.line))
             for h in headings
         )
+        self.highlighted = 0
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:

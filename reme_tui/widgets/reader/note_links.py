@@ -58,7 +58,7 @@ def link_label(link: LinkState, titles: dict[str, str]) -> str:
         return f"{name} > {anchor}" if name and anchor else name or anchor
     suffix = posixpath.splitext(m.target)[1].lstrip(".").lower()
     if link.kind == "attachment" or (suffix and suffix != "md"):
-        kind = "image" if suffix in _IMAGES else "file"
-        return f"↳ {kind}: {m.alias or posixpath.basename(m.target)}"
+        kind = "image" if suffix in _IMAGES else "file"  # `|300` or `|wsmall`: a size, not a name
+        return f"↳ {kind}: {posixpath.basename(m.target)}"
     title = titles.get(link.target) or name or link.target
     return f"↳ embedded: {title}{f' > {anchor}' if anchor else ''}"

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -94,8 +94,9 @@ class Reader(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="reader-header")
         yield Static("Opening the workspace…", id="reader-message")
-        yield OutlinePane(id="outline")
-        yield NoteView(id="note")
+        with Horizontal(id="reader-body"):
+            yield NoteView(id="note")
+            yield OutlinePane(id="outline")
 
     def on_mount(self) -> None:
         self.border_title = "Reader"
@@ -120,7 +121,7 @@ class Reader(Vertical):
     def _show(self, which: str) -> None:
         self.query_one("#reader-message").display = which == "message"
         self.query_one("#reader-header").display = which != "message"
-        self.view.display = which == "note"
+        self.query_one("#reader-body").display = which == "note"
 
     def retarget(self, src: str, dst: str) -> None:
         """The open note moved: follow it (and its history) before the index refresh arrives."""
