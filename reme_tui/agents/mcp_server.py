@@ -79,6 +79,18 @@ def build_server(ws: Workspace, allow_delete: bool = False) -> MCPServer:
 
         return register
 
+    _query_tools(tool, ws)
+    _note_tools(tool, ws)
+    _edit_tools(tool, ws, allow_delete)
+    return server
+
+
+_Register = Callable[..., Callable[[_Tool], _Tool]]  # `tool(name=None)` of build_server
+
+
+def _query_tools(tool: _Register, ws: Workspace) -> None:
+    """Search and retrieve: what an agent asks first."""
+
     @tool()
     def search(
         query: str,
@@ -97,6 +109,26 @@ def build_server(ws: Workspace, allow_delete: bool = False) -> MCPServer:
             return _result(result.answer(), result.to_dict())
 
         return _guarded(run)
+
+    @tool()
+    def retrieve(
+        query: str,
+        limit: int = 10,
+        budget_tokens: int | None = None,
+        expand_links: bool = True,
+    ) -> CallToolResult:
+        """Context for a prompt: hits, then the notes they link to, without duplicates, cut
+        to a token budget (the first item is always kept)."""
+
+        def run() -> CallToolResult:
+            result = ws.retrieve(query, limit, budget_tokens, expand_links, explain=True)
+            return _result(retrieve_text(result, explain=True), result.to_dict())
+
+        return _guarded(run)
+
+
+def _note_tools(tool: _Register, ws: Workspace) -> None:
+    """Reading a note and walking its links, and listing the notes."""
 
     @tool()
     def read(
@@ -120,22 +152,6 @@ def build_server(ws: Workspace, allow_delete: bool = False) -> MCPServer:
         def run() -> CallToolResult:
             result = ws.traverse(path, depth, direction)
             return _result(traverse_text(result), asdict(result))
-
-        return _guarded(run)
-
-    @tool()
-    def retrieve(
-        query: str,
-        limit: int = 10,
-        budget_tokens: int | None = None,
-        expand_links: bool = True,
-    ) -> CallToolResult:
-        """Context for a prompt: hits, then the notes they link to, without duplicates, cut
-        to a token budget (the first item is always kept)."""
-
-        def run() -> CallToolResult:
-            result = ws.retrieve(query, limit, budget_tokens, expand_links, explain=True)
-            return _result(retrieve_text(result, explain=True), result.to_dict())
 
         return _guarded(run)
 
@@ -168,6 +184,10 @@ def build_server(ws: Workspace, allow_delete: bool = False) -> MCPServer:
             return _result(list_text(entries, len(paths)), data)
 
         return _guarded(run)
+
+
+def _edit_tools(tool: _Register, ws: Workspace, allow_delete: bool) -> None:
+    """Writing and moving notes (and deleting them, when allowed)."""
 
     @tool()
     def write(
@@ -210,8 +230,6 @@ def build_server(ws: Workspace, allow_delete: bool = False) -> MCPServer:
                 return _result("\n".join(report.lines()), report.to_dict())
 
             return _guarded(run)
-
-    return server
 
 
 async def serve(ws: Workspace, allow_delete: bool = False) -> None:
