@@ -16,7 +16,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 from reme_core.parse.frontmatter import frontmatter_lines
 from reme_core.parse.markdown_blocks import (
@@ -31,6 +30,7 @@ from reme_core.parse.markdown_blocks import (
     scan_blocks,
 )
 from reme_core.parse.markdown_inline import LineBuilder, render_inline
+from reme_core.parse.markdown_table import Link, table_rows
 
 _ATX_RE = re.compile(r"(#{1,6})(?:[ \t]+|$)")
 _CLOSING_RE = re.compile(r"[ \t]+#+[ \t]*$|[ \t]+$")
@@ -38,7 +38,6 @@ _LIST_RE = re.compile(r"([-+*]|\d{1,9}[.)])([ \t]+|$)(?:\[([ xX/-])\][ \t]+)?")
 _CALLOUT_RE = re.compile(r"\[!([\w-]+)\]([+-]?)[ \t]*(.*)$")
 _BLOCK_ID_RE = re.compile(r"[ \t]\^[\w-]+[ \t]*$")
 _WIKILINK_RE = re.compile(r"!?\[\[([^\]|#]*)[^\]|]*(?:\|([^\]]*))?\]\]")
-_CELL_RE = re.compile(r"(?<!\\)\|")
 _BULLETS = "•◦▪"
 _RULE = "─" * 40
 # Obsidian's callout types and their aliases, by the colour family they are drawn in.
@@ -61,8 +60,6 @@ STYLE_NAMES = frozenset(
     + ["callout-title"]
     + [f"callout-{family}" for family in _CALLOUTS]
 )
-
-Link = tuple[int, int, int, str]  # (start, end, number, label) in one source line
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,72 +361,6 @@ class _Renderer:
 
     def table(self, block: Block) -> None:
         """Every column, padded to its widest cell; the delimiter row becomes a rule."""
-        rows: list[tuple[int, list[LineBuilder]]] = []
-        for i in range(block.start, block.end + 1):
-            if i != block.start + 1:
-                rows.append((i, self.cells(i, header=i == block.start)))
-        delimiter = self.lines[block.start + 1]
-        aligns = [_align(delimiter[a:b]) for a, b in _split_cells(delimiter, [])]
-        columns = max(len(cells) for _, cells in rows)
-        widths = [0] * columns
-        for _, cells in rows:
-            for c, cell in enumerate(cells):
-                widths[c] = max(widths[c], self.width(cell.text))
-        for i, cells in rows:
-            b = LineBuilder()
-            for c in range(columns):
-                cell = cells[c] if c < len(cells) else LineBuilder()
-                gap = widths[c] - self.width(cell.text)
-                align = aligns[c] if c < len(aligns) else "left"
-                left = gap // 2 if align == "center" else gap if align == "right" else 0
-                if c:
-                    b.add(" │ ", ("table-rule",))
-                b.add(" " * left)
-                b.extend(cell)
-                b.add(" " * (gap - left))
-            self.push(b, i)
-            if i == block.start:
-                rule = LineBuilder()
-                rule.add("─┼─".join("─" * w for w in widths), ("table-rule",))
-                self.push(rule, block.start + 1)
-
-    def cells(self, index: int, header: bool) -> list[LineBuilder]:
-        line = self.lines[index]
-        links = self.links.get(index, [])
-        hidden = self.hidden.get(index, [])
-        cells = []
-        for start, end in _split_cells(line, links):
-            b = LineBuilder()
-            inside = [link for link in links if start <= link[0] and link[1] <= end]
-            render_inline(b, line, start, end, inside, hidden, ("th",) if header else ())
-            cells.append(b)
-        return cells
-
-
-def _split_cells(line: str, links: list[Link]) -> list[tuple[int, int]]:
-    """Cell spans (trimmed) of a table row: unescaped pipes outside links separate cells."""
-    seps = [
-        m.start()
-        for m in _CELL_RE.finditer(line)
-        if not any(s <= m.start() < e for s, e, _, _ in links)
-    ]
-    left = len(line) - len(line.lstrip())
-    right = len(line.rstrip())
-    if seps and seps[0] == left:
-        left = seps.pop(0) + 1
-    if seps and seps[-1] == right - 1:
-        right = seps.pop()
-    bounds = [left - 1, *seps, right]
-    spans = []
-    for a, b in pairwise(bounds):
-        cell = line[a + 1 : b]
-        lead = len(cell) - len(cell.lstrip())
-        spans.append((a + 1 + lead, a + 1 + len(cell.rstrip())))
-    return spans
-
-
-def _align(cell: str) -> str:
-    """`:--`, `:-:` or `--:` of a delimiter cell."""
-    if cell.endswith(":"):
-        return "center" if cell.startswith(":") else "right"
-    return "left"
+        rows = table_rows(self.lines, block.start, block.end, self.links, self.hidden, self.width)
+        for index, builder in rows:
+            self.push(builder, index)
