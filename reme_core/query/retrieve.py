@@ -125,36 +125,49 @@ def run_retrieve(
                 name=node.name if node else "",
             )
         )
-        if not expand_links:
+        if expand_links:
+            sequence += _link_items(ws, hit.path, seen_paths, result.unresolved_links)
+    _cut_to_budget(result, sequence, budget_tokens)
+    if not explain:
+        result.dropped = []
+    return result
+
+
+def _link_items(
+    ws: Retrievable, path: str, seen_paths: set[str], unresolved: list[str]
+) -> list[RetrievedItem]:
+    """The notes `path` links to that are not in the sequence yet (added to `seen_paths`);
+    dangling links are noted in `unresolved` as written."""
+    with ws.lock:  # one view of the index for the links and what they reach
+        outlinks = [
+            (link, link.target_path in ws.index.nodes, ws.index.graph.is_dangling(link.target_path))
+            for link in ws.index.graph.outlinks(path)
+        ]
+    items = []
+    for link, indexed, dangling in outlinks:
+        target = link.target_path
+        if target in seen_paths:
             continue
-        with ws.lock:  # one view of the index for the links and what they reach
-            outlinks = [
-                (
-                    link,
-                    link.target_path in ws.index.nodes,
-                    ws.index.graph.is_dangling(link.target_path),
-                )
-                for link in ws.index.graph.outlinks(hit.path)
-            ]
-        for link, indexed, dangling in outlinks:
-            target = link.target_path
-            if target in seen_paths:
-                continue
-            if not indexed:
-                if dangling:
-                    raw = f"[[{link.raw_target or target}]]"
-                    if raw not in result.unresolved_links:
-                        result.unresolved_links.append(raw)
-                continue
-            item = _link_item(ws, target, link.target_anchor, hit.path)
-            if item is not None:
-                seen_paths.add(target)
-                sequence.append(item)
-    for item in sequence:
-        item.tokens_est = est_tokens(item.text)
+        if not indexed:
+            raw = f"[[{link.raw_target or target}]]"
+            if dangling and raw not in unresolved:
+                unresolved.append(raw)
+            continue
+        item = _link_item(ws, target, link.target_anchor, path)
+        if item is not None:
+            seen_paths.add(target)
+            items.append(item)
+    return items
+
+
+def _cut_to_budget(
+    result: RetrieveResult, sequence: list[RetrievedItem], budget_tokens: int | None
+) -> None:
+    """Keep the longest prefix within the budget (the first item always), drop the rest."""
     used = 0
     cut = False
     for position, item in enumerate(sequence):
+        item.tokens_est = est_tokens(item.text)
         fits = budget_tokens is None or position == 0 or used + item.tokens_est <= budget_tokens
         cut = cut or not fits
         if cut:
@@ -163,6 +176,3 @@ def run_retrieve(
             result.items.append(item)
             used += item.tokens_est
     result.budget_used = used
-    if not explain:
-        result.dropped = []
-    return result
