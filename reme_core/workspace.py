@@ -32,12 +32,11 @@ from reme_core.models import FileChunk, FileLink
 from reme_core.parse.parsing import ParseSettings, tokenizer_for
 from reme_core.query.chunk_check import checked_chunks
 from reme_core.query.graph_results import (
-    DIRECTIONS,
-    Direction,
     NoteLinks,
     TraverseEdge,
     TraverseNode,
     TraverseResult,
+    direction_of,
 )
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
@@ -338,23 +337,23 @@ class Workspace:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
             return list(self.index.graph.outlinks(rel))
 
-    def traverse(self, path: str, depth: int = 1, direction: Direction = "both") -> TraverseResult:
-        """Breadth-first walk of the link graph from an indexed file (SPEC §9)."""
+    def traverse(self, path: str, depth: int = 1, direction: str = "both") -> TraverseResult:
+        """Breadth-first walk of the link graph from an indexed file (SPEC §9); `direction`
+        is both, forward (outlinks) or backward (inlinks)."""
         rel = normalize_relpath(path)
         if depth < 0:
             raise RemeError(f"depth must be 0 or more, got {depth}")
-        if direction not in DIRECTIONS:
-            raise RemeError(f"direction must be both, forward or backward, got {direction!r}")
+        way = direction_of(direction)
         self.refresh_if_changed()
         with self.lock:
             nodes = self.index.nodes
             if rel not in nodes:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
-            reached, followed = self.index.graph.traverse(rel, depth, direction)
+            reached, followed = self.index.graph.traverse(rel, depth, way)
             return TraverseResult(
                 rel,
                 depth,
-                direction,
+                way,
                 [
                     TraverseNode(
                         n.path,

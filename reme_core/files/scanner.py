@@ -6,7 +6,7 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +58,8 @@ def scopes_for(root: Path, config: Config) -> tuple[str, Scope, Scope]:
     state = state_dir_name(mode)
     # A vault's .gitignore is its owner's word on what is not notes; a ReMe workspace has none.
     excludes = Excludes.for_workspace(root, config.exclude, gitignore=mode == "vault")
+    watch_dirs: Sequence[str]
+    rebuild_dirs: Sequence[str]
     if mode == "memory":
         watch_dirs, suffixes = config.watch_dirs or WATCH_LAYERS, config.watch_suffixes
         rebuild_dirs, rebuild_suffixes = (

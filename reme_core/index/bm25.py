@@ -235,8 +235,10 @@ class BM25Index:
             self._pending, self._n_pending = [], 0
             if len(self._delta[0]):
                 pos = np.searchsorted(self._delta[0], new[0], side="right")
-                new = tuple(
-                    np.insert(old, pos, add) for old, add in zip(self._delta, new, strict=True)
+                new = (
+                    np.insert(self._delta[0], pos, new[0]),
+                    np.insert(self._delta[1], pos, new[1]),
+                    np.insert(self._delta[2], pos, new[2]),
                 )
             self._delta = new
         if len(self._delta[0]) > max(_FOLD_MIN, len(self._docs) >> 4):
@@ -305,7 +307,8 @@ class BM25Index:
         if len(keep) != self._n_terms:
             raise ValueError(f"keep has {len(keep)} entries for {self._n_terms} terms")
         self._fold()
-        counts = np.diff(np.pad(self._ptr, (0, self._n_terms + 1 - len(self._ptr)), mode="edge"))
+        ptr = np.pad(self._ptr, (0, self._n_terms + 1 - len(self._ptr)), mode="edge")
+        counts = np.diff(ptr).astype(np.int64)
         postings = np.repeat(keep, counts)
         self._docs, self._tfs = self._docs[postings], self._tfs[postings]
         self._ptr = np.zeros(int(keep.sum()) + 1, dtype=np.int64)
@@ -492,16 +495,16 @@ class BM25Index:
 
     def matched_many(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> list[list[int]]:
         """``matched`` for several documents: one binary search per posting segment."""
-        docs = np.asarray(docs, dtype=np.int64)
+        doc_ids = np.asarray(docs, dtype=np.int64)
         terms = self._query(query_term_ids)
-        found = np.zeros((len(terms), len(docs)), dtype=bool)
+        found = np.zeros((len(terms), len(doc_ids)), dtype=bool)
         for row, segments in zip(found, self._postings(terms), strict=True):
             for seg, _ in segments:  # doc ids ascending within a segment
                 if len(seg):
-                    pos = np.minimum(np.searchsorted(seg, docs), len(seg) - 1)
-                    row |= seg[pos] == docs
-        live = (docs >= 0) & (docs < self._n_total)
-        live[live] = self._live[docs[live]]
+                    pos = np.minimum(np.searchsorted(seg, doc_ids), len(seg) - 1)
+                    row |= seg[pos] == doc_ids
+        live = (doc_ids >= 0) & (doc_ids < self._n_total)
+        live[live] = self._live[doc_ids[live]]
         found &= live
         return [[t for t, hit in zip(terms, col, strict=True) if hit] for col in found.T.tolist()]
 

@@ -106,7 +106,7 @@ class PostingsBuilder:
         if self._spill is None:
             return values
         at = self._spilled
-        self._spill.write(memoryview(np.ascontiguousarray(values)).cast("B"))
+        self._spill.write(memoryview(np.ascontiguousarray(values).data).cast("B"))
         self._spilled += values.nbytes
         return at, len(values), values.dtype.str
 

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -259,7 +259,7 @@ async def _ticking(
 
 async def _until_unnameable(
     events: AsyncIterator[set[tuple[Change, str]]], failed: list[BaseException]
-) -> AsyncIterator[set[tuple[Change, str]]]:
+) -> AsyncGenerator[set[tuple[Change, str]], None]:
     """`awatch`'s batches until it meets a path it cannot decode (a file name that is not
     UTF-8): its watch is over then, so this ends (the error in `failed`), and the caller
     watches again and catches up by a diff, which leaves such a name out with a warning."""

@@ -258,17 +258,18 @@ def _list_end(
             fence = None  # the item holding the fence ended, and the fence with it
         if ind >= col:
             fence, fence_col = _fence_open(s), col
-            if fence is None and (m := _LIST_RE.match(s)):  # a nested item opening a fence
-                fence, fence_col = _fence_open(s[m.end() :]), _item_col(ind, s, m)
+            nested = _LIST_RE.match(s) if fence is None else None
+            if nested is not None:  # a nested item opening a fence
+                fence, fence_col = _fence_open(s[nested.end() :]), _item_col(ind, s, nested)
             last, blank = j, False
             continue
-        m = _LIST_RE.match(s) if ind < 4 else None
-        if m is not None and not _THEMATIC_RE.match(s):
-            if _marker(s, m) != marker:
+        item = _LIST_RE.match(s) if ind < 4 else None
+        if item is not None and not _THEMATIC_RE.match(s):
+            if _marker(s, item) != marker:
                 break
             items.append(j)
-            col = fence_col = _item_col(ind, s, m)
-            fence = _fence_open(s[m.end() :])
+            col = fence_col = _item_col(ind, s, item)
+            fence = _fence_open(s[item.end() :])
             last, blank = j, False
             continue
         if blank or (ind < 4 and _interrupts(s)):

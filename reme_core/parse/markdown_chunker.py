@@ -137,7 +137,7 @@ class _Chunker:
         def split(unit: Span, unit_lead: _Lead | None) -> None:
             if isinstance(unit, Section):
                 self.section(unit, below, unit_lead)
-            else:
+            elif isinstance(unit, Block):
                 self.block(unit, own if unit.start == head_start else inner, unit_lead)
 
         self.greedy(section.units, head_start, own, inner, split, lead)

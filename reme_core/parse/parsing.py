@@ -153,12 +153,18 @@ def collect_links(relpath: str, text: str, markdown_links: bool) -> list[FileLin
                 FileLink(relpath, target, m.anchor, m.line, m.alias, m.embed, raw_target=m.target)
             )
     if markdown_links and "](" in text:
-        for m in find_markdown_links(text):
-            target = normalize_target(relpath, m.target, relative=True)
-            if target:
+        for md in find_markdown_links(text):
+            md_target = normalize_target(relpath, md.target, relative=True)
+            if md_target:
                 links.append(
                     FileLink(
-                        relpath, target, m.anchor, m.line, m.text, m.embed, raw_target=m.target
+                        relpath,
+                        md_target,
+                        md.anchor,
+                        md.line,
+                        md.text,
+                        md.embed,
+                        raw_target=md.target,
                     )
                 )
     if links:

@@ -9,10 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from reme_core.errors import RemeError
 from reme_core.query.search import Neighbour
 
 Direction = Literal["both", "forward", "backward"]
 DIRECTIONS: tuple[Direction, ...] = ("both", "forward", "backward")
+
+
+def direction_of(value: str) -> Direction:
+    """A walk's direction from its name; RemeError for any other word."""
+    for direction in DIRECTIONS:
+        if value == direction:
+            return direction
+    raise RemeError(f"direction must be both, forward or backward, got {value!r}")
 
 
 @dataclass(slots=True)

@@ -52,6 +52,8 @@ def _short_reason(body: bytes) -> str:
 
 def _retry_after(headers: Any) -> float | None:
     value = headers.get("Retry-After") if headers is not None else None
+    if value is None:
+        return None
     try:
         return min(max(float(value), 0.0), _MAX_RETRY_AFTER)
     except (TypeError, ValueError):

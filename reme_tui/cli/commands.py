@@ -176,7 +176,7 @@ def json_errors(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
     def error(text: str) -> NoReturn:
         raise UsageError(f"{parser.prog}: {text}")
 
-    parser.error = error  # type: ignore[method-assign]
+    parser.error = error  # type: ignore[method-assign,assignment]
 
 
 def fail(text: str, code: int) -> None:

@@ -73,7 +73,7 @@ def terminal_safe_stdout() -> Iterator[None]:
     if stream is None or not _is_terminal(stream):
         yield
         return
-    sys.stdout = _Visible(stream)  # type: ignore[assignment]
+    sys.stdout = _Visible(stream)
     try:
         yield
     finally:
