@@ -101,7 +101,7 @@ def note_tags(frontmatter: Mapping[str, Any], inline: list[str]) -> list[str]:
 def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
     """Tags of a frontmatter mapping, as Obsidian reads them: `tags`, else `tag` (any case),
     a list or a string of comma- or space-separated tags, `#` optional; null entries none."""
-    raw = _first_key(frontmatter, ("tags", "tag"))
+    raw = _first_key(frontmatter, _TAG_KEYS)
     if raw is None:
         return []
     if isinstance(raw, str):
@@ -120,7 +120,7 @@ def aliases_of(frontmatter: Mapping[str, Any]) -> list[str]:
     links pane share. `aliases`, else `alias` (any case), a list or a comma-separated string;
     empty, null and non-string entries are no alias (an empty `- ` is not a note named "None").
     """
-    raw = _first_key(frontmatter, ("aliases", "alias"))
+    raw = _first_key(frontmatter, _ALIAS_KEYS)
     if isinstance(raw, str):
         raw = raw.split(",")
     if not isinstance(raw, (list, tuple)):
@@ -129,14 +129,22 @@ def aliases_of(frontmatter: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(a for a in names if a))
 
 
+def _spellings(*keys: str) -> tuple[str, ...]:
+    """Each key as written, capitalised and in capitals (Obsidian reads `Aliases:` too)."""
+    return tuple(form for key in keys for form in (key, key.title(), key.upper()))
+
+
+_TAG_KEYS = _spellings("tags", "tag")
+_ALIAS_KEYS = _spellings("aliases", "alias")
+
+
 def _first_key(frontmatter: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
-    """The first non-empty value among `keys`, matched case-insensitively (Obsidian does)."""
+    """The first non-empty value among `keys` (lookups only: this runs for every note at
+    every open)."""
     for key in keys:
-        values = [frontmatter.get(key)]
-        values += [v for k, v in frontmatter.items() if isinstance(k, str) and k.lower() == key]
-        for value in values:
-            if value not in (None, "", []):
-                return value
+        value = frontmatter.get(key)
+        if value is not None and value != "" and value != []:
+            return value
     return None
 
 
