@@ -46,24 +46,43 @@ class LinkWorld:
 
     def wikilink(self, source: str, raw: str) -> str | None:
         """The file a wikilink target written in `source` finds; None when none does."""
+        return self.wikilink_note(source, raw) or self.others.resolve(source, raw)
+
+    def wikilink_note(self, source: str, raw: str) -> str | None:
+        """The note a wikilink target finds, or None (notes come before other files, so
+        this alone says whether a link finds a given note, without listing the files)."""
         literal = normalize_target(source, raw, relative=False)
         if literal in self.notes:
             return literal
-        return self.resolver.resolve(source, raw) or self.others.resolve(source, raw)
+        return self.resolver.resolve(source, raw)
 
     def markdown(self, source: str, raw: str) -> str | None:
         """The file a (URL-decoded) Markdown destination in `source` finds; None when none."""
         literal = normalize_target(source, raw, relative=True)
         if literal is None:
             return None
-        if literal in self.notes:
+        found = self.markdown_note(source, raw)
+        if found is not None:
+            return found
+        return self.others.resolve(source, raw) or (literal if literal in self.others else None)
+
+    def markdown_note(self, source: str, raw: str) -> str | None:
+        """The note a Markdown destination finds, or None (see `wikilink_note`)."""
+        literal = normalize_target(source, raw, relative=True)
+        if literal is None or literal in self.notes:
             return literal
-        found = self.resolver.resolve(source, raw) or self.others.resolve(source, raw)
-        return found or (literal if literal in self.others else None)
+        return self.resolver.resolve(source, raw)
+
+    def finds(self, source: str, raw: str, goal: str, markdown: bool = False) -> bool:
+        """Whether the link finds `goal`; for a note, without listing the other files."""
+        note = (self.markdown_note if markdown else self.wikilink_note)(source, raw)
+        if note is not None or goal in self.notes:
+            return note == goal
+        return (self.markdown if markdown else self.wikilink)(source, raw) == goal
 
     def unambiguous(self, source: str, raw: str, goal: str) -> bool:
         """`raw` finds `goal` and no other file could be meant by it."""
-        if self.wikilink(source, raw) != goal:
+        if not self.finds(source, raw, goal):
             return False
         candidates = self.resolver.candidates(source, raw) or self.others.candidates(source, raw)
         return candidates == {goal}

@@ -11,7 +11,7 @@ full path. Planning only reads; `move_journal` writes the planned files, and cal
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -197,15 +197,33 @@ class _FilePlanner:
 
     def __init__(self, ws: EditTarget, src: str, dst: str, rewrite_links: bool) -> None:
         self.ws, self.src, self.dst, self.rewrite_links = ws, src, dst, rewrite_links
-        self.now = _world_now(ws)
+        self._files: list[str] | None = None  # every file, listed once for both worlds
+        self.now = _world_now(ws, self._every_file)
         self._after: LinkWorld | None = None
+        with ws.lock:
+            # Moving a note: a link elsewhere matters only when it finds that note, which
+            # resolving among notes alone tells (no listing of the other files needed).
+            self.src_is_note = src in ws.index.nodes
+
+    def _every_file(self) -> list[str]:
+        if self._files is None:
+            self._files = _every_file(self.ws)
+        return self._files
 
     @property
     def after(self) -> LinkWorld:
         """The vault as the move leaves it (built on first need)."""
         if self._after is None:
-            self._after = _world_after_move(self.ws, self.src, self.dst)
+            src, dst = self.src, self.dst
+            files = lambda: [*(p for p in self._every_file() if p != src), dst]  # noqa: E731
+            self._after = _world_after_move(self.ws, src, dst, files)
         return self._after
+
+    def _elsewhere(
+        self, source: str, found_note: Callable[[str, str], str | None], raw: str
+    ) -> bool:
+        """True for a link in a file other than the moved note that cannot find it."""
+        return source != self.src and self.src_is_note and found_note(source, raw) != self.src
 
     def plan(self, source: str, text: _Text) -> tuple[list[LinkEdit], list[InboundLink]]:
         """Edit `text.lines` in place; returns the edits made and the links left alone."""
@@ -243,6 +261,8 @@ class _FilePlanner:
         by_line: dict[int, list[_Change]],
         untouched: list[InboundLink],
     ) -> None:
+        if self.now is not None and self._elsewhere(source, self.now.wikilink_note, m.target):
+            return
         old = _finds(self.ws, self.now, source, m.target)
         if self.now is None:  # memory mode: literal paths, written in full
             if old != self.src:
@@ -250,7 +270,7 @@ class _FilePlanner:
             target: str | None = self.dst
         else:
             goal = self._goal(source, old)
-            if goal is None or self.after.wikilink(where, m.target) == goal:
+            if goal is None or self.after.finds(where, m.target, goal):
                 return
             target = None
             if self.rewrite_links:
@@ -279,6 +299,8 @@ class _FilePlanner:
         untouched: list[InboundLink],
     ) -> None:
         assert self.now is not None
+        if self._elsewhere(source, self.now.markdown_note, m.target):
+            return
         old = self.now.markdown(source, m.target)
         goal = self._goal(source, old)
         if goal is None:
@@ -287,7 +309,7 @@ class _FilePlanner:
             # A true relative path: it must stay one (other Markdown readers go by it).
             if normalize_target(where, m.target, relative=True) == goal:
                 return
-        elif self.after.markdown(where, m.target) == goal:
+        elif self.after.finds(where, m.target, goal, markdown=True):
             return  # found by name, and still found
         if not self.rewrite_links:
             untouched.append(InboundLink(where, m.line, m.raw, "rewriting turned off"))
@@ -325,30 +347,26 @@ def _markdown_links(ws: EditTarget, source: str, text: str) -> list[MarkdownLink
     return find_markdown_links(text)
 
 
-def _world_now(ws: EditTarget) -> LinkWorld | None:
+def _world_now(ws: EditTarget, files: Callable[[], list[str]] | None = None) -> LinkWorld | None:
     """The vault as it is (None in memory mode: links are literal paths there)."""
     with ws.lock:
         resolver, nodes = ws.index.resolver, ws.index.nodes
     if resolver is None:
         return None
-    return LinkWorld(resolver, nodes, lambda: _every_file(ws))
+    return LinkWorld(resolver, nodes, files or (lambda: _every_file(ws)))
 
 
-def _world_after_move(ws: EditTarget, src: str, dst: str) -> LinkWorld:
-    """The vault as it will be once `src` is at `dst`."""
-
+def _world_after_move(
+    ws: EditTarget, src: str, dst: str, files: Callable[[], list[str]]
+) -> LinkWorld:
+    """The vault as it will be once `src` is at `dst` (`files`: every file then)."""
     with ws.lock:
-        nodes = dict(ws.index.nodes)
-    src_node = nodes.pop(src, None)
-    aliases = {path: aliases_of(node.frontmatter) for path, node in nodes.items()}
-    if src_node is not None and in_scope(ws, dst):
-        aliases[dst] = aliases_of(src_node.frontmatter)
+        table = ws.index.nodes  # frontmatter read from its columns: no node is built
+        aliases = {path: aliases_of(table.frontmatter(path)) for path in table if path != src}
+        if src in table and in_scope(ws, dst):
+            aliases[dst] = aliases_of(table.frontmatter(src))
     paths = set(aliases)
-    return LinkWorld(
-        ObsidianResolver(paths, aliases),
-        paths,
-        lambda: [*(p for p in _every_file(ws) if p != src), dst],
-    )
+    return LinkWorld(ObsidianResolver(paths, aliases), paths, files)
 
 
 def _every_file(ws: EditTarget) -> list[str]:
