@@ -120,7 +120,7 @@ class TagsScreen(ModalScreen[str | None]):
             self.dismiss(None)
 
 
-def open_tags(app: App[None]) -> None:
+def open_tags(app: App[object]) -> None:
     """Push the Tags view; the chosen note opens in the reader."""
     ws = getattr(app, "ws", None)
     if ws is None:
