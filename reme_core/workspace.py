@@ -242,6 +242,13 @@ class Workspace:
         with self.lock:
             return sorted(self.index.nodes)
 
+    def frontmatters(self) -> dict[str, dict[str, Any]]:
+        """Each indexed file's frontmatter, by path in sorted order, without building its node
+        (the quick switcher reads every note's names: ~60 us a file through `node()`)."""
+        with self.lock:
+            nodes = self.index.nodes
+            return {path: nodes.frontmatter(path) for path in sorted(nodes)}
+
     def settings_dict(self) -> dict[str, Any]:
         """The effective settings (for `stats --json`)."""
         return config_to_dict(self.config)
