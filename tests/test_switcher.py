@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual import events
 from textual.command import CommandInput, CommandList
+from textual.pilot import Pilot
 
+from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.note_ranking import Kind, NoteEntry, NoteRanker, swaps, typo_distance
-from reme_tui.widgets.switcher import SwitcherPalette
-from tests.test_tui_app import SIZE, settle, wait_until
+from reme_tui.widgets.switcher import SwitcherPalette, ranker_for
+from tests.test_tui_app import SIZE, settle
 
 
 def ranked_paths(ranker: NoteRanker, query: str, recent: list[str] | None = None) -> list[str]:
@@ -123,10 +127,40 @@ def test_exact_name_first_among_thousands_of_near_names() -> None:
     assert typo[0].kind is Kind.TYPO
 
 
+def test_ranker_is_kept_until_a_name_changes(demo_copy: Path) -> None:
+    ws = Workspace.open(demo_copy)
+    try:
+        first = ranker_for(ws)
+        assert ranker_for(ws) is first
+        assert "digest/wiki/bm25.md" not in ranked_paths(first, "kestrel search")
+        note = demo_copy / "digest/wiki/bm25.md"
+        text = note.read_text(encoding="utf-8")
+        note.write_text(text.replace("name: BM25\n", "name: Kestrel search\n", 1), "utf-8")
+        ws.sync()
+        second = ranker_for(ws)
+        assert second is not first
+        got = second.rank("kestrel search", 5)
+        assert (got[0].entry.path, got[0].kind) == ("digest/wiki/bm25.md", Kind.EXACT)
+    finally:
+        ws.close()
+
+
 def palette_paths(app: RemeApp) -> list[str]:
+    """The paths the open switcher offers, best first ([] while it is not open)."""
+    if not isinstance(app.screen, SwitcherPalette) or not app.screen.query(CommandList):
+        return []
     options = app.screen.query_one(CommandList)
     commands = (options.get_option_at_index(i) for i in range(options.option_count))
     return [c.hit.command.args[0] for c in commands]
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Poll while the app runs. Not `settle`: each keystroke cancels the palette's previous
+    search worker, and waiting on a worker that gets cancelled raises."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await pilot.pause(0.05)
 
 
 async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None:
@@ -135,12 +169,11 @@ async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None
         await settle(pilot)
         app.query_one("#note").focus()
         await pilot.press("o", *"polysilicon")
-        await settle(pilot)
         assert isinstance(app.screen, SwitcherPalette)
         assert app.screen.query_one(CommandInput).value == "polysilicon"
+        await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/polysilicon.md"])
         await pilot.press("enter")
-        await settle(pilot)
-        assert app.reader.path == "digest/wiki/polysilicon.md"
+        await until(pilot, lambda: app.reader.path == "digest/wiki/polysilicon.md")
 
 
 async def test_keys_arriving_in_one_burst_are_kept(demo_copy: Path) -> None:
@@ -154,11 +187,10 @@ async def test_keys_arriving_in_one_burst_are_kept(demo_copy: Path) -> None:
             event = events.Key(key, key)
             event.set_sender(app)
             app._driver.send_message(event)
-        await settle(pilot)
+        await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/rrf.md"])
         assert app.screen.query_one(CommandInput).value == "rrf"
         # and no letter binding of the screen below acted on them ("r" renames a note)
         assert [type(s) for s in app.screen_stack[1:]] == [SwitcherPalette]
-        await wait_until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/rrf.md"])
 
 
 async def test_palette_ranks_exact_typo_and_recent_notes(demo_copy: Path) -> None:
@@ -167,16 +199,12 @@ async def test_palette_ranks_exact_typo_and_recent_notes(demo_copy: Path) -> Non
         await settle(pilot)
         app.query_one("#note").focus()
         await pilot.press("o", *"solar")
-        await settle(pilot)
-        assert palette_paths(app)[:2] == [
-            "digest/wiki/solar.md",
-            "daily/2026-06-10/solar-reading.md",
-        ]
+        solar = ["digest/wiki/solar.md", "daily/2026-06-10/solar-reading.md"]
+        await until(pilot, lambda: palette_paths(app)[:2] == solar)
         await pilot.press("escape", "o", *"polysilicno")  # two letters swapped
-        await settle(pilot)
-        assert palette_paths(app)[0] == "digest/wiki/polysilicon.md"
+        await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/polysilicon.md"])
         await pilot.press("enter")
-        await settle(pilot)
+        await until(pilot, lambda: app.reader.path == "digest/wiki/polysilicon.md")
         await pilot.press("o")
-        await settle(pilot)
-        assert palette_paths(app)[0] == "digest/wiki/polysilicon.md"  # recent first on empty
+        # recent first on empty input
+        await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/polysilicon.md"])

@@ -1,10 +1,10 @@
 """The quick switcher: a palette that opens a note by name, path or description.
 
 The ranking (exact name, prefix, substring, typo, letters in order, description; recent
-notes first on an empty query) is `note_ranking`'s. Here: the Textual side. The notes'
-entries are kept per workspace between openings and refreshed from the batches the indexer
-applies, so reopening the switcher at 50k notes does not read every node again; ranking runs
-in a thread, so a keystroke never waits on the event loop.
+notes first on an empty query) is `note_ranking`'s. Here: the Textual side. The ranker is
+kept per workspace between openings while no note's path or frontmatter changed, so reopening
+the switcher at 50k notes costs a comparison, not a rebuild; ranking runs in a thread, so a
+keystroke never waits on the event loop.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import asyncio
 import threading
 import weakref
 from functools import partial
+from typing import Any
 
 from textual import events
 from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
-from reme_core import BatchReport, Workspace, aliases_of
+from reme_core import Workspace, aliases_of
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.note_ranking import NoteEntry, NoteRanker
 
@@ -110,56 +111,42 @@ class NoteSwitcher(Provider):
             )
 
 
-class _Notes:
-    """One workspace's switcher entries, and the paths changed since they were read."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.entries: dict[str, NoteEntry] = {}
-        self.ranker: NoteRanker | None = None
-        self.changed: set[str] = set()
-
-    def batch_applied(self, report: BatchReport) -> None:
-        with self.lock:
-            self.changed.update(change.path for change in report.changes)
-            self.changed.update(report.touched)
-
-
-_notes: weakref.WeakKeyDictionary[Workspace, _Notes] = weakref.WeakKeyDictionary()
-_notes_lock = threading.Lock()
+_rankers: weakref.WeakKeyDictionary[Workspace, tuple[dict[str, dict], NoteRanker]] = (
+    weakref.WeakKeyDictionary()
+)
+_rankers_lock = threading.Lock()
 
 
 def ranker_for(ws: Workspace) -> NoteRanker:
-    """The ranker over the workspace's notes: the cached one when nothing changed, else one
-    rebuilt from the cached entries, reading only the changed notes again."""
-    with _notes_lock:
-        notes = _notes.get(ws)
-        if notes is None:
-            notes = _notes[ws] = _Notes()
-            ws.add_listener(notes.batch_applied)
-    paths = ws.files()
-    with notes.lock:
-        changed, notes.changed = notes.changed, set()
-        if notes.ranker is not None and not changed and list(notes.entries) == paths:
-            return notes.ranker
-        old = notes.entries
-    entries = {p: old[p] if p in old and p not in changed else _entry(ws, p) for p in paths}
-    ranker = NoteRanker(list(entries.values()))
-    with notes.lock:
-        notes.entries, notes.ranker = entries, ranker
+    """The ranker over the workspace's notes; the one built before while no note's path or
+    frontmatter changed (comparing them costs ~10 ms at 50k notes, building ~0.4 s)."""
+    notes = ws.frontmatters()
+    with _rankers_lock:
+        cached = _rankers.get(ws)
+    if cached is not None and cached[0] == notes:
+        return cached[1]
+    ranker = NoteRanker([_entry(path, fm) for path, fm in notes.items()])
+    with _rankers_lock:
+        _rankers[ws] = (notes, ranker)
     return ranker
 
 
-def _entry(ws: Workspace, path: str) -> NoteEntry:
-    node = ws.node(path)
-    if node is None:
-        return NoteEntry(path)
-    fm = node.frontmatter
-    title = fm.get("title")
+def _entry(path: str, frontmatter: dict[str, Any]) -> NoteEntry:
+    """A note's entry: its `name`, `description` and `title` as `FileNode` reads them."""
+    name, description, title = (frontmatter.get(k) for k in ("name", "description", "title"))
     return NoteEntry(
         path,
-        node.name,
-        node.description,
-        tuple(aliases_of(fm)),
+        str(name) if name is not None else "",
+        str(description) if description is not None else "",
+        _aliases(frontmatter),
         title if isinstance(title, str) else "",
     )
+
+
+def _aliases(frontmatter: dict[str, Any]) -> tuple[str, ...]:
+    """The note's aliases by the one alias rule. That rule matches keys in any case, one key
+    at a time; most notes have no alias key, which one scan of the joined keys rules out
+    (Pokerole's 4,901 notes, ~23 keys each: 150 ms -> 10 ms)."""
+    if "alias" not in "\n".join(map(str, frontmatter)).lower():
+        return ()
+    return tuple(aliases_of(frontmatter))
