@@ -99,8 +99,9 @@ def note_tags(frontmatter: Mapping[str, Any], inline: list[str]) -> list[str]:
 
 
 def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
-    """Tags of a frontmatter mapping, as Obsidian reads them: `tags`, else `tag` (any case),
-    a list or a string of comma- or space-separated tags, `#` optional; null entries none."""
+    """Tags of a frontmatter mapping, as Obsidian reads them: `tags`, else `tag` (also
+    Capitalised or in CAPITALS), a list or a string of comma- or space-separated tags, `#`
+    optional; null entries none."""
     raw = _first_key(frontmatter, _TAG_KEYS)
     if raw is None:
         return []
@@ -117,8 +118,9 @@ def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
 
 def aliases_of(frontmatter: Mapping[str, Any]) -> list[str]:
     """Aliases of a frontmatter mapping: the one rule the resolver, the name field and the
-    links pane share. `aliases`, else `alias` (any case), a list or a comma-separated string;
-    empty, null and non-string entries are no alias (an empty `- ` is not a note named "None").
+    links pane share. `aliases`, else `alias` (also Capitalised or in CAPITALS), a list or a
+    comma-separated string; empty, null and non-string entries are no alias (an empty `- ` is
+    not a note named "None").
     """
     raw = _first_key(frontmatter, _ALIAS_KEYS)
     if isinstance(raw, str):
