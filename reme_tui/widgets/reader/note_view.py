@@ -344,11 +344,12 @@ class NoteView(ScrollView, can_focus=True):
         text = self._texts[item]
         start = cuts[part]
         end = cuts[part + 1] if part + 1 < len(cuts) else len(text)
-        styled = Text(text, style=fill, no_wrap=True, end="")
+        # Only this row's slice is styled: a 90 KB one-line drawing costs a row, not a line.
+        piece = Text(text[start:end], style=fill, no_wrap=True, end="")
         if self.rendered is not None:
             for s, e, name in self.rendered[item].styles:
                 if e > start and s < end:
-                    styled.stylize(self._style(f"md--{name}"), s, e)
+                    piece.stylize(self._style(f"md--{name}"), max(s - start, 0), e - start)
         for s, e, index in self._item_links.get(item, []):
             if e <= start or s >= end:
                 continue
@@ -356,6 +357,5 @@ class NoteView(ScrollView, can_focus=True):
             style = self._style("note--dangling" if kind == "dangling" else "note--link")
             if index == self.link_cursor:
                 style += self._style("note--link-cursor")
-            styled.stylize(style, s, e)
-        piece = styled[start:end]
+            piece.stylize(style, max(s - start, 0), e - start)
         return Strip(list(piece.render(self.app.console)), piece.cell_len)
