@@ -167,3 +167,26 @@ def test_plain_markdown_destinations_gain_only_the_escapes_they_need(make_tree: 
         assert ws.index.graph.dangling() == []
     finally:
         ws.close()
+
+
+def test_moving_an_attachment_keeps_embeds_by_name(make_tree: Tree) -> None:
+    root = make_tree(
+        {
+            ".obsidian/app.json": "{}",
+            "assets/pic.png": b"PNG",
+            "notes/n.md": (
+                "![[pic.png]] ![[pic.png|200]] ![](../assets/pic.png) [[assets/pic.png]]\n"
+            ),
+        }
+    )
+    ws = Workspace.open(root)
+    try:
+        ws.move("assets/pic.png", "media/picture.png")
+        assert (root / "notes/n.md").read_text() == (
+            "![[picture.png]] ![[picture.png|200]] ![](../media/picture.png)"
+            " [[media/picture.png]]\n"
+        )
+        assert ws.index.graph.dangling() == []  # the graph finds it under its new name at once
+        assert len(ws.index.graph.inlinks("media/picture.png")) == 4
+    finally:
+        ws.close()

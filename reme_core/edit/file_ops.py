@@ -215,6 +215,9 @@ def move(
                 deleted=[src_rel] if src_indexed else [],
             )
         )
+        if not src_indexed and ws.index.resolver is not None:
+            with ws.lock:  # an attachment moved: links find it by its new name from now on
+                ws.index.relink_all()
     return report
 
 
