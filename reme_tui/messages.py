@@ -1,12 +1,19 @@
-"""Messages between the panes: widgets say what happened, the app decides what to do."""
+"""Messages between the panes, and from the app's workers: widgets and workers say what
+happened, the app decides what to do on the UI thread."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from reme_core import BatchReport, ParsedQuery
+from reme_core import BatchReport, IndexStats, ParsedQuery, ReindexSummary, UndoReport, Workspace
+
+if TYPE_CHECKING:
+    from reme_tui.widgets.neighbours import NeighbourData
+    from reme_tui.widgets.reader.loading import NoteData
+    from reme_tui.widgets.search.pane import Found
 
 
 @dataclass
@@ -31,7 +38,9 @@ class FollowLink(Message):
 
 @dataclass
 class IndexChanged(Message):
-    """A batch of file changes reached the index (posted from the writer's thread)."""
+    """A batch of file changes reached the index (posted by the workspace listener, from
+    the writer's thread: the watcher, the file operations and other workers all apply
+    through it)."""
 
     report: BatchReport
     paths: set[str] = field(default_factory=set)
@@ -52,3 +61,96 @@ class SearchDone(Message):
     query: str
     hits: int
     seconds: float
+
+
+# -- results of the app's workers: posted from their threads, handled on the UI thread ----------
+@dataclass
+class WorkspaceOpened(Message):
+    """The index is loaded (or built): the browser can answer from it."""
+
+    ws: Workspace
+    stats: IndexStats
+
+
+@dataclass
+class IndexProgress(Message):
+    """A build or rebuild read `done` of `total` notes (only the newest one is drawn)."""
+
+    verb: str
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, IndexProgress) and message.verb == self.verb
+
+
+@dataclass
+class StatsCounted(Message):
+    """The header's counts, taken after a change."""
+
+    stats: IndexStats
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, StatsCounted)
+
+
+@dataclass
+class SearchAnswered(Message):
+    """A search worker's result blocks, for the query line they answer."""
+
+    line: str
+    found: Found
+
+
+@dataclass
+class NoteRead(Message):
+    """A note was read (and rendered when asked): show it with its ranges or anchor."""
+
+    note: NoteData
+    ranges: list[tuple[int, int]]
+    top: int | None
+    anchor: str
+
+
+@dataclass
+class NoteUnreadable(Message):
+    """A note could not be read: `gone` when it no longer exists."""
+
+    path: str
+    reason: str
+    gone: bool
+
+
+@dataclass
+class NeighboursGathered(Message):
+    """A note's links, mentions and traverse, for the links pane."""
+
+    data: NeighbourData
+
+
+@dataclass
+class Optimized(Message):
+    """Optimize finished: its before → after lines."""
+
+    lines: list[str]
+
+
+@dataclass
+class Rebuilt(Message):
+    """A rebuild from the palette finished."""
+
+    summary: ReindexSummary
+
+
+@dataclass
+class VectorsToggled(Message):
+    """Vector recall was switched: the state it ends in."""
+
+    status: str
+
+
+@dataclass
+class Undone(Message):
+    """The last delete or move was reverted."""
+
+    report: UndoReport

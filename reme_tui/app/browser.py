@@ -27,7 +27,20 @@ from reme_tui.app.commands import RemeCommands
 from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.preferences import Preferences
 from reme_tui.app.upkeep import Upkeep
-from reme_tui.messages import FollowLink, IndexChanged, OpenNote, SearchDone, SearchRequested
+from reme_tui.messages import (
+    FollowLink,
+    IndexChanged,
+    IndexProgress,
+    NeighboursGathered,
+    NoteRead,
+    NoteUnreadable,
+    OpenNote,
+    SearchAnswered,
+    SearchDone,
+    SearchRequested,
+    StatsCounted,
+    WorkspaceOpened,
+)
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.widgets.neighbours import NeighboursPane, gather
 from reme_tui.widgets.reader.note_view import NoteView, parse_line_anchor
@@ -172,9 +185,13 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
             now = time.monotonic()
             if now - last[0] >= PROGRESS_EVERY or done >= total:
                 last[0] = now
-                self.call_from_thread(self._show_progress, verb, done, total)
+                self.post_message(IndexProgress(verb, done, total))
 
         return report
+
+    @on(IndexProgress)
+    def _index_progress(self, message: IndexProgress) -> None:
+        self._show_progress(message.verb, message.done, message.total)
 
     def _show_progress(self, verb: str, done: int, total: int) -> None:
         bar = self._progress_bar
@@ -190,10 +207,13 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
     def open_workspace(self) -> None:
         """Load (or build) the index off the UI thread; the screen is already up."""
         ws = Workspace.open(self.root, progress=self._progress("indexing"))
-        stats = ws.stats()
-        self.call_from_thread(self._workspace_ready, ws, stats)
+        self.post_message(WorkspaceOpened(ws, ws.stats()))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
+
+    @on(WorkspaceOpened)
+    def _workspace_opened(self, message: WorkspaceOpened) -> None:
+        self._workspace_ready(message.ws, message.stats)
 
     def _workspace_ready(self, ws: Workspace, stats: IndexStats) -> None:
         self.ws = ws
@@ -233,7 +253,11 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         assert self.ws is not None
         found = run_query(self.ws, parsed)
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self.search_pane.show_results, line, found)
+            self.post_message(SearchAnswered(line, found))
+
+    @on(SearchAnswered)
+    def _search_answered(self, message: SearchAnswered) -> None:
+        self.search_pane.show_results(message.line, message.found)
 
     @on(SearchDone)
     def _search_done(self, message: SearchDone) -> None:
@@ -290,15 +314,23 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         try:
             note = load_note(self.ws, path, render=self.reader.markdown_mode)
         except FileRefused as exc:
-            gone = not (self.ws.root / path).exists()
             if not worker.is_cancelled:
-                self.call_from_thread(self.reader.show_missing, path, str(exc), gone)
-            if gone and not worker.is_cancelled:
-                self.call_from_thread(self.neighbours.clear, f"{path} is gone.")
+                gone = not (self.ws.root / path).exists()
+                self.post_message(NoteUnreadable(path, str(exc), gone))
             return
         # A newer read (the user moved on, or a rename retargeted the reader) wins.
         if not worker.is_cancelled:
-            self.call_from_thread(self.reader.show_note, note, ranges, top, anchor)
+            self.post_message(NoteRead(note, ranges, top, anchor))
+
+    @on(NoteRead)
+    def _note_read(self, message: NoteRead) -> None:
+        self.reader.show_note(message.note, message.ranges, message.top, message.anchor)
+
+    @on(NoteUnreadable)
+    def _note_unreadable(self, message: NoteUnreadable) -> None:
+        self.reader.show_missing(message.path, message.reason, message.gone)
+        if message.gone:
+            self.neighbours.clear(f"{message.path} is gone.")
 
     @work(thread=True, exclusive=True, group="neighbours", name="links", exit_on_error=False)
     def neighbours_worker(self, path: str) -> None:
@@ -306,7 +338,11 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         assert self.ws is not None
         data = gather(self.ws, path)
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self.neighbours.show, data)
+            self.post_message(NeighboursGathered(data))
+
+    @on(NeighboursGathered)
+    def _neighbours_gathered(self, message: NeighboursGathered) -> None:
+        self.neighbours.show(message.data)
 
     # -- keeping fresh --------------------------------------------------------------------------
     def _on_batch(self, report: BatchReport) -> None:
@@ -339,8 +375,11 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
     def refresh_stats(self) -> None:
         """Header counts after a change (stats take the index lock, so not on the UI thread)."""
         assert self.ws is not None
-        stats = self.ws.stats()
-        self.call_from_thread(self.status.update_stats, stats)
+        self.post_message(StatsCounted(self.ws.stats()))
+
+    @on(StatsCounted)
+    def _stats_counted(self, message: StatsCounted) -> None:
+        self.status.update_stats(message.stats)
 
     # -- actions --------------------------------------------------------------------------------
     def action_focus_search(self) -> None:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
-from reme_core import DeleteReport, MoveReport, UndoReport
+from reme_core import DeleteReport, MoveReport
+from reme_tui.messages import Undone
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 
 if TYPE_CHECKING:
@@ -84,10 +85,10 @@ class NoteOps(_Base):
     def undo_worker(self) -> None:
         """Undo off the UI thread; a refusal reaches the user through the error hub."""
         assert self.ws is not None
-        report = self.ws.undo()
-        self.call_from_thread(self._undone, report)
+        self.post_message(Undone(self.ws.undo()))
 
-    def _undone(self, report: UndoReport) -> None:
+    def on_undone(self, message: Undone) -> None:
+        report = message.report
         text = "\n".join(report.lines()[:2])
         self.notify(text, title="Undone")
         if report.op == "move" and self.reader.path == report.source:

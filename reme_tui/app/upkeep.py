@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.app import SuspendNotSupported
 
-from reme_tui.messages import IndexChanged
+from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
 
 if TYPE_CHECKING:
     from reme_tui.app.browser import RemeApp
@@ -41,8 +41,8 @@ class Upkeep(_Base):
         self._watch_stop = asyncio.Event()
         self.status.update_state(watcher=True)
         try:
-            async for report in watch_workspace(self.ws, stop_event=self._watch_stop):
-                self.post_message(IndexChanged(report, {c.path for c in report.changes}))
+            async for _report in watch_workspace(self.ws, stop_event=self._watch_stop):
+                pass  # applied: the workspace listener posts IndexChanged
         finally:
             self.status.update_state(watcher=False)
 
@@ -82,17 +82,21 @@ class Upkeep(_Base):
         if self.ws is not None:
             self.ws.sync()
 
-    @work(thread=True, exclusive=True, group="maintenance", name="optimize", exit_on_error=False)
     def action_optimize(self) -> None:
         """Compact the index and report before → after."""
         if self.ws is None:
             return
-        self.call_from_thread(self.status.update_state, activity="optimizing…")
-        report = self.ws.optimize()
-        self.call_from_thread(self._optimized, report.lines())
+        self.status.update_state(activity="optimizing…")
+        self.optimize_worker()
 
-    def _optimized(self, lines: list[str]) -> None:
-        self.last_optimize = lines
+    @work(thread=True, exclusive=True, group="maintenance", name="optimize", exit_on_error=False)
+    def optimize_worker(self) -> None:
+        """Optimize off the UI thread."""
+        assert self.ws is not None
+        self.post_message(Optimized(self.ws.optimize().lines()))
+
+    def on_optimized(self, message: Optimized) -> None:
+        lines = self.last_optimize = message.lines
         self._progress_done()
         self.notify("\n".join(lines), title="Optimize index: before → after", timeout=12)
         self.refresh_stats()
@@ -102,10 +106,10 @@ class Upkeep(_Base):
         """Drop derived state and re-read every file, with progress."""
         if self.ws is None:
             return
-        summary = self.ws.reindex(self._progress("rebuilding"))
-        self.call_from_thread(self._rebuilt, summary)
+        self.post_message(Rebuilt(self.ws.reindex(self._progress("rebuilding"))))
 
-    def _rebuilt(self, summary: Any) -> None:
+    def on_rebuilt(self, message: Rebuilt) -> None:
+        summary = message.summary
         self._progress_done()
         self.notify(
             f"{summary.files} files, {summary.chunks} chunks, {summary.links} links "
@@ -131,10 +135,10 @@ class Upkeep(_Base):
     def vectors_worker(self) -> None:
         """Flip vectors through the workspace and report the state it ends in."""
         assert self.ws is not None
-        status = self.ws.toggle_vectors()
-        self.call_from_thread(self._vectors_toggled, status)
+        self.post_message(VectorsToggled(self.ws.toggle_vectors()))
 
-    def _vectors_toggled(self, status: str) -> None:
+    def on_vectors_toggled(self, message: VectorsToggled) -> None:
+        status = message.status
         self.status.update_state(vectors=status)
         bad = "unavailable" in status
         self.notify(status, title="Vectors", severity="warning" if bad else "information")
