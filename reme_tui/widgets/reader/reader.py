@@ -307,7 +307,8 @@ class Reader(Vertical):
 
     @work(thread=True, exclusive=True, group="file-ops", name="new note", exit_on_error=False)
     def _create(self, ws: Workspace, path: str) -> None:
-        """Create the linked note off the UI thread (a refusal reaches the error hub)."""
+        """Create the linked note off the UI thread (a refusal is notified by
+        `on_worker_state_changed`)."""
         name = posixpath.splitext(posixpath.basename(path))[0]
         created = ws.create(path, name=name, description="")
         rel = created.relative_to(ws.root).as_posix()
