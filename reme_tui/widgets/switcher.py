@@ -138,15 +138,6 @@ def _entry(path: str, frontmatter: dict[str, Any]) -> NoteEntry:
         path,
         str(name) if name is not None else "",
         str(description) if description is not None else "",
-        _aliases(frontmatter),
+        tuple(aliases_of(frontmatter)),
         title if isinstance(title, str) else "",
     )
-
-
-def _aliases(frontmatter: dict[str, Any]) -> tuple[str, ...]:
-    """The note's aliases by the one alias rule. That rule matches keys in any case, one key
-    at a time; most notes have no alias key, which one scan of the joined keys rules out
-    (Pokerole's 4,901 notes, ~23 keys each: 150 ms -> 10 ms)."""
-    if "alias" not in "\n".join(map(str, frontmatter)).lower():
-        return ()
-    return tuple(aliases_of(frontmatter))
