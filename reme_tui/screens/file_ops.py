@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 from itertools import groupby
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual import on, work
@@ -48,8 +48,12 @@ FileOpScreen Button { margin-left: 2; }
 DONE_GROUPS = ("move", "delete", "create")
 
 
-class FileOpScreen(ModalScreen):
-    """Shared look and the Escape binding of the three screens."""
+ResultT = TypeVar("ResultT")
+
+
+class FileOpScreen(ModalScreen[ResultT | None], Generic[ResultT]):
+    """Shared look and the Escape binding of the three screens; each ends with its
+    operation's result, or None when cancelled."""
 
     DEFAULT_CSS = _CSS
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -94,7 +98,7 @@ def preview_lines(report: MoveReport) -> list[str]:
     return out
 
 
-class MoveScreen(FileOpScreen):
+class MoveScreen(FileOpScreen[MoveReport]):
     """Rename/move the open note; the preview lists the links the move would rewrite.
 
     A destination that takes a note away from `.md` is only moved to on a second Move (the
@@ -167,7 +171,7 @@ class MoveScreen(FileOpScreen):
             return None
 
 
-class DeleteScreen(FileOpScreen):
+class DeleteScreen(FileOpScreen[DeleteReport]):
     """Move the open note to `.trash/` after showing what still links to it.
 
     Cancel has the focus and no letter confirms, so keys typed as part of a word (`n` cancels)
@@ -227,7 +231,7 @@ class DeleteScreen(FileOpScreen):
             return None
 
 
-class NewNoteScreen(FileOpScreen):
+class NewNoteScreen(FileOpScreen[str]):
     """Create a note (in the given folder by default) with name and description."""
 
     def __init__(self, ws: Workspace, folder: str = "") -> None:
