@@ -44,26 +44,28 @@ def _age(root: Path, *rels: str) -> None:
         os.utime(root / rel, (then, then))
 
 
-def _fresh_ranking(ws: Workspace, terms: list[str]) -> tuple[list[str], list[float]]:
+def _fresh_ranking(ws: Workspace, terms: list[str], cjk: bool = False) -> list[tuple[str, float]]:
     index, tok = ws.index, ws.tokenizer
     field = NameField.build(
         index.slot_paths,
         index.live_slots(),
         index.nodes.frontmatter,
-        lambda text: tok.tokenize(without_cjk(text)),
+        tok.tokenize if cjk else (lambda text: tok.tokenize(without_cjk(text))),
         {},
     )
     return _ranked(ws, field, terms)
 
 
-def _ranked(ws: Workspace, field: NameField, terms: list[str]) -> tuple[list[str], list[float]]:
-    slots, scores = field.search(terms, 50)
-    return [ws.index.slot_paths[s] for s in slots.tolist()], np.round(scores, 9).tolist()
+def _ranked(ws: Workspace, field: NameField, terms: list[str]) -> list[tuple[str, float]]:
+    """Every matching note with its score (all of them: equal scores may come in any order)."""
+    slots, scores = field.search(terms, len(ws.index.slot_paths))
+    paths = [ws.index.slot_paths[s] for s in slots.tolist()]
+    return sorted(zip(paths, np.round(scores, 9).tolist(), strict=True))
 
 
-def _adopted(ws: Workspace) -> NameField:
+def _adopted(ws: Workspace, cjk: bool = False) -> NameField:
     """The field a cold search uses, taken before any search could build one."""
-    entry = ws.index._cache.get("names-False")  # private: what the test is about
+    entry = ws.index._cache.get(f"names-{cjk}")  # private: what the test is about
     assert entry is not None and entry[0] == ws.index._version
     return entry[1]
 
@@ -78,11 +80,11 @@ def _stored_names(root: Path, ws: Workspace) -> object:
     return cols.names
 
 
-def _check(ws: Workspace) -> None:
-    field = _adopted(ws)
-    for word in [*WORDS, "guide", "notebook", "apple river"]:
+def _check(ws: Workspace, cjk: bool = False) -> None:
+    field = _adopted(ws, cjk)
+    for word in [*WORDS, "guide", "notebook", "apple river", *(["苹果"] if cjk else [])]:
         terms = ws.tokenizer.query_terms(word)
-        assert _ranked(ws, field, terms) == _fresh_ranking(ws, terms), word
+        assert _ranked(ws, field, terms) == _fresh_ranking(ws, terms, cjk), word
 
 
 def test_a_rebuild_writes_the_name_field_and_a_cold_open_adopts_it(tmp_path: Path) -> None:
@@ -113,8 +115,20 @@ def test_edits_saved_by_a_live_process_keep_the_field_exact(tmp_path: Path) -> N
             (root / rel).unlink()
         write_files(root, {"notes/zz-new.md": "---\naliases: [stone harbor]\n---\n# n\n"})
         _age(root, *paths[::9], "notes/zz-new.md")
+        adopted = _adopted(ws)
         ws.sync()
-        ws.search("renamed")  # the field of this version is built by a search
+        ws.search("renamed")  # the field of this version: the adopted one, updated
+        _check(ws)
+        assert _adopted(ws).vocab is adopted.vocab  # updated, not built again
+        ws.search("苹果")  # the CJK field: built (no snapshot field for CJK names) ...
+        for rel in paths[2::13]:  # and again, after a second commit
+            (root / rel).write_text("---\naliases: [cloud-river]\n---\n# y\n")
+        _age(root, *paths[2::13])
+        ws.sync()
+        ws.search("cloud")
+        ws.search("苹果 cloud")  # ... then updated
+        _check(ws)
+        _check(ws, cjk=True)
     finally:
         ws.close()  # writes the snapshot, with the field
     ws = Workspace.open(root)

@@ -59,6 +59,8 @@ class MemoryIndex:
         # per CJK mode, path -> (names, terms): only changed files are tokenised again
         self._name_terms: dict[bool, dict[str, tuple[str, list[str]]]] = {}
         self._name_tokenize: Callable[[str], list[str]] | None = None  # of the last Latin field
+        # path -> the version that last put or removed it: what a name field must update
+        self._changed_at: dict[str, int] = {}
 
     # -- building -----------------------------------------------------------------------------
     def load(self, cols: IndexColumns) -> None:
@@ -153,6 +155,7 @@ class MemoryIndex:
     def _put_node(self, node: FileNode, file_id: int, origin: str) -> None:
         self._version += 1
         path = node.path
+        self._changed_at[path] = self._version
         self.nodes.put(node)
         self.file_ids[path] = file_id
         self.origins[path] = origin
@@ -171,6 +174,7 @@ class MemoryIndex:
     def remove_file(self, path: str) -> None:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
         self._version += 1
+        self._changed_at[path] = self._version
         docs = self.file_docs.pop(path, None)
         if docs is not None and len(docs):
             self.bm25.remove_many(docs)
@@ -273,12 +277,19 @@ class MemoryIndex:
             self._name_tokenize = plain = tokenize
             tokenize = lambda text: plain(without_cjk(text))  # noqa: E731
         cache = self._name_terms.setdefault(cjk, {})
-        return self._cached(
-            f"names-{cjk}",
-            lambda: NameField.build(
-                self.slot_paths, self.live_slots(), self.nodes.frontmatter, tokenize, cache
-            ),
-        )
+        key = f"names-{cjk}"
+        entry = self._cache.get(key)
+        if entry is not None and entry[0] == self._version:
+            return entry[1]
+        args = (self.slot_paths, self.live_slots(), self.nodes.frontmatter, tokenize, cache)
+        if entry is None:
+            field = NameField.build(*args)
+        else:  # only the files changed since that version are named again
+            since = entry[0]
+            changed = {self.slot_of.get(p, -1) for p, v in self._changed_at.items() if v > since}
+            field = entry[1].updated(*args, changed)
+        self._cache[key] = (self._version, field)
+        return field
 
     def live_slots(self) -> np.ndarray:
         """Bool per file slot: its file is indexed now."""

@@ -119,33 +119,52 @@ class NameField:
         """The field of the live slots; ``cache`` (path -> (text, terms)) is reused and kept."""
         vocab = Vocabulary()
         slots = np.flatnonzero(live[: len(paths)]).astype(np.int64)
-        tokens: list[str] = []
-        lengths = np.zeros(len(slots), dtype=np.int64)
-        cjk_free = True
-        for n, slot in enumerate(slots.tolist()):
-            path = paths[slot]
-            text = name_text(path, frontmatter(path))
-            if cjk_free and has_cjk(text):
-                cjk_free = False
-            known = cache.get(path)
-            if known is None or known[0] != text:
-                known = cache[path] = (text, tokenize(text))
-            tokens += known[1]
-            lengths[n] = len(known[1])
-        # Term counts of every name at once: unique (name, term) keys, as a parse batch does.
-        ids = vocab.add_many(tokens).astype(np.int64)
-        width = max(len(vocab), 1)
-        keys, counts = np.unique(
-            np.repeat(np.arange(len(slots)), lengths) * width + ids, return_counts=True
-        )
-        ptr = np.zeros(len(slots) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(keys // width, minlength=len(slots)), out=ptr[1:])
-        term_ids = (keys % width).astype(np.int32)
-        tfs = counts.astype(np.int32)
+        csr, cjk_free = _rows(vocab, paths, slots, frontmatter, tokenize, cache)
         # A low b: a name that holds every typed word and a little more (a version, a folder
         # prefix) must not lose to a shorter name that holds fewer of them.
-        bm25 = BM25Index.from_arrays(ptr, term_ids, tfs, len(vocab), b=NAME_B)
-        return cls(slots, bm25, vocab, (ptr, term_ids, tfs), cjk_free)
+        bm25 = BM25Index.from_arrays(*csr, len(vocab), b=NAME_B)
+        return cls(slots, bm25, vocab, csr, cjk_free)
+
+    def updated(
+        self,
+        paths: Sequence[str],
+        live: np.ndarray,
+        frontmatter: Callable[[str], dict[str, Any]],
+        tokenize: Tokenize,
+        cache: dict[str, tuple[str, list[str]]],
+        changed: set[int],
+    ) -> NameField:
+        """This field after the files of the ``changed`` slots were put or removed: the other
+        names are kept as they are and only these are built again (building every name again
+        made each search after a commit ~0.9 s slower at 50k files). The scores are those of
+        a field built from scratch: BM25's statistics are taken again over all the names."""
+        n = len(paths)
+        live = live[:n]
+        old_slots = self._slots
+        keep = live[old_slots]
+        if changed:
+            keep &= ~np.isin(old_slots, np.fromiter(changed, np.int64, len(changed)))
+        kept = np.flatnonzero(keep)
+        have = np.zeros(n, dtype=bool)
+        have[old_slots[kept]] = True
+        fresh = np.flatnonzero(live & ~have).astype(np.int64)
+        vocab = self.vocab  # shared: terms are only ever appended
+        (new_ptr, new_ids, new_tfs), cjk_free = _rows(
+            vocab, paths, fresh, frontmatter, tokenize, cache
+        )
+        ptr, term_ids, tfs = self._csr
+        rows, _ = Grouped.from_ptr(ptr).gather(kept)
+        counts = np.concatenate([ptr[kept + 1] - ptr[kept], np.diff(new_ptr)])
+        out_ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=out_ptr[1:])
+        csr = (
+            out_ptr,
+            np.concatenate([term_ids[rows], new_ids]).astype(np.int32),
+            np.concatenate([tfs[rows], new_tfs]).astype(np.int32),
+        )
+        bm25 = BM25Index.from_arrays(*csr, len(vocab), b=NAME_B)
+        slots = np.concatenate([old_slots[kept], fresh])
+        return NameField(slots, bm25, vocab, csr, self.cjk_free and cjk_free)
 
     def search(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top `k` (file slots, name scores) for query terms (already analysed)."""
@@ -154,3 +173,37 @@ class NameField:
             return np.zeros(0, np.int64), np.zeros(0)
         docs, scores = self._bm25.search(ids, k)
         return self._slots[docs], scores
+
+
+def _rows(
+    vocab: Vocabulary,
+    paths: Sequence[str],
+    slots: np.ndarray,
+    frontmatter: Callable[[str], dict[str, Any]],
+    tokenize: Tokenize,
+    cache: dict[str, tuple[str, list[str]]],
+) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], bool]:
+    """The doc-major CSR (ptr, term ids, counts) of these slots' names, terms added to
+    ``vocab``, and whether no name held a CJK character."""
+    tokens: list[str] = []
+    lengths = np.zeros(len(slots), dtype=np.int64)
+    cjk_free = True
+    for n, slot in enumerate(slots.tolist()):
+        path = paths[slot]
+        text = name_text(path, frontmatter(path))
+        if cjk_free and has_cjk(text):
+            cjk_free = False
+        known = cache.get(path)
+        if known is None or known[0] != text:
+            known = cache[path] = (text, tokenize(text))
+        tokens += known[1]
+        lengths[n] = len(known[1])
+    # Term counts of every name at once: unique (name, term) keys, as a parse batch does.
+    ids = vocab.add_many(tokens).astype(np.int64)
+    width = max(len(vocab), 1)
+    keys, counts = np.unique(
+        np.repeat(np.arange(len(slots)), lengths) * width + ids, return_counts=True
+    )
+    ptr = np.zeros(len(slots) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys // width, minlength=len(slots)), out=ptr[1:])
+    return (ptr, (keys % width).astype(np.int32), counts.astype(np.int32)), cjk_free
