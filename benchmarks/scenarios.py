@@ -157,14 +157,18 @@ def _parent_cpu(root: Path) -> dict[str, float]:
 
 
 def floor(ctx: Context) -> Result:
-    """Single-process read + chunk + tokenise (`parse_file` + `Tokenizer.tokenize`) per file."""
+    """Single-process read + chunk + tokenise (`parse_file` + `Tokenizer.tokenize`, with the
+    index's own tokenizer settings) per file."""
+    from reme_core.config import load_config
     from reme_core.parse.parsing import ParseSettings, parse_file, tokenizer_for
 
     root = ctx.root
     paths = corpus_paths(root)
     sample = paths[:: max(1, len(paths) // (500 if ctx.quick else 3000))]
-    settings = ParseSettings()
-    tok = tokenizer_for(True)
+    # The tokenizer the index uses (the workspace's config: English stemming by default);
+    # `tokenizer_for(True)` alone left stemming out of the floor.
+    settings = ParseSettings.from_config(load_config(root), markdown_links=False)
+    tok = tokenizer_for(settings.use_jieba, settings.stemmer)
     tok.warm_up()
 
     def run() -> None:
