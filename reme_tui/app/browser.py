@@ -7,10 +7,6 @@ notifications. The workspace opens in a thread, so the first screen paints at on
 
 from __future__ import annotations
 
-import asyncio
-import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from reme_core import BatchReport, FileRefused, IndexStats, RemeError, Workspace
+from reme_core import BatchReport, IndexStats, RemeError, Workspace
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.preferences import Preferences
@@ -30,21 +26,16 @@ from reme_tui.app.upkeep import Upkeep
 from reme_tui.messages import (
     FollowLink,
     IndexChanged,
-    IndexProgress,
-    NeighboursGathered,
-    NoteRead,
-    NoteUnreadable,
     OpenNote,
     SearchAnswered,
     SearchDone,
     SearchRequested,
-    StatsCounted,
     WorkspaceOpened,
 )
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
-from reme_tui.widgets.neighbours import NeighboursPane, gather
+from reme_tui.widgets.neighbours import NeighboursPane
 from reme_tui.widgets.reader.note_view import NoteView, parse_line_anchor
-from reme_tui.widgets.reader.reader import Place, Reader, load_note
+from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane, run_query
 from reme_tui.widgets.status import StatusBar
 from reme_tui.widgets.switcher import SwitcherPalette
@@ -55,7 +46,7 @@ NARROW_WIDTH = 110  # below this many columns the links pane starts hidden (`l` 
 PANES = ("#search", "#reader", "#neighbours")
 
 
-class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
+class RemeApp(Preferences, NoteOps, Upkeep):
     """Browse, search and follow the links of a folder of Markdown memory."""
 
     CSS_PATH = "app.tcss"
@@ -69,7 +60,7 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         Binding(
             "shift+f6", "previous_pane", "Prev pane", show=False, priority=True, id="previous_pane"
         ),
-        Binding("b,alt+left,left_square_bracket", "back", "Back", id="back"),
+        Binding("b,alt+left,left_square_bracket", "go_back", "Back", id="back"),
         Binding("f,alt+right,right_square_bracket", "forward", "Fwd", id="forward"),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("r,f2", "move_note", "Rename", id="move_note"),
@@ -86,14 +77,9 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
     ]
 
     def __init__(self, path: Path, *, watch: bool = True) -> None:
-        super().__init__()
-        self.root = Path(path)
-        self.ws: Workspace | None = None
+        super().__init__(path)
         self.watch_enabled = watch
-        self.last_optimize: list[str] = []
         self.last_search_seconds: float | None = None
-        self._stop = threading.Event()
-        self._watch_stop: asyncio.Event | None = None
         self._handled_generation = 0
         self._links_choice: bool | None = None
 
@@ -136,26 +122,8 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
 
     def on_unmount(self) -> None:
         self.app_state.save()
-        self._stop.set()
         if self._watch_stop is not None:
             self._watch_stop.set()
-
-    # -- parts ----------------------------------------------------------------------------------
-    @property
-    def status(self) -> StatusBar:
-        return self._status
-
-    @property
-    def reader(self) -> Reader:
-        return self._reader
-
-    @property
-    def search_pane(self) -> SearchPane:
-        return self._search
-
-    @property
-    def neighbours(self) -> NeighboursPane:
-        return self._neighbours
 
     # -- the error hub --------------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -177,32 +145,6 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
             self._progress_done()
 
     # -- opening --------------------------------------------------------------------------------
-    def _progress(self, verb: str) -> Callable[[int, int], None]:
-        """A thread-safe, throttled progress callback feeding the bar and the header."""
-        last = [0.0]
-
-        def report(done: int, total: int) -> None:
-            now = time.monotonic()
-            if now - last[0] >= PROGRESS_EVERY or done >= total:
-                last[0] = now
-                self.post_message(IndexProgress(verb, done, total))
-
-        return report
-
-    @on(IndexProgress)
-    def _index_progress(self, message: IndexProgress) -> None:
-        self._show_progress(message.verb, message.done, message.total)
-
-    def _show_progress(self, verb: str, done: int, total: int) -> None:
-        bar = self._progress_bar
-        bar.display = True
-        bar.update(total=max(total, 1), progress=done)
-        self.status.update_state(activity=f"{verb}: {total:,} notes found, {done:,} read")
-
-    def _progress_done(self, activity: str = "") -> None:
-        self._progress_bar.display = False
-        self.status.update_state(activity=activity)
-
     @work(thread=True, exclusive=True, group="open", name="open workspace", exit_on_error=False)
     def open_workspace(self) -> None:
         """Load (or build) the index off the UI thread; the screen is already up."""
@@ -266,8 +208,9 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
     # -- opening notes --------------------------------------------------------------------------
     @on(OpenNote)
     def _open_note(self, message: OpenNote) -> None:
-        ranges = [(message.start_line, message.end_line or message.start_line)]
-        self.open_path(message.path, ranges if message.start_line else [], message.anchor)
+        start = message.start_line
+        ranges = [(start, message.end_line or start)] if start else []
+        self.open_path(message.path, ranges, message.anchor)
         self.focus_reader()
 
     @on(FollowLink)
@@ -278,71 +221,6 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
             self.open_path(message.target, ranges, anchor, record=bool(ranges or anchor))
             return
         self.open_path(message.target, ranges, anchor)
-
-    def open_path(
-        self,
-        path: str,
-        ranges: list[tuple[int, int]] | None = None,
-        anchor: str = "",
-        *,
-        record: bool = True,
-        top: int | None = None,
-    ) -> None:
-        """Show a note (with ranges or an anchor) and its neighbours; explain dangling links."""
-        if self.ws is None:
-            return
-        if self.ws.node(path) is None and not (self.ws.root / path).exists():
-            self.notify(
-                f"Dangling link: {path} does not exist (yet).", title="Link", severity="warning"
-            )
-            return
-        if record and path:
-            current = self.reader.here()
-            if current is None or current.path != path or ranges or anchor:
-                self.reader.history.visit(current)
-        self.read_worker(path, list(ranges or []), anchor, top)
-        self.neighbours_worker(path)
-        self.remember_note(path)
-
-    @work(thread=True, exclusive=True, group="reader", name="read note", exit_on_error=False)
-    def read_worker(
-        self, path: str, ranges: list[tuple[int, int]], anchor: str, top: int | None
-    ) -> None:
-        """Read a note off the UI thread, then show it (or say why not)."""
-        assert self.ws is not None
-        worker = get_current_worker()
-        try:
-            note = load_note(self.ws, path, render=self.reader.markdown_mode)
-        except FileRefused as exc:
-            if not worker.is_cancelled:
-                gone = not (self.ws.root / path).exists()
-                self.post_message(NoteUnreadable(path, str(exc), gone))
-            return
-        # A newer read (the user moved on, or a rename retargeted the reader) wins.
-        if not worker.is_cancelled:
-            self.post_message(NoteRead(note, ranges, top, anchor))
-
-    @on(NoteRead)
-    def _note_read(self, message: NoteRead) -> None:
-        self.reader.show_note(message.note, message.ranges, message.top, message.anchor)
-
-    @on(NoteUnreadable)
-    def _note_unreadable(self, message: NoteUnreadable) -> None:
-        self.reader.show_missing(message.path, message.reason, message.gone)
-        if message.gone:
-            self.neighbours.clear(f"{message.path} is gone.")
-
-    @work(thread=True, exclusive=True, group="neighbours", name="links", exit_on_error=False)
-    def neighbours_worker(self, path: str) -> None:
-        """Links, mentions and traverse of a note, off the UI thread."""
-        assert self.ws is not None
-        data = gather(self.ws, path)
-        if not get_current_worker().is_cancelled:
-            self.post_message(NeighboursGathered(data))
-
-    @on(NeighboursGathered)
-    def _neighbours_gathered(self, message: NeighboursGathered) -> None:
-        self.neighbours.show(message.data)
 
     # -- keeping fresh --------------------------------------------------------------------------
     def _on_batch(self, report: BatchReport) -> None:
@@ -371,24 +249,10 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
         near = {n.path for n in (*data.outlinks, *data.inlinks)}
         return bool(near & paths)
 
-    @work(thread=True, exclusive=True, group="stats", name="stats", exit_on_error=False)
-    def refresh_stats(self) -> None:
-        """Header counts after a change (stats take the index lock, so not on the UI thread)."""
-        assert self.ws is not None
-        self.post_message(StatsCounted(self.ws.stats()))
-
-    @on(StatsCounted)
-    def _stats_counted(self, message: StatsCounted) -> None:
-        self.status.update_stats(message.stats)
-
     # -- actions --------------------------------------------------------------------------------
     def action_focus_search(self) -> None:
         """Focus the query box."""
         self.query_one("#query", Input).focus()
-
-    def focus_reader(self) -> None:
-        """Focus the reader's note view (source or rendered: the same widget)."""
-        self.query_one("#note").focus()
 
     def _pane_of(self, widget: Widget | None) -> int:
         for index, selector in enumerate(PANES):
@@ -429,20 +293,6 @@ class RemeApp(Preferences, NoteOps, Upkeep, App[None]):
             self.notify("The workspace is still opening.", timeout=2)
             return
         self.push_screen(SwitcherPalette())
-
-    def _travel(self, place: Place | None, empty: str) -> None:
-        if place is None:
-            self.notify(empty, timeout=2)
-            return
-        self.open_path(place.path, place.ranges, record=False, top=place.top)
-
-    def action_back(self) -> None:
-        """Return to the previous place."""
-        self._travel(self.reader.history.go_back(self.reader.here()), "Nothing to go back to.")
-
-    def action_forward(self) -> None:
-        """Undo a back."""
-        self._travel(self.reader.history.go_forward(self.reader.here()), "Nothing forward.")
 
     def action_markdown(self) -> None:
         """Toggle the rendered Markdown view."""

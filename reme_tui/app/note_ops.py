@@ -10,23 +10,16 @@ so the refresh re-reads the right file instead of reporting the old path as dele
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
 
 from textual import work
 
 from reme_core import DeleteReport, MoveReport
+from reme_tui.app.base import BrowserBase
 from reme_tui.messages import Undone
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 
-if TYPE_CHECKING:
-    from reme_tui.app.browser import RemeApp
 
-    _Base = RemeApp
-else:
-    _Base = object
-
-
-class NoteOps(_Base):
+class NoteOps(BrowserBase):
     """Rename / delete / new-note actions, shared by the keys and the command palette."""
 
     def _open_note_path(self) -> str:
@@ -72,7 +65,7 @@ class NoteOps(_Base):
         )
         self.neighbours.clear(f"{report.path} was deleted.")
         if self.reader.history.back:
-            self.action_back()
+            self.action_go_back()
 
     def action_undo(self) -> None:
         """Revert the last delete or move made through reme (here or by another process)."""

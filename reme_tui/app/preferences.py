@@ -31,6 +31,7 @@ class Preferences:
 
     app_state: WorkspaceState
     _saved_theme: str | None
+    _links_choice: bool | None  # None: the pane follows the terminal width
 
     def keymap_classes(self) -> tuple[type, ...]:
         """Classes whose bindings a keymap may remap (RemeApp adds its widgets and screens)."""
@@ -90,8 +91,3 @@ class Preferences:
     def remember_query(self, line: str) -> None:
         """The query typed last, restored in the search box next time."""
         self.app_state.last_query = line
-
-    def remember_note(self, path: str) -> None:
-        """A note opened: first among the recent notes, saved at once (a kill keeps it)."""
-        self.app_state.opened(path)
-        self.app_state.save()

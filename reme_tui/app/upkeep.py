@@ -11,22 +11,16 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import work
 from textual.app import SuspendNotSupported
 
+from reme_tui.app.base import BrowserBase
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
 
-if TYPE_CHECKING:
-    from reme_tui.app.browser import RemeApp
 
-    _Base = RemeApp
-else:
-    _Base = object
-
-
-class Upkeep(_Base):
+class Upkeep(BrowserBase):
     """Watcher and maintenance actions, run as workers."""
 
     def start_watcher(self) -> None:
