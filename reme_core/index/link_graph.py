@@ -188,10 +188,10 @@ class LinkGraph:
         for by_target, by_source in zip(outs, ins, strict=True):
             sources: Adjacent = []
             for source in sorted(by_source)[:cap]:
-                links = by_source[source]
+                lines = by_source[source]
                 anchors: list[str] = []
                 # by line; a source's links keep their order among equal lines (stable sort)
-                for _, anchor in sorted(links, key=_first) if len(links) > 1 else links:
+                for _, anchor in sorted(lines, key=_first) if len(lines) > 1 else lines:
                     if anchor and anchor not in anchors:
                         anchors.append(anchor)
                 sources.append((source, anchors))

@@ -258,6 +258,7 @@ def _compacted(strings: list[str], *cols: np.ndarray) -> LinkColumns:
         used[col] = True
     new_id = np.cumsum(used) - 1
     kept = [strings[i] for i in np.flatnonzero(used).tolist()]
+    source, target, anchor, alias, raw = (new_id[c].astype(np.int32) for c in ints)
     return LinkColumns(
-        kept, *(new_id[c].astype(np.int32) for c in ints), line.astype(np.int32), embed.astype(bool)
+        kept, source, target, anchor, alias, raw, line.astype(np.int32), embed.astype(bool)
     )

@@ -259,7 +259,11 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
                 ),
                 links=LinkColumns(
                     strings,
-                    *(link_ints[i] for i in range(5)),
+                    link_ints[0],
+                    link_ints[1],
+                    link_ints[2],
+                    link_ints[3],
+                    link_ints[4],
                     line=link_ints[5],
                     embed=data["link_embed"],
                 ),
@@ -342,7 +346,7 @@ def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
             tmp.unlink()
 
 
-def _name_members(names: NameColumns | None) -> dict[str, np.ndarray]:
+def _name_members(names: NameColumns | None) -> dict[str, Any]:
     if names is None:
         return {}
     return {

@@ -140,9 +140,9 @@ def _pooled(
             submit(paths)
         while pending:
             n, future = pending.popleft()
-            paths = next(todo, None)
-            if paths is not None:
-                submit(paths)
+            more = next(todo, None)
+            if more is not None:
+                submit(more)
             yield future.result(timeout=BATCH_TIMEOUT_SECONDS), n
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)  # a stuck worker must not hold us too

@@ -142,7 +142,7 @@ class Lines:
     def containing(self, literal: str) -> list[int]:
         """Indexes of the lines holding ``literal``, like ``matching`` but by ``str.find``
         (several times faster than a regular expression on a literal)."""
-        text, where = self.text, []
+        text, where = self.text, list[int]()
         pos = text.find(literal)
         while pos >= 0 and len(where) < SCAN_CAP:
             where.append(pos)
