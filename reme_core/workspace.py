@@ -28,15 +28,14 @@ from reme_core.indexing.maintenance import IndexStats, OptimizeReport, index_sta
 from reme_core.indexing.opening import open_live_index
 from reme_core.indexing.rebuild import Rebuild, ReindexSummary
 from reme_core.indexing.state_lock import StateLock
-from reme_core.models import FileChunk, FileLink
+from reme_core.models import FileChunk, FileLink, FileNode
 from reme_core.parse.parsing import ParseSettings, tokenizer_for
 from reme_core.query.chunk_check import checked_chunks
 from reme_core.query.graph_results import (
     NoteLinks,
-    TraverseEdge,
-    TraverseNode,
     TraverseResult,
     direction_of,
+    walk,
 )
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
@@ -225,12 +224,12 @@ class Workspace:
         """Lines of a workspace file, 1-based inclusive and clamped (SPEC §9)."""
         return read_lines(self.root, path, start_line, end_line, self.config)
 
-    def node(self, path: str) -> Any:
+    def node(self, path: str) -> FileNode | None:
         """The indexed node of a path, or None."""
         with self.lock:
             return self.index.nodes.get(normalize_relpath(path))
 
-    def require_node(self, path: str) -> Any:
+    def require_node(self, path: str) -> FileNode:
         """The indexed node of a path; NotIndexed with a clear message otherwise."""
         node = self.node(path)
         if node is None:
@@ -353,26 +352,9 @@ class Workspace:
         way = direction_of(direction)
         self.refresh_if_changed()
         with self.lock:
-            nodes = self.index.nodes
-            if rel not in nodes:
+            if rel not in self.index.nodes:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
-            reached, followed = self.index.graph.traverse(rel, depth, way)
-            return TraverseResult(
-                rel,
-                depth,
-                way,
-                [
-                    TraverseNode(
-                        n.path,
-                        nodes[n.path].name if n.indexed else "",
-                        nodes[n.path].description if n.indexed else "",
-                        n.depth,
-                        n.indexed,
-                    )
-                    for n in reached
-                ],
-                [TraverseEdge(e.source, e.target, e.anchor, e.depth) for e in followed],
-            )
+            return walk(self.index, rel, depth, way)
 
     def chunks(self, path: str) -> list[FileChunk]:
         """How a file was chunked: ranges and text, in order."""

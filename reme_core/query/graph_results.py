@@ -7,10 +7,13 @@ the MCP server print.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from reme_core.errors import RemeError
 from reme_core.query.search import Neighbour
+
+if TYPE_CHECKING:
+    from reme_core.index.memory_index import MemoryIndex
 
 Direction = Literal["both", "forward", "backward"]
 DIRECTIONS: tuple[Direction, ...] = ("both", "forward", "backward")
@@ -62,3 +65,26 @@ class TraverseResult:
     direction: Direction
     nodes: list[TraverseNode]
     edges: list[TraverseEdge]
+
+
+def walk(index: MemoryIndex, path: str, depth: int, direction: Direction) -> TraverseResult:
+    """The breadth-first walk from an indexed `path`, with the names and descriptions of the
+    notes it reaches (the caller holds the index lock)."""
+    nodes = index.nodes
+    reached, followed = index.graph.traverse(path, depth, direction)
+    return TraverseResult(
+        path,
+        depth,
+        direction,
+        [
+            TraverseNode(
+                n.path,
+                nodes[n.path].name if n.indexed else "",
+                nodes[n.path].description if n.indexed else "",
+                n.depth,
+                n.indexed,
+            )
+            for n in reached
+        ],
+        [TraverseEdge(e.source, e.target, e.anchor, e.depth) for e in followed],
+    )
