@@ -7,19 +7,18 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from reme_core.indexing.live_index import HoldsIndex
+
 if TYPE_CHECKING:
-    from reme_core.config import Config
     from reme_core.files.scanner import Scope
-    from reme_core.index.memory_index import MemoryIndex
     from reme_core.indexing.indexer import BatchReport, Changes
     from reme_core.parse.parsing import ParseSettings
 
 
-class EditTarget(Protocol):
+class EditTarget(HoldsIndex, Protocol):
     """A workspace's files, settings and index, and the one way to tell it what changed."""
 
     root: Path
-    config: Config
     settings: ParseSettings
     warnings: list[str]
     watch_scope: Scope
@@ -27,12 +26,6 @@ class EditTarget(Protocol):
 
     @property
     def state_dir(self) -> Path: ...
-
-    @property
-    def index(self) -> MemoryIndex: ...
-
-    @property
-    def lock(self) -> threading.RLock: ...
 
     @property
     def write_lock(self) -> threading.RLock: ...

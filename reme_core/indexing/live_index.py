@@ -15,6 +15,7 @@ import threading
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath
@@ -25,6 +26,27 @@ from reme_core.index.index_columns import columns_from_rows
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.parse.pool_worker import pid_alive
 from reme_core.store.database import Store, StoreError, is_busy, retry_busy
+
+if TYPE_CHECKING:
+    from reme_core.config import Config
+
+
+class HoldsIndex(Protocol):
+    """A workspace as the code above the index sees it: its config, its live in-memory
+    index (read under `lock`) and its store. Query, vector and edit code take protocols
+    built on this one, so none of them imports the facade."""
+
+    config: Config
+
+    @property
+    def index(self) -> MemoryIndex: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def lock(self) -> threading.RLock: ...
+
 
 DB_NAME = "index.sqlite"
 # Meta key naming the rebuild that made the database: a live process that sees it change

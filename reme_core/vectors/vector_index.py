@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from reme_core.errors import ConfigError, EmbedderUnavailable
+from reme_core.indexing.live_index import HoldsIndex
 from reme_core.vectors import STORE_KINDS, make_store
 from reme_core.vectors.codec import blobs_to_matrix, vector_to_blob
 from reme_core.vectors.embedder import Embedder
@@ -39,25 +40,12 @@ from reme_core.vectors.providers import make_embedder
 from reme_core.vectors.store import VectorStore, empty_result
 
 if TYPE_CHECKING:
-    from reme_core.config import Config
     from reme_core.index.memory_index import MemoryIndex
     from reme_core.indexing.indexer import BatchReport
-    from reme_core.store.database import Store
 
 
-class VectorHost(Protocol):
+class VectorHost(HoldsIndex, Protocol):
     """What vector recall reads of a workspace (the facade satisfies it)."""
-
-    config: Config
-
-    @property
-    def index(self) -> MemoryIndex: ...
-
-    @property
-    def store(self) -> Store: ...
-
-    @property
-    def lock(self) -> threading.RLock: ...
 
     def add_listener(self, fn: Callable[[BatchReport], None]) -> None: ...
 
