@@ -2,17 +2,21 @@
 
 Reading every stored row (files, 200k links, chunk term blobs) and sorting every posting was
 nearly all of opening a large workspace. The snapshot (``metadata/bm25-postings.npz``: plain
-arrays and JSON text, and ``np.load`` refuses pickles) holds the BM25 postings, the per-chunk
-and per-file columns, the links and the vocabulary. It is used when its stamp matches the
-database read in the same read transaction: the generation, and counts and sums of the files,
-chunks, links and terms (cheap aggregate queries, no row is read). `MemoryIndex.load` still
-checks that the arrays fit together. Anything else (missing, stale, damaged, unwritable)
-means the index is built from the rows as before, and the snapshot written again.
+arrays and JSON text, and ``np.load`` refuses pickles) holds the BM25 postings, the
+per-chunk and per-file columns, the links, the vocabulary and, when it was built, the Latin
+name field. Its members are mapped, not read: the arrays are views of a private
+copy-on-write map (the file is only ever replaced by a rename, never rewritten in place). It
+is used when its stamp matches the database read in the same read transaction: the
+generation, and counts and sums of the files, chunks, links and terms (cheap aggregate
+queries, no row is read). `MemoryIndex.load` still checks that the arrays fit together.
+Anything else (missing, stale, damaged, unwritable) means the index is built from the rows
+as before, and the snapshot written again.
 
-A snapshot is derived state a workspace may bring from anywhere, so it is never trusted: only
-a regular file is opened (not a FIFO, a device or a symlink), every member must be stored
-uncompressed (nothing is inflated: what is read is at most the file's size) with the dtype
-and shape the stamp's row counts give, and `MemoryIndex.load` checks the arrays' invariants.
+A snapshot is derived state a workspace may bring from anywhere, so it is never trusted:
+only a regular file is opened (not a FIFO, a device or a symlink), every member must be
+stored uncompressed (nothing is inflated: what is read is at most the file's size) with the
+dtype and shape the stamp's row counts give, and `MemoryIndex.load` checks the arrays'
+invariants.
 """
 
 from __future__ import annotations
