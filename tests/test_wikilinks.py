@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import time
 
+import mistletoe
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.parse.wikilinks import (
-    _fence_mask,
-    _frontmatter_end,
-    _scan_mask,
-    find_markdown_links,
-    find_wikilinks,
-)
+from reme_core.parse.frontmatter import frontmatter_lines
+from reme_core.parse.markdown_blocks import code_lines
+from reme_core.parse.wikilinks import _block_code_mask, find_markdown_links, find_wikilinks
 
 # (text, [(line, start, end, target, anchor, alias, embed), ...])
 GRAMMAR = [
@@ -98,21 +96,48 @@ def test_fence_rules() -> None:
     assert [m.target for m in find_wikilinks(text)] == ["yes"]
 
 
+# What is block code is the block scanner's rule (CommonMark, as mistletoe reads it); each of
+# these was read otherwise by the link finder's own fence scan before it used the scanner.
+CODE_RULE = [
+    ("- ```\n  [[in item fence]]\n  ```\n\n[[out]]", ["out"]),
+    ("  ```\n[[in]]\n     ```\n[[still in]]", []),  # a closer is indented 0-3 spaces
+    ("- item\n\n  ```\n  [[in]]\n\n[[after item]]", ["after item"]),  # ends with its item
+    ("***\n    [[code after break]]", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CODE_RULE)
+def test_code_is_what_the_block_scanner_says(text: str, expected: list[str]) -> None:
+    assert [m.target for m in find_wikilinks(text)] == expected
+    html = mistletoe.markdown(text)
+    in_code = "".join(re.findall(r"<code>(.*?)</code>", html, re.S))
+    for name in re.findall(r"\[\[([^\]]+)\]\]", text):
+        assert (f"[[{name}]]" in in_code) == (name not in expected), html
+
+
 FENCE_WORLD = st.sampled_from(
     ["```", "````", "~~~", "~~~~", "```py", "``` a`b", "   ```", "```  ", "[[x]]", "", "- i",
-     "# h", "`[[y]]`", "---", "a: [[z]]", "  ~~~ x"]
+     "# h", "`[[y]]`", "---", "a: [[z]]", "  ~~~ x", "    [[c]]", "\t[[t]]", "  - ```", "***"]
 )  # fmt: skip
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(FENCE_WORLD, max_size=25))
-def test_fence_fast_path_agrees_with_full_scan(lines: list[str]) -> None:
+def test_code_mask_is_the_block_scanners(lines: list[str]) -> None:
+    """The mask marks exactly the block scanner's code lines (after the frontmatter), and its
+    early exit (no fence run, no indented line) is taken only when there are none."""
     text = "\n".join(lines)
     lines = text.split("\n")
-    fm_end = _frontmatter_end(lines)
-    body_start = sum(len(line) + 1 for line in lines[: fm_end + 1])
-    fast = _fence_mask("\n" + text, len(lines), fm_end, body_start)
-    assert fast == _scan_mask(lines, fm_end)
+    code = {
+        i
+        for a, b in code_lines(lines, frontmatter_lines(lines), len(lines))
+        for i in range(a, b + 1)
+    }
+    mask = _block_code_mask(text)
+    if mask is None:
+        assert not code
+    else:
+        assert {i for i, in_code in enumerate(mask) if in_code} == code
 
 
 @settings(max_examples=150, deadline=None)

@@ -141,8 +141,13 @@ def _marker(s: str, m: re.Match[str]) -> str:
     return s[0] if m.group(1) is None else s[m.end(1)]
 
 
-def scan_blocks(lines: list[str], start: int, stop: int) -> list[Block]:
-    """Top-level blocks of `lines[start:stop]`; every non-blank line lands in one block."""
+def scan_blocks(
+    lines: list[str], start: int, stop: int, fences: list[tuple[int, int]] | None = None
+) -> list[Block]:
+    """Top-level blocks of `lines[start:stop]`; every non-blank line lands in one block.
+
+    `fences`, when given, receives the (first, last) lines of each fenced code block inside
+    a list item (top-level fences are FENCE blocks)."""
     blocks: list[Block] = []
     i = start
     while i < stop:
@@ -164,7 +169,7 @@ def scan_blocks(lines: list[str], start: int, stop: int) -> list[Block]:
         elif c in "-*_" and _THEMATIC_RE.match(s):
             block = Block(BREAK, i, i)
         elif c in "-+*0123456789" and (m := _LIST_RE.match(s)):
-            end, items = _list_end(lines, i, stop, ind, s, m)
+            end, items = _list_end(lines, i, stop, ind, s, m, fences)
             block = Block(LIST, i, end, items)
         elif c == ">":
             block = Block(QUOTE, i, _quote_end(lines, i, stop))
@@ -175,6 +180,17 @@ def scan_blocks(lines: list[str], start: int, stop: int) -> list[Block]:
         blocks.append(block)
         i = block.end + 1
     return blocks
+
+
+def code_lines(lines: list[str], start: int, stop: int) -> list[tuple[int, int]]:
+    """(first, last) lines of the code in `lines[start:stop]`: fenced and indented code
+    blocks, and fences inside list items. The one rule for what is block code (the link and
+    tag finders skip it)."""
+    fences: list[tuple[int, int]] = []
+    for block in scan_blocks(lines, start, stop, fences):
+        if block.kind == FENCE or block.kind == CODE:
+            fences.append((block.start, block.end))
+    return fences
 
 
 def _indented_end(lines: list[str], i: int, stop: int) -> int:
@@ -232,13 +248,21 @@ def _paragraph(lines: list[str], i: int, stop: int) -> Block:
 
 
 def _list_end(
-    lines: list[str], i: int, stop: int, ind: int, s: str, m: re.Match[str]
+    lines: list[str],
+    i: int,
+    stop: int,
+    ind: int,
+    s: str,
+    m: re.Match[str],
+    fences: list[tuple[int, int]] | None = None,
 ) -> tuple[int, list[int]]:
-    """(last line, item start lines) of a list starting at line `i`."""
+    """(last line, item start lines) of a list starting at line `i`; the fences inside its
+    items go to `fences` when given."""
     col = _item_col(ind, s, m)
     marker = _marker(s, m)
     fence = _fence_open(s[m.end() :])
     fence_col = col
+    opened = i  # the line that opened `fence`
     items = [i]
     last = i
     blank = False
@@ -253,11 +277,15 @@ def _list_end(
             if ind >= fence_col:
                 if ind - fence_col < 4 and _is_closer(s, fence):
                     fence = None
+                    if fences is not None:
+                        fences.append((opened, j))
                 last, blank = j, False
                 continue
             fence = None  # the item holding the fence ended, and the fence with it
+            if fences is not None:
+                fences.append((opened, last))
         if ind >= col:
-            fence, fence_col = _fence_open(s), col
+            fence, fence_col, opened = _fence_open(s), col, j
             nested = _LIST_RE.match(s) if fence is None else None
             if nested is not None:  # a nested item opening a fence
                 fence, fence_col = _fence_open(s[nested.end() :]), _item_col(ind, s, nested)
@@ -269,12 +297,14 @@ def _list_end(
                 break
             items.append(j)
             col = fence_col = _item_col(ind, s, item)
-            fence = _fence_open(s[item.end() :])
+            fence, opened = _fence_open(s[item.end() :]), j
             last, blank = j, False
             continue
         if blank or (ind < 4 and _interrupts(s)):
             break
         last = j  # a lazy continuation line
+    if fence is not None and fences is not None:
+        fences.append((opened, last))  # an unclosed fence ends with its list
     return last, items
 
 

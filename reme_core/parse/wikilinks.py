@@ -1,9 +1,11 @@
 """Find wikilinks and local Markdown links in a note, with exact spans, skipping code.
 
-The indexer runs this over every file, so the common cases are cheap: a text with no
-`[[` (or no `](`) returns at once, the link pattern is searched over the whole text, fenced
-code is found by looking only at fence-like lines (a full line scan only when some line is
-indented), and inline code spans are only looked for on lines that hold a candidate link.
+What is block code (fenced, indented, a fence in a list item) is the block scanner's call
+(`markdown_blocks.code_lines`, checked against mistletoe); inline code spans are found here.
+The indexer runs this over every file, so the common cases are cheap: a text with no `[[`
+(or no `](`) returns at once, the link pattern is searched over the whole text, the block
+scan runs only once a match needs it and the text has a fence run or an indented line, and
+inline code spans are only looked for on lines that hold a candidate link.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from reme_core.parse.frontmatter import frontmatter_lines
+from reme_core.parse.markdown_blocks import code_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +69,8 @@ _MDLINK_RE = re.compile(
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
 )
 _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-_FENCE_RE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
-_LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
-_ATX_HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _BACKTICKS_RE = re.compile(r"`+")
 _INDENTED_LINE_RE = re.compile(r"\n(?: {4}| {0,3}\t)")
-_FENCE_LINE_RE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 
 def find_wikilinks(text: str) -> list[WikilinkMatch]:
@@ -225,121 +224,28 @@ def _in_spans(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= pos < b for a, b in spans)
 
 
-def _frontmatter_end(lines: list[str]) -> int:
-    """Index of the closing `---` (or `...`) of a leading YAML block, or -1; never code."""
-    return frontmatter_lines(lines) - 1
-
-
-def _indent(line: str) -> int:
-    """Leading whitespace width, tabs to the next multiple of 4 (CommonMark)."""
-    width = 0
-    for ch in line:
-        if ch == " ":
-            width += 1
-        elif ch == "\t":
-            width += 4 - width % 4
-        else:
-            break
-    return width
-
-
 def _block_code_mask(text: str) -> list[bool] | None:
-    """Per line: inside a fenced or indented code block. None when the text cannot hold any."""
-    if "```" not in text and "~~~" not in text and not _INDENTED_LINE_RE.search("\n" + text):
-        return None
-    lines = text.split("\n")
-    fm_end = _frontmatter_end(lines)
-    body_start = sum(len(line) + 1 for line in lines[: fm_end + 1])
-    # With a newline in front, every body line starts after a "\n" from `body_start` on, and
-    # patterns that start with a literal are searched quickly.
-    padded = "\n" + text
-    if _INDENTED_LINE_RE.search(padded, body_start):
-        return _scan_mask(lines, fm_end)
-    return _fence_mask(padded, len(lines), fm_end, body_start)
+    """Per line: inside block code, as the block scanner has it (`code_lines`, after the
+    frontmatter). None when the text cannot hold any: no fence run and no indented line.
 
-
-def _fence_mask(padded: str, n_lines: int, fm_end: int, body_start: int) -> list[bool]:
-    """The mask when no body line is indented: only fences matter, and only lines that look
-    like fences need looking at (the common case, several times faster than a full scan)."""
-    mask = [False] * n_lines
-    fence_char = ""
-    fence_len = open_line = 0
-    index = fm_end + 1
-    counted = body_start
-    for m in _FENCE_LINE_RE.finditer(padded, body_start):
-        index += padded.count("\n", counted, m.start())
-        counted = m.start()
-        run, info = m.group(1), m.group(2)
-        if fence_char:
-            if run[0] == fence_char and len(run) >= fence_len and not info.strip():
-                mask[open_line : index + 1] = [True] * (index + 1 - open_line)
-                fence_char = ""
-        elif not (run[0] == "`" and "`" in info):
-            fence_char, fence_len, open_line = run[0], len(run), index
-    if fence_char:
-        mask[open_line:] = [True] * (n_lines - open_line)
+    The last text's mask is kept: parsing a note asks for it up to three times (wikilinks,
+    Markdown links, tags), and the scan is the costly part of all three."""
+    global _LAST_MASK
+    last_text, last_mask = _LAST_MASK
+    if text is last_text:
+        return last_mask
+    mask: list[bool] | None = None
+    if "```" in text or "~~~" in text or _INDENTED_LINE_RE.search("\n" + text):
+        lines = text.split("\n")
+        mask = [False] * len(lines)
+        for first, last in code_lines(lines, frontmatter_lines(lines), len(lines)):
+            mask[first : last + 1] = [True] * (last + 1 - first)
+    _LAST_MASK = (text, mask)
     return mask
 
 
-def _scan_mask(lines: list[str], fm_end: int) -> list[bool]:
-    """The mask by a full line scan, for texts with indented lines.
-
-    Indented code needs a blank line (or a heading, a closed fence, the start of the body)
-    before it and no open list, since an indented line after a list item is its continuation.
-    """
-    mask = [False] * len(lines)
-    fence_char = ""
-    fence_len = fence_indent = 0
-    in_indented = in_list = False
-    prev_blank = prev_allows_code = True  # the start of the body counts as after a blank
-    for i in range(fm_end + 1, len(lines)):
-        line = lines[i]
-        stripped = line.lstrip(" \t")
-        width = 0 if len(stripped) == len(line) else _indent(line)
-        if fence_char:
-            mask[i] = True
-            if (
-                stripped[:1] == fence_char
-                and width < fence_indent + 4
-                and stripped.startswith(fence_char * fence_len)
-                and not stripped.rstrip().strip(fence_char)
-            ):
-                fence_char = ""
-                prev_blank, prev_allows_code = False, True
-            continue
-
-        if in_indented:
-            if not stripped or width >= 4:
-                mask[i] = bool(stripped)
-                continue
-            in_indented = False
-        if not stripped:
-            prev_blank = prev_allows_code = True
-            continue
-
-        if width >= 4 and prev_allows_code and not in_list:
-            in_indented = True
-            mask[i] = True
-            continue
-
-        first = stripped[0]
-        if first in "`~" and (in_list or width < 4):
-            fence = _FENCE_RE.match(stripped)
-            if fence and not (first == "`" and "`" in fence.group(3)):
-                fence_char = first
-                fence_len = len(fence.group(2))
-                fence_indent = width
-                mask[i] = True
-                continue
-
-        heading = first == "#" and _ATX_HEADING_RE.match(line) is not None
-        if first in "-+*0123456789" and _LIST_ITEM_RE.match(line):
-            in_list = True
-        elif width == 0 and (prev_blank or heading):
-            in_list = False  # a new top-level block; a line right after an item is lazy text
-        prev_blank = False
-        prev_allows_code = heading
-    return mask
+# The text `_block_code_mask` last saw, and its mask (a str is immutable: same object, same mask).
+_LAST_MASK: tuple[str | None, list[bool] | None] = (None, None)
 
 
 def _code_spans(line: str) -> list[tuple[int, int]]:
