@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reme_tui.app import RemeApp
-from reme_tui.widgets.neighbours import _entry
+from reme_tui.widgets.neighbour_entry import neighbour
 from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.search.hit_block import HitBlock
 from tests.conftest import write_files
@@ -36,6 +36,6 @@ async def test_control_sequences_are_not_drawn(tmp_path: Path) -> None:
         view = app.query_one(NoteView)
         assert not any("\x1b" in ln or "\x07" in ln or "\x9b" in ln for ln in view.lines)
         assert any("zircon" in ln for ln in view.lines)
-    entry = _entry("→", "Evil.md", f"bad{TITLE}name", f"d{OSC52}")
-    text = "".join(str(t) for t in entry.renderables)
+    entry = neighbour("→", "Evil.md", f"bad{TITLE}name", f"d{OSC52}")
+    text = "".join(str(t) for t in entry.rows)
     assert "\x1b" not in text and "\x07" not in text and "bad]0;ownedname" in text

@@ -154,9 +154,10 @@ class BrowserBase(App[None]):
 
     @work(thread=True, exclusive=True, group="neighbours", name="links", exit_on_error=False)
     def neighbours_worker(self, path: str) -> None:
-        """Links, mentions and traverse of a note, off the UI thread."""
+        """Links and mentions of a note (its traverse while the pane shows traverses), off
+        the UI thread."""
         assert self.ws is not None
-        data = gather(self.ws, path)
+        data = gather(self.ws, path, traverse=self.neighbours.traverse_mode)
         if not get_current_worker().is_cancelled:
             self.post_message(NeighboursGathered(data))
 

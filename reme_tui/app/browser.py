@@ -306,5 +306,6 @@ class RemeApp(Preferences, NoteOps, Upkeep):
             self.focus_reader()
 
     def action_traverse(self) -> None:
-        """Toggle the depth-2 traverse in the neighbours pane."""
-        self.neighbours.toggle_traverse()
+        """Toggle the depth-2 traverse in the neighbours pane (gathered when first shown)."""
+        if self.neighbours.toggle_traverse() and self.neighbours.data is not None:
+            self.neighbours_worker(self.neighbours.data.path)

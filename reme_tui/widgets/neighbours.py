@@ -1,12 +1,11 @@
 """The neighbours pane: outlinks, inlinks and unlinked mentions of the open note, or a
-depth-2 traverse of its link graph. Everything is computed in a thread worker."""
+depth-2 traverse of its link graph. Everything, the pane's entries too, is computed in a
+thread worker; the pane only hands the entries to its OptionList."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rich.console import Group
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -15,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from reme_core import Neighbour, NotIndexed, TraverseNode, Workspace, aliases_of
 from reme_tui.messages import OpenNote
-from reme_tui.widgets.safe_text import drawable
+from reme_tui.widgets.neighbour_entry import Entry, Target, header, neighbour
 
 MENTION_LIMIT = 20
 
@@ -32,14 +31,21 @@ class Mention:
 
 @dataclass(slots=True)
 class NeighbourData:
-    """What the pane shows for one note."""
+    """What the pane shows for one note, and its entries (built in the worker too).
+
+    `traverse` is None until asked for: a depth-2 traverse of a hub note reaches most of a
+    vault (4,400 notes of obsidian-secops, most of a second), so it is gathered only while
+    the pane shows traverses.
+    """
 
     path: str
     outlinks: list[Neighbour] = field(default_factory=list)
     inlinks: list[Neighbour] = field(default_factory=list)
     mentions: list[Mention] = field(default_factory=list)
-    traverse: list[TraverseNode] = field(default_factory=list)
+    traverse: list[TraverseNode] | None = None
     error: str = ""
+    link_entries: list[Entry] = field(default_factory=list)
+    traverse_entries: list[Entry] = field(default_factory=list)
 
 
 def note_names(ws: Workspace, path: str) -> list[str]:
@@ -68,8 +74,9 @@ def unlinked_mentions(ws: Workspace, path: str, linked: set[str]) -> list[Mentio
     return list(found.values())[:MENTION_LIMIT]
 
 
-def gather(ws: Workspace, path: str) -> NeighbourData:
-    """Links, mentions and the depth-2 traverse of one note."""
+def gather(ws: Workspace, path: str, *, traverse: bool = False) -> NeighbourData:
+    """Links and mentions of one note (and with `traverse`, its depth-2 traverse), with the
+    pane's entries for them."""
     data = NeighbourData(path)
     try:
         links = ws.links(path)
@@ -78,23 +85,41 @@ def gather(ws: Workspace, path: str) -> NeighbourData:
         return data
     data.outlinks, data.inlinks = links.outlinks, links.inlinks
     data.mentions = unlinked_mentions(ws, path, {n.path for n in data.inlinks})
-    data.traverse = ws.traverse(path, 2, "both").nodes
+    data.link_entries = link_entries(data)
+    if traverse:
+        data.traverse = ws.traverse(path, 2, "both").nodes
+        data.traverse_entries = traverse_entries(data.traverse)
     return data
 
 
-def _entry(arrow: str, path: str, name: str, description: str, note: str = "") -> Group:
-    """A neighbour: name (or path) with a marker, the path, then the description."""
-    path, name, description = drawable(path), drawable(str(name)), drawable(str(description))
-    title = Text(f"{arrow} ", style="bold")
-    title.append(name or path, style="bold")
-    if note:
-        title.append(f"  {note}", style="italic red")
-    parts: list[Text] = [title]
-    if name:
-        parts.append(Text(f"  {path}", style="dim", no_wrap=True, overflow="ellipsis"))
-    if description:
-        parts.append(Text(f"  {description}", style="italic"))
-    return Group(*parts)
+def link_entries(data: NeighbourData) -> list[Entry]:
+    """Outlinks, inlinks and unlinked mentions, each group under its header."""
+    entries = [header(f"Outlinks ({len(data.outlinks):,})")]
+    for n in data.outlinks:
+        note = "dangling" if n.dangling else "" if n.indexed else "attachment"
+        entries.append(neighbour("→", n.path, n.name, n.description, note))
+    entries.append(header(f"Inlinks ({len(data.inlinks):,})"))
+    entries.extend(neighbour("←", n.path, n.name, n.description) for n in data.inlinks)
+    entries.append(header(f"Unlinked mentions ({len(data.mentions)})"))
+    for m in data.mentions:
+        place = f"{m.path}:{m.start_line}-{m.end_line}"
+        target = (m.path, m.start_line, m.end_line)
+        entries.append(neighbour("~", place, "", f'"{m.name}"', target=target))
+    return entries
+
+
+def traverse_entries(nodes: list[TraverseNode]) -> list[Entry]:
+    """The traverse by depth: this note, then depth 1 and 2, each under its header."""
+    entries: list[Entry] = []
+    for depth in (0, 1, 2):
+        at = [n for n in nodes if n.depth == depth]
+        if not at:
+            continue
+        entries.append(header("This note" if depth == 0 else f"Depth {depth} ({len(at):,})"))
+        for n in at:
+            note = "" if n.indexed else "not indexed"
+            entries.append(neighbour("·" * max(1, depth), n.path, n.name, n.description, note))
+    return entries
 
 
 class NeighboursPane(Vertical):
@@ -104,7 +129,7 @@ class NeighboursPane(Vertical):
         super().__init__(id=id)
         self.data: NeighbourData | None = None
         self.traverse_mode = False
-        self._targets: list[tuple[str, int | None, int | None]] = []
+        self._targets: list[Target | None] = []
 
     def compose(self) -> ComposeResult:
         yield Static("Open a note to see its links.", id="neighbours-message")
@@ -119,24 +144,35 @@ class NeighboursPane(Vertical):
         self.query_one("#neighbours-message", Static).update(message)
         self.query_one(OptionList).clear_options()
 
-    def toggle_traverse(self) -> None:
-        """Switch between direct links and the depth-2 traverse."""
+    def toggle_traverse(self) -> bool:
+        """Switch between direct links and the depth-2 traverse; True when the traverse
+        of the shown note is still to be gathered."""
         self.traverse_mode = not self.traverse_mode
-        if self.data is not None:
-            self.show(self.data)
+        if self.data is None:
+            return False
+        self.show(self.data)
+        return self.traverse_mode and self.data.traverse is None and not self.data.error
 
     def show(self, data: NeighbourData) -> None:
-        """Display the links of a note (called with the worker's result)."""
+        """Display the entries of a note (called with the worker's result): laying out an
+        entry costs nothing (its height is its row count), so this is cheap at any size."""
         self.data = data
+        message = self.query_one("#neighbours-message", Static)
         self.border_title = "Traverse (depth 2)" if self.traverse_mode else "Links"
-        options: list[Option] = []
-        self._targets = []
+        entries: list[Entry] = []
         if data.error:
-            self.query_one("#neighbours-message", Static).update(data.error)
-        elif self.traverse_mode:
-            self._traverse_options(data, options)
+            message.update(data.error)
+        elif not self.traverse_mode:
+            entries = data.link_entries
+            counts = (len(data.outlinks), len(data.inlinks), len(data.mentions))
+            message.update("{:,} out · {:,} in · {:,} mentions".format(*counts))
+        elif data.traverse is None:
+            message.update("Gathering the notes within 2 links…")
         else:
-            self._link_options(data, options)
+            entries = data.traverse_entries
+            message.update(f"{len(data.traverse):,} notes within 2 links")
+        self._targets = [e.target for e in entries]
+        options = [Option(e, id=f"n{i}", disabled=e.target is None) for i, e in enumerate(entries)]
         option_list = self.query_one(OptionList)
         highlighted = option_list.highlighted
         option_list.set_options(options)
@@ -146,49 +182,9 @@ class NeighboursPane(Vertical):
                 index += 1
             option_list.highlighted = index
 
-    def _add(self, options: list[Option], prompt: Text | Group, target: tuple | None) -> None:
-        options.append(Option(prompt, id=f"n{len(options)}", disabled=target is None))
-        self._targets.append(target or ("", None, None))
-
-    def _header(self, options: list[Option], title: str) -> None:
-        self._add(options, Text(title, style="bold underline"), None)
-
-    def _link_options(self, data: NeighbourData, options: list[Option]) -> None:
-        message = (
-            f"{len(data.outlinks)} out · {len(data.inlinks)} in · {len(data.mentions)} mentions"
-        )
-        self.query_one("#neighbours-message", Static).update(message)
-        self._header(options, f"Outlinks ({len(data.outlinks)})")
-        for n in data.outlinks:
-            note = "dangling" if n.dangling else "" if n.indexed else "attachment"
-            self._add(
-                options, _entry("→", n.path, n.name, n.description, note), (n.path, None, None)
-            )
-        self._header(options, f"Inlinks ({len(data.inlinks)})")
-        for n in data.inlinks:
-            self._add(options, _entry("←", n.path, n.name, n.description), (n.path, None, None))
-        self._header(options, f"Unlinked mentions ({len(data.mentions)})")
-        for m in data.mentions:
-            prompt = _entry("~", f"{m.path}:{m.start_line}-{m.end_line}", "", f'"{m.name}"')
-            self._add(options, prompt, (m.path, m.start_line, m.end_line))
-
-    def _traverse_options(self, data: NeighbourData, options: list[Option]) -> None:
-        self.query_one("#neighbours-message", Static).update(
-            f"{len(data.traverse)} notes within 2 links"
-        )
-        for depth in (0, 1, 2):
-            nodes = [n for n in data.traverse if n.depth == depth]
-            if not nodes:
-                continue
-            self._header(options, "This note" if depth == 0 else f"Depth {depth} ({len(nodes)})")
-            for n in nodes:
-                note = "" if n.indexed else "not indexed"
-                prompt = _entry("·" * max(1, depth), n.path, n.name, n.description, note)
-                self._add(options, prompt, (n.path, None, None))
-
     @on(OptionList.OptionSelected, "#neighbours-list")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        path, start, end = self._targets[event.option_index]
-        if path:
-            self.post_message(OpenNote(path, start, end))
+        target = self._targets[event.option_index]
+        if target is not None:
+            self.post_message(OpenNote(*target))
