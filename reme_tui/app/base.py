@@ -17,7 +17,7 @@ from textual.app import App
 from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
-from reme_core import FileRefused, Workspace
+from reme_core import FileRefused, PathRefused, Workspace
 from reme_tui.messages import (
     IndexProgress,
     NeighboursGathered,
@@ -111,7 +111,12 @@ class BrowserBase(App[None]):
         """Show a note (with ranges or an anchor) and its neighbours; explain dangling links."""
         if self.ws is None:
             return
-        if self.ws.node(path) is None and not (self.ws.root / path).exists():
+        try:
+            node = self.ws.node(path)
+        except PathRefused as exc:  # a `../..` link out of the workspace
+            self.notify(str(exc), title="Link", severity="warning")
+            return
+        if node is None and not (self.ws.root / path).exists():
             self.notify(
                 f"Dangling link: {path} does not exist (yet).", title="Link", severity="warning"
             )
