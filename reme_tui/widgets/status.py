@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from reme_core import IndexStats
+from reme_tui.widgets.safe_text import drawable
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ class StatusBar(Static):
         s = self.state
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(" reme ", style="bold reverse")
-        text.append(f" {s.workspace or '…'}", style="bold")
+        text.append(f" {drawable(s.workspace) or '…'}", style="bold")
         if s.mode:
             text.append(f" ({s.mode})", style="dim")
         if s.files is not None:
@@ -62,7 +63,7 @@ class StatusBar(Static):
         text.append("  │  ")
         text.append(s.vectors, style=_vector_style(s.vectors))
         if s.activity:
-            text.append(f"  │  {s.activity}", style="italic")
+            text.append(f"  │  {drawable(s.activity)}", style="italic")
         self.update(text)
 
 

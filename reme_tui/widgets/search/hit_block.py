@@ -146,7 +146,7 @@ class HitBlock:
     @property
     def header(self) -> str:
         """The full, unshortened header text."""
-        return f"{self.path}:{self.start_line}-{self.end_line} [{self.score}]{self._more}"
+        return f"{drawable(self.path)}:{self.start_line}-{self.end_line} [{self.score}]{self._more}"
 
     @property
     def _more(self) -> str:
@@ -158,7 +158,7 @@ class HitBlock:
         score = f" [{self.score}]{self._more}"
         room = width - cell_len(tail) - cell_len(score)
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(shorten_left(self.path, max(room, 8)), style="bold")
+        text.append(shorten_left(drawable(self.path), max(room, 8)), style="bold")
         text.append(tail, style="bold")
         text.append(score, style="dim")
         return text
