@@ -72,7 +72,7 @@ def _width(line: str, s: str) -> int:
     return k
 
 
-def _fence_open(s: str) -> tuple[str, int] | None:
+def fence_open(s: str) -> tuple[str, int] | None:
     """(char, length) when `s` (already unindented) opens a code fence."""
     ch = s[:1]
     if ch not in ("`", "~"):
@@ -97,7 +97,7 @@ def _interrupts(s: str) -> bool:
     if c == "#":
         return _ATX_RE.match(s) is not None
     if c in "`~":
-        return _fence_open(s) is not None
+        return fence_open(s) is not None
     if c == ">" or (c in "-*_" and _THEMATIC_RE.match(s)):
         return True
     m = _LIST_RE.match(s)
@@ -163,7 +163,7 @@ def scan_blocks(
             block = Block(CODE, i, _indented_end(lines, i, stop))
         elif c == "#" and (m := _ATX_RE.match(s)):
             block = Block(HEADING, i, i, len(m.group(1)), s.rstrip())
-        elif c in "`~" and (fence := _fence_open(s)):
+        elif c in "`~" and (fence := fence_open(s)):
             end, closer = _fence_end(lines, i + 1, stop, fence, 0)
             block = Block(FENCE, i, end, (closer, fence))
         elif c in "-*_" and _THEMATIC_RE.match(s):
@@ -260,7 +260,7 @@ def _list_end(
     items go to `fences` when given."""
     col = _item_col(ind, s, m)
     marker = _marker(s, m)
-    fence = _fence_open(s[m.end() :])
+    fence = fence_open(s[m.end() :])
     fence_col = col
     opened = i  # the line that opened `fence`
     items = [i]
@@ -285,10 +285,10 @@ def _list_end(
             if fences is not None:
                 fences.append((opened, last))
         if ind >= col:
-            fence, fence_col, opened = _fence_open(s), col, j
+            fence, fence_col, opened = fence_open(s), col, j
             nested = _LIST_RE.match(s) if fence is None else None
             if nested is not None:  # a nested item opening a fence
-                fence, fence_col = _fence_open(s[nested.end() :]), _item_col(ind, s, nested)
+                fence, fence_col = fence_open(s[nested.end() :]), _item_col(ind, s, nested)
             last, blank = j, False
             continue
         item = _LIST_RE.match(s) if ind < 4 else None
@@ -297,7 +297,7 @@ def _list_end(
                 break
             items.append(j)
             col = fence_col = _item_col(ind, s, item)
-            fence, opened = _fence_open(s[item.end() :]), j
+            fence, opened = fence_open(s[item.end() :]), j
             last, blank = j, False
             continue
         if blank or (ind < 4 and _interrupts(s)):

@@ -23,7 +23,7 @@ from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.files.text_decode import decode_text, looks_binary
 from reme_core.models import chunk_id
-from reme_core.parse.markdown_blocks import HEADING, scan_blocks
+from reme_core.parse.markdown_blocks import HEADING, fence_open, scan_blocks
 
 if TYPE_CHECKING:
     from reme_core.query.source import IndexReader
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 # (chunk id, prefix, body, suffix), as `Store.chunk_texts` gives them.
 ChunkText = tuple[str, str, str, str]
 _PART = re.compile(r"\[Part \d+/\d+\]")
-_FENCE = re.compile(r"`{3,}|~{3,}")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # Never blocks on a FIFO put where a note was; never follows a symlink unchecked.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
@@ -144,7 +143,8 @@ def _at_lines(text: str, body: str, start: int, end: int) -> bool:
 def _derived(prefix: str, suffix: str, text: str) -> bool:
     """Whether a prefix and suffix are made of the file's own lines, as the chunkers make them
     (headings in their one-line `#` form, `[Part k/N]`, a repeated table header or fence line;
-    a closing fence)."""
+    a closing fence: a line of the file, or a bare fence run as the chunker closes an unclosed
+    fence with)."""
     if not prefix and not suffix:
         return True
     wrapped = f"\n{text}\n"
@@ -166,7 +166,7 @@ def _derived(prefix: str, suffix: str, text: str) -> bool:
         if not suffix.startswith("\n") or "\n" in closer or not closer.strip():
             return False
         own_line = re.compile(rf"^[ \t]*{re.escape(closer)}[ \t]*$", re.MULTILINE)
-        if not _FENCE.fullmatch(closer) and own_line.search(text) is None:
+        if fence_open(closer) != (closer[0], len(closer)) and own_line.search(text) is None:
             return False
     return True
 
