@@ -13,6 +13,8 @@ from textual.widgets import Input
 from reme_tui.app.browser import RemeApp
 from reme_tui.settings import load_settings, save_setting, settings_path
 from reme_tui.state import load_state
+from reme_tui.widgets.outline import OutlinePane
+from reme_tui.widgets.switcher import SwitcherPalette
 from tests.test_tui_app import settle, wait_until
 
 
@@ -102,3 +104,36 @@ def test_save_setting_keeps_the_rest_of_the_file(tmp_path: Path) -> None:
     path.write_text("theme: [1\n", encoding="utf-8")
     problems = load_settings(path).problems
     assert problems and f"{path}:2:1: not valid YAML" in problems[0]
+
+
+async def test_newer_bindings_can_be_remapped(demo_copy: Path, user_dirs: Path) -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "keymap:\n  reader.outline: j\n  outline.leave: ctrl+g\n  switcher.close: ctrl+g\n"
+        "  create.confirm: c\n  create.cancel: x\n  tags.back: ctrl+g\n",
+        encoding="utf-8",
+    )
+    notes: list[str] = []
+    app = RemeApp(demo_copy, watch=False)
+    app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_until(pilot, lambda: app.ws is not None)
+        app.open_path("digest/wiki/solar.md")
+        await settle(pilot)
+        outline = app.screen.query_one(OutlinePane)
+        app.focus_reader()
+        await pilot.press("h")  # the outline's old key does nothing now
+        await settle(pilot)
+        assert not outline.display
+        await pilot.press("j")
+        await settle(pilot)
+        assert outline.display and app.focused is outline
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        assert app.focused is app.screen.query_one("#note")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, SwitcherPalette))
+        await pilot.press("ctrl+g")
+        await wait_until(pilot, lambda: not isinstance(app.screen, SwitcherPalette))
+    assert not [n for n in notes if "keymap" in n], notes

@@ -33,7 +33,10 @@ from reme_tui.messages import (
     WorkspaceOpened,
 )
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
+from reme_tui.screens.tags import TagsScreen
 from reme_tui.widgets.neighbours import NeighboursPane
+from reme_tui.widgets.outline import OutlinePane
+from reme_tui.widgets.reader.create_note import CreateNoteScreen
 from reme_tui.widgets.reader.note_view import NoteView, parse_line_anchor
 from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane, run_query
@@ -84,8 +87,19 @@ class RemeApp(Preferences, NoteOps, Upkeep):
         self._links_choice: bool | None = None
 
     def keymap_classes(self) -> tuple[type, ...]:
-        """The app's, the reader's and the dialogs' bindings may be remapped."""
-        return (type(self), NoteView, FileOpScreen, DeleteScreen, SearchPane)
+        """The app's, the panes', the dialogs' and the palettes' bindings may be remapped."""
+        return (
+            type(self),
+            Reader,
+            NoteView,
+            OutlinePane,
+            SearchPane,
+            FileOpScreen,
+            DeleteScreen,
+            CreateNoteScreen,
+            TagsScreen,
+            SwitcherPalette,
+        )
 
     def compose(self) -> ComposeResult:
         # Kept as references: a query from a worker's callback would search the screen on top

@@ -13,14 +13,16 @@ import asyncio
 import threading
 import weakref
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
 from reme_core import Workspace, aliases_of
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.note_ranking import NoteEntry, NoteRanker
+from reme_tui.widgets.safe_text import drawable
 
 DISCOVER_LIMIT = 200
 SEARCH_LIMIT = 50
@@ -36,6 +38,14 @@ class SwitcherPalette(CommandPalette):
     Keys that reach this screen before its input is composed and focused are kept too. Either
     way they are typed into the input as soon as it exists.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "escape", "Close", id="switcher.close"),
+        Binding("down", "cursor_down", "Next note", show=False, id="switcher.next"),
+        Binding(
+            "up", "command_list('cursor_up')", "Previous note", show=False, id="switcher.previous"
+        ),
+    ]
 
     def __init__(self) -> None:
         super().__init__(providers=[NoteSwitcher], placeholder=PLACEHOLDER)
@@ -94,7 +104,9 @@ class NoteSwitcher(Provider):
         for ranked in self.ranker.rank("", DISCOVER_LIMIT, self.recent):
             entry = ranked.entry
             yield DiscoveryHit(
-                entry.label, partial(self._open, entry.path), help=entry.description or None
+                drawable(entry.label),
+                partial(self._open, entry.path),
+                help=drawable(entry.description) or None,
             )
 
     async def search(self, query: str) -> Hits:
@@ -104,10 +116,10 @@ class NoteSwitcher(Provider):
             entry = hit.entry
             yield Hit(
                 1 - n / (len(ranked) + 1),  # the palette sorts by score: keep our order
-                matcher.highlight(entry.label),
+                matcher.highlight(drawable(entry.label)),
                 partial(self._open, entry.path),
-                text=entry.label,
-                help=entry.description or None,
+                text=drawable(entry.label),
+                help=drawable(entry.description) or None,
             )
 
 
