@@ -7,6 +7,7 @@ access, and the link graph answers from index arrays (see reme_core.index.link_g
 
 from __future__ import annotations
 
+import posixpath
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -125,22 +126,37 @@ class MemoryIndex:
         return entry[1].columns(slots)
 
     def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
-        """Obsidian vaults: each literal target that is not a note, resolved as `_resolved` does."""
+        """Obsidian vaults: each literal target that is not a note, resolved as `_resolved` does.
+
+        A resolution depends on the linking file only through its folder (relative targets,
+        the nearest-folder tie-break), so each (folder, written target) is resolved once: a
+        vault's `[[Note]]` links repeat the same few targets from many files (Pokerole's
+        23,713 links resolved 23,713 times took ~0.5 s of every cold open).
+        """
         strings = list(links.strings)
         sid = dict(zip(strings, range(len(strings))))
         target = links.target.copy()
+        sources, raws = links.source.tolist(), links.raw.tolist()
+        folder_of: dict[int, str] = {}
+        resolved: dict[tuple[str, str, str], int] = {}
         for i, t in enumerate(links.target.tolist()):
             literal = strings[t]
             if not literal or literal in self.nodes:
                 continue
-            source = strings[links.source[i]]
-            raw = strings[links.raw[i]] or literal
-            found = self.resolver.resolve(source, raw) if self.resolver is not None else None
-            found = found or self._attachment(source, raw) or literal
-            if found not in sid:
-                sid[found] = len(strings)
-                strings.append(found)
-            target[i] = sid[found]
+            folder = folder_of.get(sources[i])
+            if folder is None:
+                folder = folder_of[sources[i]] = posixpath.dirname(strings[sources[i]])
+            raw = strings[raws[i]] or literal
+            found_id = resolved.get((folder, raw, literal))
+            if found_id is None:
+                source = strings[sources[i]]
+                found = self.resolver.resolve(source, raw) if self.resolver is not None else None
+                found = found or self._attachment(source, raw) or literal
+                if found not in sid:
+                    sid[found] = len(strings)
+                    strings.append(found)
+                found_id = resolved[folder, raw, literal] = sid[found]
+            target[i] = found_id
         return LinkColumns(
             strings,
             links.source,
