@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.index import bm25 as bm25_module
+from reme_core.index import posting_lists
 from reme_core.index.bm25 import BM25Index
 from reme_core.text.vocabulary import Vocabulary
 
@@ -55,12 +55,12 @@ def add_doc(index: BM25Index, doc: Doc) -> int:
 @contextmanager
 def small_segments(on: bool) -> Iterator[None]:
     """Make the delta fold after a few postings, so small corpora exercise every merge path."""
-    saved = bm25_module._FOLD_MIN
-    bm25_module._FOLD_MIN = 3 if on else saved
+    saved = posting_lists._FOLD_MIN
+    posting_lists._FOLD_MIN = 3 if on else saved
     try:
         yield
     finally:
-        bm25_module._FOLD_MIN = saved
+        posting_lists._FOLD_MIN = saved
 
 
 def check_search(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reme_core.index.bm25 import as_csr, term_keys
+from reme_core.index.posting_lists import as_csr, term_keys
 
 # A batch's term ids or counts: in memory, or (offset, length, dtype) in the spill file.
 _Held = np.ndarray | tuple[int, int, str]
