@@ -6,191 +6,22 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
-import os
 import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from benchmarks.corpus import corpus_paths, ensure_corpus, query_sets
-from benchmarks.measure import dir_size, median, percentile, run_measured, time_calls
+from benchmarks.context import Context, Result, cli, lat, timed
+from benchmarks.corpus import corpus_paths, query_sets
+from benchmarks.measure import median, percentile, run_measured, time_calls
+from benchmarks.ratio_scenarios import cold, job
+from benchmarks.rebuild_scenarios import floor, reindex
 
-
-@dataclass(slots=True)
-class Context:
-    """What every scenario needs: the corpus, how hard to try, and earlier results."""
-
-    n_files: int
-    seed: int = 7
-    runs: int = 3
-    quick: bool = False
-    scratch: Path = Path("/tmp/reme-bench")
-    results: dict[str, Result] = field(default_factory=dict)
-    _root: Path | None = None
-
-    @property
-    def root(self) -> Path:
-        """The cached corpus, generated on first use."""
-        if self._root is None:
-            self._root = ensure_corpus(self.n_files, self.seed)
-        return self._root
-
-    def indexed_root(self) -> Path:
-        """The corpus with a persisted index (built in-process when missing)."""
-        from reme_core import Workspace
-
-        root = self.root
-        if not (root / "metadata" / "index.sqlite").exists():
-            Workspace.open(root).close()
-        return root
-
-    def copy(self, name: str) -> Path:
-        """A fresh, indexed copy of the corpus that a scenario may modify."""
-        src = self.indexed_root()
-        dst = self.scratch / f"{self.n_files}-{self.seed}-{name}"
-        shutil.rmtree(dst, ignore_errors=True)
-        shutil.copytree(src, dst)
-        return dst
-
-
-@dataclass(slots=True)
-class Result:
-    """One scenario's numbers (name -> value) and notes; `status` is ok, skipped or pending."""
-
-    scenario: str
-    metrics: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    status: str = "ok"
-
-
-def cli() -> list[str]:
-    """The real `reme-tui` entry point (or the module when the script is not on PATH)."""
-    exe = shutil.which("reme-tui")
-    return [exe] if exe else [sys.executable, "-m", "reme_tui"]
-
-
-def _lat(prefix: str, seconds: list[float], out: dict[str, float]) -> None:
-    ms = [s * 1000 for s in seconds]
-    out[f"{prefix}_p50_ms"] = percentile(ms, 50)
-    out[f"{prefix}_p95_ms"] = percentile(ms, 95)
-
-
-# -- indexing -------------------------------------------------------------------------------
-def reindex(ctx: Context) -> Result:
-    """Cold `reme-tui --reindex PATH` (no metadata/): wall, files/s, peak RSS, database size."""
-    root = ctx.root
-    res = Result("reindex")
-    walls, rss, tree, pss = [], [], [], []
-    # Timed runs, then one run whose process tree is sampled for memory (sampling costs CPU).
-    for sample_every in [None] * ctx.runs + [0.02]:
-        shutil.rmtree(root / "metadata", ignore_errors=True)
-        proc = run_measured([*cli(), "--reindex", str(root)], sample_every=sample_every)
-        if proc.returncode != 0:
-            raise RuntimeError(f"reindex failed: {proc.stderr[-2000:]}")
-        rss.append(proc.maxrss_mb)
-        if sample_every is None:
-            walls.append(proc.seconds)
-        else:
-            tree.append(proc.tree_peak_mb)
-            pss.append(proc.tree_pss_peak_mb)
-        summary = proc.stdout.strip().splitlines()[-1].split()
-    stats = dict(zip(summary[::2], summary[1::2]))
-    wall = median(walls)
-    res.metrics.update(
-        wall_s=wall,
-        wall_p95_s=percentile(walls, 95),
-        files_per_s=ctx.n_files / wall,
-        projected_50k_s=wall * 50_000 / ctx.n_files,
-        peak_rss_mb=max(rss),
-        tree_peak_rss_mb=max(tree),
-        tree_peak_pss_mb=max(pss),
-        db_mb=dir_size(root / "metadata") / 2**20,
-        chunks=float(stats.get("chunks", 0)),
-        links=float(stats.get("links", 0)),
-    )
-    res.metrics.update(_parent_cpu(root))
-    res.notes.append(
-        "peak_rss_mb: kernel high-water mark of the largest process (wait4); "
-        "tree_peak_rss_mb: sampled sum over the parent, the forkserver and its pool workers "
-        "(pages the workers share copy-on-write with the forkserver count once per process); "
-        "tree_peak_pss_mb: the same tree's proportional set size (shared pages counted once)"
-    )
-    return res
-
-
-# The rebuild in a process of its own, reporting its own CPU time (all its threads, the
-# copy-in's too); the pool's (forkserver, workers, resource tracker) is sampled from /proc.
-_PARENT_CPU = """
-import json, resource, sys, time
-from reme_core import Workspace
-t0 = time.perf_counter()
-Workspace.open(sys.argv[1], sync=False).close()
-wall = time.perf_counter() - t0
-me = resource.getrusage(resource.RUSAGE_SELF)
-print(json.dumps([wall, me.ru_utime + me.ru_stime]))
-"""
-
-
-def _parent_cpu(root: Path) -> dict[str, float]:
-    """One more rebuild (`Workspace.open` of a folder with no index, as `--reindex` does):
-    the parent's CPU seconds and the pool's, beside the wall time. Their sum over the two
-    cores is the least wall time any schedule of this work could take here."""
-    shutil.rmtree(root / "metadata", ignore_errors=True)
-    proc = run_measured([sys.executable, "-c", _PARENT_CPU, str(root)], cpu_every=0.25)
-    if proc.returncode != 0:
-        return {}
-    wall, parent = json.loads(proc.stdout.strip().splitlines()[-1])
-    pool = proc.descendants_cpu_s
-    cores = os.cpu_count() or 1
-    return {
-        "parent_cpu_s": parent,
-        "pool_cpu_s": pool,
-        "parent_cpu_wall_s": wall,
-        "cpu_bound_wall_s": (parent + pool) / cores,
-    }
-
-
-def floor(ctx: Context) -> Result:
-    """Single-process read + chunk + tokenise (`parse_file` + `Tokenizer.tokenize`, with the
-    index's own tokenizer settings) per file."""
-    from reme_core.config import load_config
-    from reme_core.parse.parsing import ParseSettings, parse_file, tokenizer_for
-
-    root = ctx.root
-    paths = corpus_paths(root)
-    sample = paths[:: max(1, len(paths) // (500 if ctx.quick else 3000))]
-    # The tokenizer the index uses (the workspace's config: English stemming by default);
-    # `tokenizer_for(True)` alone left stemming out of the floor.
-    settings = ParseSettings.from_config(load_config(root), markdown_links=False)
-    tok = tokenizer_for(settings.use_jieba, settings.stemmer)
-    tok.warm_up()
-
-    def run() -> None:
-        for p in sample:
-            for chunk in parse_file(root, p, settings).chunks:
-                tok.tokenize(chunk.text)
-
-    per_file = median(time_calls(run, max(1, min(ctx.runs, 2)))) / len(sample)
-    res = Result("floor")
-    res.metrics.update(
-        per_file_ms=per_file * 1000, floor_s=per_file * len(paths), sample_files=len(sample)
-    )
-    if "reindex" in ctx.results and "wall_s" in ctx.results["reindex"].metrics:
-        reindexed = ctx.results["reindex"].metrics
-        res.metrics["reindex_over_floor"] = reindexed["wall_s"] / res.metrics["floor_s"]
-        res.metrics["reindex_p95_over_floor"] = reindexed["wall_p95_s"] / res.metrics["floor_s"]
-        if "cpu_bound_wall_s" in reindexed:  # (parent + pool CPU) / cores: no schedule beats it
-            res.metrics["cpu_bound_over_floor"] = (
-                reindexed["cpu_bound_wall_s"] / res.metrics["floor_s"]
-            )
-    res.notes.append(f"floor measured on {len(sample)} files and scaled to {len(paths)}")
-    return res
+__all__ = ["SCENARIOS", "Context", "Result", "cli", "run"]
 
 
 # -- start-up ---------------------------------------------------------------------------------
@@ -226,75 +57,6 @@ def startup(ctx: Context) -> Result:
     return res
 
 
-# -- issue 18's ratios --------------------------------------------------------------------------
-BARE = "import numpy, sqlite3"
-
-
-def cold(ctx: Context) -> Result:
-    """A cold `reme-tui search` process beside a bare `python -c "import numpy, sqlite3"`,
-    alternated run by run so both see the same machine."""
-    from reme_core import Workspace
-
-    root = ctx.indexed_root()
-    Workspace.open(root).close()  # settle the start-up diff (and the snapshot) first
-    argv = [*cli(), "search", "memory", "-w", str(root)]
-    run_measured(argv)  # the first run after a rebuild may still write the snapshot
-    n = 5 if ctx.quick else max(9, ctx.runs * 3)
-    searches, bares = [], []
-    for _ in range(n):
-        proc = run_measured(argv)
-        if proc.returncode != 0:
-            raise RuntimeError(f"search failed: {proc.stderr[-2000:]}")
-        searches.append(proc.seconds)
-        bares.append(run_measured([sys.executable, "-c", BARE]).seconds)
-    res = Result("cold")
-    res.metrics.update(
-        cli_p50_s=median(searches),
-        cli_p95_s=percentile(searches, 95),
-        bare_p50_s=median(bares),
-        bare_p95_s=percentile(bares, 95),
-        cold_over_bare_p50=median(searches) / median(bares),
-        cold_over_bare_p95=percentile(searches, 95) / percentile(bares, 95),
-        runs=n,
-    )
-    res.notes.append(
-        f'`reme-tui search memory -w ROOT` against `python -c "{BARE}"`, alternated; '
-        "the index and its snapshot settled before the timed runs"
-    )
-    return res
-
-
-def job(ctx: Context) -> Result:
-    """The whole search job (`ws.search(q, limit=10)`, link expansion on, as the CLI, the
-    browser and agents call it) beside the ranking alone (`expand_links=False`), alternated
-    query by query in a freshly opened workspace."""
-    from reme_core import Workspace
-
-    ws = Workspace.open(ctx.indexed_root())
-    ws.tokenizer.warm_up()
-    general, _ = query_sets(ctx.seed, 60 if ctx.quick else 200)
-    for q in general[:20]:
-        ws.search(q, limit=10, expand_links=False)
-    ranking, whole = [], []
-    for _ in range(1 if ctx.quick else 3):
-        for q in general:
-            ranking.append(_timed(lambda q=q: ws.search(q, limit=10, expand_links=False)))
-            whole.append(_timed(lambda q=q: ws.search(q, limit=10)))
-    ws.close()
-    res = Result("job")
-    _lat("job", whole, res.metrics)
-    _lat("ranking", ranking, res.metrics)
-    m = res.metrics
-    m["job_over_ranking_p50"] = m["job_p50_ms"] / m["ranking_p50_ms"]
-    m["job_over_ranking_p95"] = m["job_p95_ms"] / m["ranking_p95_ms"]
-    m["searches"] = len(whole)
-    res.notes.append(
-        "job: ws.search(q, limit=10) with link expansion; ranking: the same call with "
-        "expand_links=False; alternated, the first expansions not warmed up"
-    )
-    return res
-
-
 # -- queries ----------------------------------------------------------------------------------
 def _query_ids(ws: Any, queries: list[str]) -> list[list[int]]:
     vocab, tok = ws.index.vocab, ws.tokenizer
@@ -314,16 +76,16 @@ def query(ctx: Context) -> Result:
     for name, qs in (("general", general), ("common", common)):
         for q in qs[:20]:
             ws.search(q, expand_links=False)
-        _lat(name, [_timed(lambda q=q: ws.search(q, expand_links=False)) for q in qs], res.metrics)
+        lat(name, [timed(lambda q=q: ws.search(q, expand_links=False)) for q in qs], res.metrics)
         ids = _query_ids(ws, qs)
-        raw = [_timed(lambda i=i, s=ws.index.bm25.search: s(i, 25)) for i in ids]
-        _lat(f"raw_{name}", raw, res.metrics)
-    _lat(
+        raw = [timed(lambda i=i, s=ws.index.bm25.search: s(i, 25)) for i in ids]
+        lat(f"raw_{name}", raw, res.metrics)
+    lat(
         "filtered",
-        [_timed(lambda q=q: ws.search(q, path="daily/", expand_links=False)) for q in general],
+        [timed(lambda q=q: ws.search(q, path="daily/", expand_links=False)) for q in general],
         res.metrics,
     )
-    _lat("expanded", [_timed(lambda q=q: ws.search(q)) for q in general], res.metrics)
+    lat("expanded", [timed(lambda q=q: ws.search(q)) for q in general], res.metrics)
     res.metrics["queries_per_set"] = len(general)
     res.notes.append(
         "ws.search(q, expand_links=False) end to end; raw_* is BM25Index.search(ids, 25); "
@@ -331,12 +93,6 @@ def query(ctx: Context) -> Result:
     )
     ws.close()
     return res
-
-
-def _timed(fn: Callable[[], Any]) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
 
 
 def bm25s_compare(ctx: Context) -> Result:
@@ -389,10 +145,10 @@ def bm25s_compare(ctx: Context) -> Result:
         for i in ids[:10]:
             ours.search(i, k)
             top_theirs(i)
-        t_ours = [_timed(lambda i=i: ours.search(i, k)) for i in ids]
-        t_theirs = [_timed(lambda i=i: top_theirs(i)) for i in ids]
-        _lat(f"ours_{name}", t_ours, res.metrics)
-        _lat(f"bm25s_{name}", t_theirs, res.metrics)
+        t_ours = [timed(lambda i=i: ours.search(i, k)) for i in ids]
+        t_theirs = [timed(lambda i=i: top_theirs(i)) for i in ids]
+        lat(f"ours_{name}", t_ours, res.metrics)
+        lat(f"bm25s_{name}", t_theirs, res.metrics)
         res.metrics[f"query_ratio_{name}"] = median(t_ours) / median(t_theirs)
     res.metrics.update(
         ours_build_s=ours_build, bm25s_build_s=theirs_build, build_ratio=ours_build / theirs_build
@@ -437,18 +193,18 @@ def edit(ctx: Context) -> Result:
             raise RuntimeError(f"edit of {rel} is not searchable")
         applied.append(t1 - t0)
         visible.append(t2 - t0)
-    _lat("edit_apply", applied, res.metrics)
-    _lat("edit_visible", visible, res.metrics)
+    lat("edit_apply", applied, res.metrics)
+    lat("edit_visible", visible, res.metrics)
     burst = picks[n_single : n_single + 100]
     for rel in burst:
         with open(root / rel, "a", encoding="utf-8") as fh:
             fh.write("\nBurst line benchburst.\n")
-    res.metrics["burst_100_s"] = _timed(lambda: ws.apply(Changes(modified=burst)))
+    res.metrics["burst_100_s"] = timed(lambda: ws.apply(Changes(modified=burst)))
     gone = picks[n_single + 100 : n_single + 200]
     for rel in gone:
         (root / rel).unlink()
-    res.metrics["delete_100_s"] = _timed(lambda: ws.apply(Changes(deleted=gone)))
-    res.metrics["optimize_s"] = _timed(ws.optimize)
+    res.metrics["delete_100_s"] = timed(lambda: ws.apply(Changes(deleted=gone)))
+    res.metrics["optimize_s"] = timed(ws.optimize)
     ws.close()
     shutil.rmtree(root, ignore_errors=True)
     return res
@@ -550,10 +306,10 @@ def vectors(ctx: Context) -> Result:
         ws.close()
         return res
     general, _ = query_sets(ctx.seed, 60 if ctx.quick else 200)
-    _lat("vector", [_timed(lambda q=q: vs(q, 25, None)) for q in general], res.metrics)
-    _lat(
+    lat("vector", [timed(lambda q=q: vs(q, 25, None)) for q in general], res.metrics)
+    lat(
         "hybrid",
-        [_timed(lambda q=q: ws.search(q, expand_links=False)) for q in general],
+        [timed(lambda q=q: ws.search(q, expand_links=False)) for q in general],
         res.metrics,
     )
     ws.close()

@@ -1,0 +1,77 @@
+"""Issue 18's user-felt ratios: the whole search job against the ranking alone, and a cold
+CLI search against a bare Python process, each alternated with its floor in one run."""
+
+from __future__ import annotations
+
+import sys
+
+from benchmarks.context import Context, Result, cli, lat, timed
+from benchmarks.corpus import query_sets
+from benchmarks.measure import median, percentile, run_measured
+
+BARE = "import numpy, sqlite3"
+
+
+def cold(ctx: Context) -> Result:
+    """A cold `reme-tui search` process beside a bare `python -c "import numpy, sqlite3"`,
+    alternated run by run so both see the same machine."""
+    from reme_core import Workspace
+
+    root = ctx.indexed_root()
+    Workspace.open(root).close()  # settle the start-up diff (and the snapshot) first
+    argv = [*cli(), "search", "memory", "-w", str(root)]
+    run_measured(argv)  # the first run after a rebuild may still write the snapshot
+    n = 5 if ctx.quick else max(9, ctx.runs * 3)
+    searches, bares = [], []
+    for _ in range(n):
+        proc = run_measured(argv)
+        if proc.returncode != 0:
+            raise RuntimeError(f"search failed: {proc.stderr[-2000:]}")
+        searches.append(proc.seconds)
+        bares.append(run_measured([sys.executable, "-c", BARE]).seconds)
+    res = Result("cold")
+    res.metrics.update(
+        cli_p50_s=median(searches),
+        cli_p95_s=percentile(searches, 95),
+        bare_p50_s=median(bares),
+        bare_p95_s=percentile(bares, 95),
+        cold_over_bare_p50=median(searches) / median(bares),
+        cold_over_bare_p95=percentile(searches, 95) / percentile(bares, 95),
+        runs=n,
+    )
+    res.notes.append(
+        f'`reme-tui search memory -w ROOT` against `python -c "{BARE}"`, alternated; '
+        "the index and its snapshot settled before the timed runs"
+    )
+    return res
+
+
+def job(ctx: Context) -> Result:
+    """The whole search job (`ws.search(q, limit=10)`, link expansion on, as the CLI, the
+    browser and agents call it) beside the ranking alone (`expand_links=False`), alternated
+    query by query in a freshly opened workspace."""
+    from reme_core import Workspace
+
+    ws = Workspace.open(ctx.indexed_root())
+    ws.tokenizer.warm_up()
+    general, _ = query_sets(ctx.seed, 60 if ctx.quick else 200)
+    for q in general[:20]:
+        ws.search(q, limit=10, expand_links=False)
+    ranking, whole = [], []
+    for _ in range(1 if ctx.quick else 3):
+        for q in general:
+            ranking.append(timed(lambda q=q: ws.search(q, limit=10, expand_links=False)))
+            whole.append(timed(lambda q=q: ws.search(q, limit=10)))
+    ws.close()
+    res = Result("job")
+    lat("job", whole, res.metrics)
+    lat("ranking", ranking, res.metrics)
+    m = res.metrics
+    m["job_over_ranking_p50"] = m["job_p50_ms"] / m["ranking_p50_ms"]
+    m["job_over_ranking_p95"] = m["job_p95_ms"] / m["ranking_p95_ms"]
+    m["searches"] = len(whole)
+    res.notes.append(
+        "job: ws.search(q, limit=10) with link expansion; ranking: the same call with "
+        "expand_links=False; alternated, the first expansions not warmed up"
+    )
+    return res
