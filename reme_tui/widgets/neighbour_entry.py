@@ -40,7 +40,7 @@ class Entry:
 
 def header(title: str) -> Entry:
     """A group's title (not selectable)."""
-    return Entry((Text(title, style="bold underline"),))
+    return Entry((_styled(title, "bold underline"),))
 
 
 def neighbour(
@@ -56,16 +56,22 @@ def neighbour(
     target = target or (path, None, None)
     path, name = _one_line(path), _one_line(str(name))
     description = _one_line(str(description))
-    title = Text(f"{arrow} ", style="bold")
-    title.append(name or path, style="bold")
+    title = _styled(f"{arrow} {name or path}", "bold")
     if note:
         title.append(f"  {note}", style="italic red")
     rows = [title]
     if name:
-        rows.append(Text(f"  {path}", style="dim"))
+        rows.append(_styled(f"  {path}", "dim"))
     if description:
-        rows.append(Text(f"  {description}", style="italic"))
+        rows.append(_styled(f"  {description}", "italic"))
     return Entry(tuple(rows), target)
+
+
+def _styled(text: str, style: str) -> Text:
+    """Text whose style is a span: `Text.render` draws spans, not a Text's own style."""
+    row = Text()
+    row.append(text, style=style)
+    return row
 
 
 def _one_line(text: str) -> str:
