@@ -57,6 +57,8 @@ class RemeApp(Preferences, NoteOps, Upkeep):
     COMMANDS: ClassVar = App.COMMANDS | {RemeCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         # Every binding has an id: `keymap:` in the user's settings.yaml remaps it by that id.
+        # The footer fits 120 columns with the reader focused: the less common (forward,
+        # delete, new, undo, ...) are not shown there, but are in the palette's keys panel.
         Binding("slash", "focus_search", "Search", id="focus_search"),
         Binding("o,ctrl+o", "switcher", "Open", id="switcher"),
         Binding("f6", "next_pane", "Pane", priority=True, id="next_pane"),
@@ -64,12 +66,12 @@ class RemeApp(Preferences, NoteOps, Upkeep):
             "shift+f6", "previous_pane", "Prev pane", show=False, priority=True, id="previous_pane"
         ),
         Binding("b,alt+left,left_square_bracket", "go_back", "Back", id="back"),
-        Binding("f,alt+right,right_square_bracket", "forward", "Fwd", id="forward"),
+        Binding("f,alt+right,right_square_bracket", "forward", "Fwd", show=False, id="forward"),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("r,f2", "move_note", "Rename", id="move_note"),
-        Binding("delete,ctrl+d", "delete_note", "Delete", id="delete_note"),
+        Binding("delete,ctrl+d", "delete_note", "Delete", show=False, id="delete_note"),
         Binding("ctrl+z", "undo", "Undo", show=False, id="undo"),
-        Binding("n", "new_note", "New", id="new_note"),
+        Binding("n", "new_note", "New", show=False, id="new_note"),
         Binding("m", "markdown", "Markdown", id="markdown"),
         Binding("t", "traverse", "Traverse", id="traverse"),
         Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
