@@ -21,11 +21,13 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
+from reme_tui.widgets.neighbours import NeighbourData
 
 SECOPS = Path("/work/vaults/obsidian-secops.orig")
 REFERENCE = "links-pane-reference.md"
@@ -76,7 +78,7 @@ async def _time_open(root: Path, paths: list[str], runs: int) -> dict[str, dict[
         shown: list[float] = []
         original_show = pane.show
 
-        def timed_show(data):  # type: ignore[no-untyped-def]
+        def timed_show(data: NeighbourData) -> None:
             t = time.perf_counter()
             original_show(data)
             shown.append(time.perf_counter() - t)
@@ -95,15 +97,7 @@ async def _time_open(root: Path, paths: list[str], runs: int) -> dict[str, dict[
                     ticks.clear()
                     t0 = time.perf_counter()
                     app.open_path(path, record=False)
-                    await _until(
-                        pilot,
-                        lambda p=path, m=mode: (
-                            reader.path == p
-                            and (reader.view.rendered is not None) == (m == "rendered")
-                            and pane.data is not None
-                            and pane.data.path == p
-                        ),
-                    )
+                    await _until(pilot, partial(_shown, app, path, mode == "rendered"))
                     await pilot.pause()
                     f = figures[path]
                     f[mode].append(time.perf_counter() - t0)
@@ -113,6 +107,17 @@ async def _time_open(root: Path, paths: list[str], runs: int) -> dict[str, dict[
         p: {k: (max(v) if k == "stall" else statistics.median(v)) for k, v in f.items()}
         for p, f in figures.items()
     }
+
+
+def _shown(app: RemeApp, path: str, rendered: bool) -> bool:
+    """Is the note on screen, in the mode asked for, with its links?"""
+    reader, data = app.reader, app.neighbours.data
+    return (
+        reader.path == path
+        and (reader.view.rendered is not None) == rendered
+        and data is not None
+        and data.path == path
+    )
 
 
 def _longest_gap(times: list[float]) -> float:

@@ -33,10 +33,6 @@ class Entry:
     rows: tuple[Text, ...]
     target: Target | None = None
 
-    def visualize(self) -> EntryVisual:
-        """The Textual visual an OptionList draws this entry with."""
-        return EntryVisual(self)
-
 
 def header(title: str) -> Entry:
     """A group's title (not selectable)."""

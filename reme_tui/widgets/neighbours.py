@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from reme_core import Neighbour, NotIndexed, TraverseNode, Workspace, aliases_of
 from reme_tui.messages import OpenNote
-from reme_tui.widgets.neighbour_entry import Entry, Target, header, neighbour
+from reme_tui.widgets.neighbour_entry import Entry, EntryVisual, Target, header, neighbour
 
 MENTION_LIMIT = 20
 
@@ -172,7 +172,10 @@ class NeighboursPane(Vertical):
             entries = data.traverse_entries
             message.update(f"{len(data.traverse):,} notes within 2 links")
         self._targets = [e.target for e in entries]
-        options = [Option(e, id=f"n{i}", disabled=e.target is None) for i, e in enumerate(entries)]
+        options = [
+            Option(EntryVisual(e), id=f"n{i}", disabled=e.target is None)
+            for i, e in enumerate(entries)
+        ]
         option_list = self.query_one(OptionList)
         highlighted = option_list.highlighted
         option_list.set_options(options)
