@@ -38,8 +38,8 @@ from reme_core.parse.wikilinks import (
 from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
 from reme_core.query.query_language import ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
+from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
-from reme_core.query.search import Neighbour, SearchHit, SearchResult, format_hit, format_score
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
 from reme_core.workspace import (

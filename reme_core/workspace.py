@@ -31,6 +31,7 @@ from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk, FileLink, FileNode
 from reme_core.parse.parsing import ParseSettings, tokenizer_for
 from reme_core.query.chunk_check import checked_chunks
+from reme_core.query.expansion import expand
 from reme_core.query.graph_results import (
     NoteLinks,
     TraverseResult,
@@ -38,8 +39,9 @@ from reme_core.query.graph_results import (
     walk,
 )
 from reme_core.query.reading import ReadResult, read_lines
+from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
-from reme_core.query.search import SearchFilters, SearchResult, expand, run_search
+from reme_core.query.search import SearchFilters, run_search
 from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from reme_core.errors import RemeError
-from reme_core.query.search import Neighbour
+from reme_core.query.results import Neighbour
 
 if TYPE_CHECKING:
     from reme_core.index.memory_index import MemoryIndex

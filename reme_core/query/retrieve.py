@@ -17,7 +17,7 @@ from reme_core.text.tokenizer import est_tokens
 if TYPE_CHECKING:
     from reme_core.models import FileNode
     from reme_core.query.reading import ReadResult
-    from reme_core.query.search import SearchResult
+    from reme_core.query.results import SearchResult
 
 
 class Retrievable(IndexReader, Protocol):

@@ -5,13 +5,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reme_core.dates import NO_DATE, date_ordinal
 from reme_core.query.chunk_check import ChunkCheck
+from reme_core.query.expansion import expand_many
+from reme_core.query.results import SearchHit, SearchResult
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse
 
@@ -23,111 +25,6 @@ _PREFIX = re.compile(r"([^\s*\"]+)\*(?=\s|$)")
 PREFIX_TERMS = 24
 
 VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
-
-
-@dataclass(slots=True)
-class Neighbour:
-    """A linked note as link expansion shows it."""
-
-    path: str
-    name: str = ""
-    description: str = ""
-    anchors: list[str] = field(default_factory=list)
-    dangling: bool = False
-    indexed: bool = True
-
-
-@dataclass(slots=True)
-class SearchHit:
-    """One returned chunk with the signals behind its score."""
-
-    path: str
-    start_line: int
-    end_line: int
-    text: str
-    score: float
-    keyword_score: float | None = None
-    vector_score: float | None = None
-    matched_terms: list[str] = field(default_factory=list)
-    chunk_id: str = ""
-    name_score: float | None = None
-    """The note's name-field part of `score` (on its best chunk), when its names matched."""
-    more: int = 0
-    """With `group`: how many other chunks of the same note matched."""
-    body: str = field(default="", repr=False)
-    """The exact source lines `start_line..end_line` (`text` minus skeleton and fence)."""
-
-
-@dataclass(slots=True)
-class SearchResult:
-    """Hits, their neighbours, counts, and a message when there is nothing to search for."""
-
-    query: str
-    results: list[SearchHit] = field(default_factory=list)
-    link_expansion: dict[str, dict[str, list[Neighbour]]] = field(default_factory=dict)
-    counts: dict[str, Any] = field(default_factory=dict)
-    message: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The structured result (`--json`)."""
-        return {
-            "query": self.query,
-            "results": [_hit_dict(h) for h in self.results],
-            "link_expansion": {
-                path: {d: [asdict(n) for n in ns] for d, ns in dirs.items()}
-                for path, dirs in self.link_expansion.items()
-            },
-            "counts": self.counts,
-            "message": self.message,
-        }
-
-    def answer(self) -> str:
-        """The human-readable answer: one block per hit, then its outlinks and inlinks."""
-        if not self.results:
-            return self.message or f"No results for {self.query!r}."
-        return "\n".join(format_hit(h, self.link_expansion.get(h.path)) for h in self.results)
-
-
-def _hit_dict(hit: SearchHit) -> dict[str, Any]:
-    """A hit for `--json`: `text` already holds the body, so it is not repeated."""
-    data = asdict(hit)
-    del data["body"]
-    return data
-
-
-def format_score(hit: SearchHit) -> str:
-    """`score=…` alone, or with the vector and keyword parts when both branches ran (SPEC §8;
-    the name part is in the structured result)."""
-    if hit.vector_score is not None and hit.keyword_score is not None:
-        return (
-            f"score={hit.score:.4f} vector={hit.vector_score:.4f} keyword={hit.keyword_score:.4f}"
-        )
-    return f"score={hit.score:.4f}"
-
-
-def format_hit(hit: SearchHit, links: dict[str, list[Neighbour]] | None) -> str:
-    """One block of the text answer."""
-    more = f" +{hit.more} more" if hit.more else ""
-    lines = [
-        f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{format_score(hit)}]{more}"
-        " =========="
-    ]
-    lines.append(hit.text)
-    for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
-        neighbours = (links or {}).get(direction) or []
-        if not neighbours:
-            continue
-        lines.append(f"  {direction} ({len(neighbours)}):")
-        for n in neighbours:
-            parts = [f"    {arrow} {n.path}"]
-            if n.name:
-                parts.append(f'name="{n.name}"')
-            if n.description:
-                parts.append(f'description="{n.description}"')
-            if n.dangling:
-                parts.append("(dangling)")
-            lines.append("  ".join(parts))
-    return "\n".join(lines)
 
 
 @dataclass(slots=True)
@@ -215,13 +112,11 @@ def run_search(
     terms = tokenizer.query_terms(query)
     for phrase in phrases:
         terms += [t for t in tokenizer.query_terms(phrase) if t not in terms]
-    # Matched terms are reported as the query wrote them, not as their stems.
-    written = dict(zip(reversed(tokenizer.tokenize(query)), reversed(tokenizer.words(query))))
     limit = max(1, int(limit))
     candidates = min(settings.max_candidates, math.ceil(limit * settings.candidate_multiplier))
     if phrases or exclude_terms or group:
         candidates = settings.max_candidates
-    mask = None
+    mask = slots = None
     if filters.active():
         slots = file_mask(ws, filters)
         mask = np.zeros(len(index.doc_slot), dtype=bool)
@@ -229,16 +124,7 @@ def run_search(
         mask[valid] = slots[index.doc_slot[valid]]
     term_ids = [i for i in (index.vocab.id_of(t) for t in terms) if i is not None]
     term_ids += [i for i in prefix_term_ids(ws, query) if i not in term_ids]
-    kw_docs, kw_scores = (
-        index.bm25.search(term_ids, candidates, mask)
-        if term_ids
-        else (np.zeros(0, np.int64), np.zeros(0))
-    )
-    name_score_of: dict[int, float] = {}
-    if settings.name_weight > 0 and terms:
-        kw_docs, kw_scores, name_score_of = _with_names(
-            ws, terms, kw_docs, kw_scores, candidates, slots if mask is not None else None
-        )
+    kw = _Recalled(*_keyword_recall(ws, terms, term_ids, candidates, mask, slots))
     vec_docs, vec_scores = np.zeros(0, np.int64), np.zeros(0)
     if vector_search is not None and query.strip():
         vec_docs, vec_scores = vector_search(query, candidates, mask)
@@ -248,22 +134,98 @@ def run_search(
         result.message = "Nothing to search for: the query has no words."
         result.counts = {"vector": 0, "keyword": 0, "returned": 0, "hybrid": False}
         return result
-    kw_score_of = dict(zip(kw_docs.tolist(), kw_scores.tolist()))
-    for doc, part in name_score_of.items():  # the chunk's own BM25, without the name part
-        kw_score_of[doc] -= part
-    vec_score_of = dict(zip(vec_docs.tolist(), vec_scores.tolist()))
-    hybrid = bool(len(kw_docs) and len(vec_docs))
+    hybrid = bool(len(kw.docs) and len(vec_docs))
     if hybrid:
-        ranked = rrf_fuse(vec_docs.tolist(), kw_docs.tolist(), vector_weight)
+        ranked = rrf_fuse(vec_docs.tolist(), kw.docs.tolist(), vector_weight)
     elif len(vec_docs):
         ranked = list(zip(vec_docs.tolist(), vec_scores.tolist()))
     else:
-        ranked = list(zip(kw_docs.tolist(), kw_scores.tolist()))
+        ranked = list(zip(kw.docs.tolist(), kw.scores.tolist()))
     ranked = [(d, s) for d, s in ranked if s >= min_score]
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.doc_slot, ranked)
     shown = ranked if (phrases or exclude_terms) else ranked[:limit]
+    scores = _Scores(kw.chunk_scores(), dict(zip(vec_docs.tolist(), vec_scores.tolist())), kw.names)
+    hits, hit_docs = _hits(ws, shown, scores, others, phrases, exclude_terms, limit)
+    # Matched terms are reported as the query wrote them, not as their stems.
+    written = dict(zip(reversed(tokenizer.tokenize(query)), reversed(tokenizer.words(query))))
+    vocab = index.vocab
+    for hit, matched in zip(hits, index.bm25.matched_many(term_ids, hit_docs), strict=True):
+        hit.matched_terms = [written.get(term, term) for term in map(vocab.term, matched)]
+    hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
+    result.results = hits
+    if expand_links:
+        result.link_expansion = expand_many(ws, [h.path for h in hits], max_links_per_direction)
+    result.counts = {
+        "vector": len(vec_docs),
+        "keyword": len(kw.docs),
+        "returned": len(hits),
+        "hybrid": hybrid,
+    }
+    if not hits:
+        result.message = f"No results for {query!r}."
+    return result
+
+
+@dataclass(slots=True)
+class _Recalled:
+    """The keyword branch's candidates: BM25 (plus each note's name score, on its best
+    chunk), and the name part of each score."""
+
+    docs: np.ndarray
+    scores: np.ndarray
+    names: dict[int, float]
+
+    def chunk_scores(self) -> dict[int, float]:
+        """Each candidate's own BM25, without the name part (as the hit reports it)."""
+        own = dict(zip(self.docs.tolist(), self.scores.tolist()))
+        for doc, part in self.names.items():
+            own[doc] -= part
+        return own
+
+
+@dataclass(slots=True)
+class _Scores:
+    """The parts of each candidate's score that a hit reports."""
+
+    keyword: dict[int, float]
+    vector: dict[int, float]
+    name: dict[int, float]
+
+
+def _keyword_recall(
+    ws: IndexReader,
+    terms: list[str],
+    term_ids: list[int],
+    candidates: int,
+    mask: np.ndarray | None,
+    slots: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
+    """BM25 over the chunks, then the name field added to each named note's best chunk."""
+    index = ws.index
+    kw_docs, kw_scores = (
+        index.bm25.search(term_ids, candidates, mask)
+        if term_ids
+        else (np.zeros(0, np.int64), np.zeros(0))
+    )
+    if ws.config.search.name_weight > 0 and terms:
+        return _with_names(ws, terms, kw_docs, kw_scores, candidates, slots)
+    return kw_docs, kw_scores, {}
+
+
+def _hits(
+    ws: IndexReader,
+    shown: list[tuple[int, float]],
+    scores: _Scores,
+    others: dict[int, int],
+    phrases: Sequence[str],
+    exclude_terms: Sequence[str],
+    limit: int,
+) -> tuple[list[SearchHit], list[int]]:
+    """The ranked documents as hits, text checked against the files, phrase and exclusion
+    filters applied, up to `limit`; with the document of each hit."""
+    index = ws.index
     # Per-hit columns in one gather each (numpy scalar reads cost more than the search's rest).
     at = np.fromiter((d for d, _ in shown), dtype=np.int64, count=len(shown))
     rowids = index.doc_rowid[at].tolist()
@@ -291,9 +253,9 @@ def run_search(
                 end_line=end,
                 text=text,
                 score=float(score),
-                keyword_score=kw_score_of.get(doc),
-                vector_score=vec_score_of.get(doc),
-                name_score=name_score_of.get(doc),
+                keyword_score=scores.keyword.get(doc),
+                vector_score=scores.vector.get(doc),
+                name_score=scores.name.get(doc),
                 chunk_id=cid,
                 body=body,
                 more=others.get(doc, 0),
@@ -302,22 +264,7 @@ def run_search(
         hit_docs.append(doc)
         if len(hits) >= limit:
             break
-    vocab = index.vocab
-    for hit, matched in zip(hits, index.bm25.matched_many(term_ids, hit_docs), strict=True):
-        hit.matched_terms = [written.get(term, term) for term in map(vocab.term, matched)]
-    hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
-    result.results = hits
-    if expand_links:
-        result.link_expansion = expand_many(ws, [h.path for h in hits], max_links_per_direction)
-    result.counts = {
-        "vector": len(vec_docs),
-        "keyword": len(kw_docs),
-        "returned": len(hits),
-        "hybrid": hybrid,
-    }
-    if not hits:
-        result.message = f"No results for {query!r}."
-    return result
+    return hits, hit_docs
 
 
 def _tagged_notes(
@@ -416,41 +363,3 @@ def _passes(text: str, phrases: Sequence[str], exclude_terms: Sequence[str]) -> 
     if any(p.lower() not in lowered for p in phrases):
         return False
     return not any(t.lower() in lowered for t in exclude_terms)
-
-
-def neighbours(ws: IndexReader, adjacent: Sequence[tuple[str, list[str]]]) -> list[Neighbour]:
-    """Name, description and state of linked paths (with the anchors their links name)."""
-    index = ws.index
-    labels = index.nodes.labels([path for path, _ in adjacent])
-    out = []
-    for (path, anchors), label in zip(adjacent, labels, strict=True):
-        if label is not None:
-            out.append(Neighbour(path, label[0], label[1], anchors))
-        else:
-            out.append(Neighbour(path, "", "", anchors, index.graph.is_dangling(path), False))
-    return out
-
-
-def expand_many(
-    ws: IndexReader, paths: Sequence[str], cap: int
-) -> dict[str, dict[str, list[Neighbour]]]:
-    """Outlinks and inlinks of each file, at most `cap` distinct neighbours each way.
-
-    The neighbours of all the files come from the graph's columns at once, are labelled in
-    one pass, and a `Neighbour` is made only for what is returned.
-    """
-    unique = list(dict.fromkeys(paths))
-    adjacent = ws.index.graph.adjacent(unique, cap)
-    flat = neighbours(ws, [n for outs, ins in adjacent for n in (*outs, *ins)])
-    result: dict[str, dict[str, list[Neighbour]]] = {}
-    at = 0
-    for path, (outs, ins) in zip(unique, adjacent, strict=True):
-        mid, end = at + len(outs), at + len(outs) + len(ins)
-        result[path] = {"outlinks": flat[at:mid], "inlinks": flat[mid:end]}
-        at = end
-    return result
-
-
-def expand(ws: IndexReader, path: str, cap: int) -> dict[str, list[Neighbour]]:
-    """Outlinks and inlinks of a file, at most `cap` distinct neighbours each way."""
-    return expand_many(ws, [path], cap)[path]

@@ -1,0 +1,115 @@
+"""What a search answers: hits, their scores and text, and the linked notes of each (SPEC §8).
+
+Dataclasses with `to_dict` for the JSON of the CLI and the MCP server, and the text block
+of a hit as `reme-tui search` prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class Neighbour:
+    """A linked note as link expansion shows it."""
+
+    path: str
+    name: str = ""
+    description: str = ""
+    anchors: list[str] = field(default_factory=list)
+    dangling: bool = False
+    indexed: bool = True
+
+
+@dataclass(slots=True)
+class SearchHit:
+    """One returned chunk with the signals behind its score."""
+
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    score: float
+    keyword_score: float | None = None
+    vector_score: float | None = None
+    matched_terms: list[str] = field(default_factory=list)
+    chunk_id: str = ""
+    name_score: float | None = None
+    """The note's name-field part of `score` (on its best chunk), when its names matched."""
+    more: int = 0
+    """With `group`: how many other chunks of the same note matched."""
+    body: str = field(default="", repr=False)
+    """The exact source lines `start_line..end_line` (`text` minus skeleton and fence)."""
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """Hits, their neighbours, counts, and a message when there is nothing to search for."""
+
+    query: str
+    results: list[SearchHit] = field(default_factory=list)
+    link_expansion: dict[str, dict[str, list[Neighbour]]] = field(default_factory=dict)
+    counts: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The structured result (`--json`)."""
+        return {
+            "query": self.query,
+            "results": [_hit_dict(h) for h in self.results],
+            "link_expansion": {
+                path: {d: [asdict(n) for n in ns] for d, ns in dirs.items()}
+                for path, dirs in self.link_expansion.items()
+            },
+            "counts": self.counts,
+            "message": self.message,
+        }
+
+    def answer(self) -> str:
+        """The human-readable answer: one block per hit, then its outlinks and inlinks."""
+        if not self.results:
+            return self.message or f"No results for {self.query!r}."
+        return "\n".join(format_hit(h, self.link_expansion.get(h.path)) for h in self.results)
+
+
+def _hit_dict(hit: SearchHit) -> dict[str, Any]:
+    """A hit for `--json`: `text` already holds the body, so it is not repeated."""
+    data = asdict(hit)
+    del data["body"]
+    return data
+
+
+def format_score(hit: SearchHit) -> str:
+    """`score=…` alone, or with the vector and keyword parts when both branches ran (SPEC §8;
+    the name part is in the structured result)."""
+    if hit.vector_score is not None and hit.keyword_score is not None:
+        return (
+            f"score={hit.score:.4f} vector={hit.vector_score:.4f} keyword={hit.keyword_score:.4f}"
+        )
+    return f"score={hit.score:.4f}"
+
+
+def format_hit(hit: SearchHit, links: dict[str, list[Neighbour]] | None) -> str:
+    """One block of the text answer."""
+    more = f" +{hit.more} more" if hit.more else ""
+    lines = [
+        f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{format_score(hit)}]{more}"
+        " =========="
+    ]
+    lines.append(hit.text)
+    for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
+        neighbours = (links or {}).get(direction) or []
+        if not neighbours:
+            continue
+        lines.append(f"  {direction} ({len(neighbours)}):")
+        for n in neighbours:
+            parts = [f"    {arrow} {n.path}"]
+            if n.name:
+                parts.append(f'name="{n.name}"')
+            if n.description:
+                parts.append(f'description="{n.description}"')
+            if n.dangling:
+                parts.append("(dangling)")
+            lines.append("  ".join(parts))
+    return "\n".join(lines)
