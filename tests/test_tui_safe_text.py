@@ -37,5 +37,5 @@ async def test_control_sequences_are_not_drawn(tmp_path: Path) -> None:
         assert not any("\x1b" in ln or "\x07" in ln or "\x9b" in ln for ln in view.lines)
         assert any("zircon" in ln for ln in view.lines)
     entry = neighbour("→", "Evil.md", f"bad{TITLE}name", f"d{OSC52}")
-    text = "".join(str(t) for t in entry.rows)
+    text = "".join(str(t) for t in entry.row_texts())
     assert "\x1b" not in text and "\x07" not in text and "bad]0;ownedname" in text
