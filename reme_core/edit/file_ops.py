@@ -31,7 +31,7 @@ from reme_core.edit.link_rewrite import (
     plan_move,
     replan_file,
 )
-from reme_core.edit.move_journal import Rebase
+from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.target import in_scope
 from reme_core.edit.trash import move_to_trash
 from reme_core.errors import PathRefused, RemeError

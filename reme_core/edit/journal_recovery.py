@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reme_core.edit.folders import make_parents
-from reme_core.edit.move_journal import (
+from reme_core.edit.journal_files import (
     JOURNAL_DIR,
     Journal,
-    Rebase,
     back_name,
     remove_file,
     temp_name,
     write_file,
 )
+from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.trash import rename_no_replace
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside

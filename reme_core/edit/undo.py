@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from reme_core.edit import move_journal
 from reme_core.edit.link_rewrite import Rewrite
-from reme_core.edit.move_journal import Outcome, Rebase, sha256
+from reme_core.edit.move_journal import Outcome, sha256
+from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.target import in_scope
 from reme_core.edit.trash import TRASH_DIR, restore_from_trash
 from reme_core.errors import RemeError

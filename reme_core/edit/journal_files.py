@@ -1,0 +1,119 @@
+"""The journal of one operation on disk, and the names and file helpers its writers share.
+
+`<id>.json` names every temp file before one exists; `<id>.commit` and `<id>.abort` mark the
+replace phase and a rollback; `<id>/` holds the old files' copies. The writing process keeps
+an `flock` on the journal, so recovery (`journal_recovery`) leaves a live operation alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks, a journal is always stale
+    fcntl = None  # type: ignore[assignment]
+
+JOURNAL_DIR = "journal"
+TEMP_SUFFIX = ".reme-tmp"
+
+
+def temp_name(rel: str, op_id: str, n: int) -> str:
+    """The temp file beside `rel`: a dot name (ignored by the index) that names its journal."""
+    folder, _, name = rel.rpartition("/")
+    temp = f".{name[:80]}.{op_id}.{n}{TEMP_SUFFIX}"
+    return f"{folder}/{temp}" if folder else temp
+
+
+def back_name(temp: str) -> str:
+    """The temp file a rollback writes through (named after the operation's own temp)."""
+    return temp[: -len(TEMP_SUFFIX)] + "b" + TEMP_SUFFIX
+
+
+class Journal:
+    """The files of one journaled operation under `ws.state_dir/journal/`."""
+
+    def __init__(self, folder: Path, op_id: str) -> None:
+        self.folder = folder
+        self.id = op_id
+        self.path = folder / f"{op_id}.json"
+        self.blobs = folder / op_id
+        self.lock: IO[bytes] | None = None
+
+    def marker(self, name: str) -> Path:
+        return self.folder / f"{self.id}.{name}"
+
+    def blob(self, n: int, late: bool = False) -> Path:
+        """The old bytes of file n (`late`: of its later replaces, for the check only)."""
+        return self.blobs / (f"{n}.late" if late else str(n))
+
+    def create(self, record: dict[str, Any]) -> None:
+        """Write the journal atomically, locked before it gets its name; then its copy folder."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = self.folder / f".{self.id}.json.tmp"
+        fh = open(tmp, "wb")  # noqa: SIM115 - stays open: its lock marks the operation live
+        try:
+            if fcntl is not None:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fh.write(json.dumps(record, ensure_ascii=False).encode())
+            fh.flush()
+            os.fsync(fh.fileno())
+            os.replace(tmp, self.path)
+            self.lock = fh
+            fsync_dir(self.folder)
+            self.blobs.mkdir()
+        except BaseException:
+            self.remove()
+            fh.close()
+            remove_file(tmp)
+            raise
+
+    def mark(self, name: str) -> None:
+        """Create a marker durably (the phase recovery goes by)."""
+        with open(self.marker(name), "wb") as fh:
+            os.fsync(fh.fileno())
+        fsync_dir(self.folder)
+
+    def remove(self) -> None:
+        """Delete the journal: the journal file first, so from then on the operation is over
+        for recovery; markers and copies left by a kill right after are orphans it removes."""
+        remove_file(self.path)
+        self.remove_orphans()
+        if self.lock is not None:
+            self.lock.close()
+            self.lock = None
+
+    def remove_orphans(self) -> None:
+        """The markers and copies of an operation whose journal file is gone."""
+        for name in ("commit", "abort"):
+            remove_file(self.marker(name))
+        shutil.rmtree(self.blobs, ignore_errors=True)
+
+
+# -- small file helpers -----------------------------------------------------------------------
+def write_file(path: Path, data: bytes, mode: int) -> None:
+    """Write a whole file with the given permission bits (a temp file)."""
+    with open(path, "wb") as fh:
+        fh.write(data)
+    os.chmod(path, mode)
+
+
+def remove_file(path: Path) -> None:
+    """Unlink, where it still exists."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a name change in `folder` durable (where the platform allows it)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
