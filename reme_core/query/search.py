@@ -116,12 +116,7 @@ def run_search(
     candidates = min(settings.max_candidates, math.ceil(limit * settings.candidate_multiplier))
     if phrases or exclude_terms or group:
         candidates = settings.max_candidates
-    mask = slots = None
-    if filters.active():
-        slots = file_mask(ws, filters)
-        mask = np.zeros(len(index.doc_slot), dtype=bool)
-        valid = index.doc_slot >= 0
-        mask[valid] = slots[index.doc_slot[valid]]
+    mask, slots = _doc_mask(ws, filters)
     term_ids = [i for i in (index.vocab.id_of(t) for t in terms) if i is not None]
     term_ids += [i for i in prefix_term_ids(ws, query) if i not in term_ids]
     kw = _Recalled(*_keyword_recall(ws, terms, term_ids, candidates, mask, slots))
@@ -135,24 +130,14 @@ def run_search(
         result.counts = {"vector": 0, "keyword": 0, "returned": 0, "hybrid": False}
         return result
     hybrid = bool(len(kw.docs) and len(vec_docs))
-    if hybrid:
-        ranked = rrf_fuse(vec_docs.tolist(), kw.docs.tolist(), vector_weight)
-    elif len(vec_docs):
-        ranked = list(zip(vec_docs.tolist(), vec_scores.tolist()))
-    else:
-        ranked = list(zip(kw.docs.tolist(), kw.scores.tolist()))
-    ranked = [(d, s) for d, s in ranked if s >= min_score]
+    ranked = _fused(kw, vec_docs, vec_scores, vector_weight, min_score)
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.doc_slot, ranked)
     shown = ranked if (phrases or exclude_terms) else ranked[:limit]
     scores = _Scores(kw.chunk_scores(), dict(zip(vec_docs.tolist(), vec_scores.tolist())), kw.names)
     hits, hit_docs = _hits(ws, shown, scores, others, phrases, exclude_terms, limit)
-    # Matched terms are reported as the query wrote them, not as their stems.
-    written = dict(zip(reversed(tokenizer.tokenize(query)), reversed(tokenizer.words(query))))
-    vocab = index.vocab
-    for hit, matched in zip(hits, index.bm25.matched_many(term_ids, hit_docs), strict=True):
-        hit.matched_terms = [written.get(term, term) for term in map(vocab.term, matched)]
+    _mark_matched(ws, query, term_ids, hits, hit_docs)
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
     if expand_links:
@@ -166,6 +151,49 @@ def run_search(
     if not hits:
         result.message = f"No results for {query!r}."
     return result
+
+
+def _mark_matched(
+    ws: IndexReader, query: str, term_ids: list[int], hits: list[SearchHit], docs: list[int]
+) -> None:
+    """Each hit's matched terms, as the query wrote them (not as their stems)."""
+    tokenizer, index = ws.tokenizer, ws.index
+    written = dict(zip(reversed(tokenizer.tokenize(query)), reversed(tokenizer.words(query))))
+    vocab = index.vocab
+    for hit, matched in zip(hits, index.bm25.matched_many(term_ids, docs), strict=True):
+        hit.matched_terms = [written.get(term, term) for term in map(vocab.term, matched)]
+
+
+def _doc_mask(
+    ws: IndexReader, filters: SearchFilters
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The documents (and files) the filters let through; (None, None) without filters."""
+    if not filters.active():
+        return None, None
+    index = ws.index
+    slots = file_mask(ws, filters)
+    mask = np.zeros(len(index.doc_slot), dtype=bool)
+    valid = index.doc_slot >= 0
+    mask[valid] = slots[index.doc_slot[valid]]
+    return mask, slots
+
+
+def _fused(
+    kw: _Recalled,
+    vec_docs: np.ndarray,
+    vec_scores: np.ndarray,
+    vector_weight: float,
+    min_score: float,
+) -> list[tuple[int, float]]:
+    """The candidates in score order: RRF of both branches when both found some, else the
+    one that did; those under `min_score` dropped."""
+    if len(kw.docs) and len(vec_docs):
+        ranked = rrf_fuse(vec_docs.tolist(), kw.docs.tolist(), vector_weight)
+    elif len(vec_docs):
+        ranked = list(zip(vec_docs.tolist(), vec_scores.tolist()))
+    else:
+        ranked = list(zip(kw.docs.tolist(), kw.scores.tolist()))
+    return [(d, s) for d, s in ranked if s >= min_score]
 
 
 @dataclass(slots=True)
