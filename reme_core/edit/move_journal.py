@@ -81,16 +81,7 @@ def commit(
     """
     journal = Journal(ws.state_dir / JOURNAL_DIR, uuid.uuid4().hex[:12])
     entries = [Entry(n, rw, temp_name(rw.path, journal.id, n)) for n, rw in enumerate(rewrites)]
-    record = {
-        "version": 1,
-        "id": journal.id,
-        "pid": os.getpid(),
-        "kind": kind,
-        "label": label,
-        "info": dict(info),
-        "files": [{"path": e.rw.path, "temp": e.temp} for e in entries],
-        "renames": [list(r) for r in renames],
-    }
+    record = _record(journal.id, kind, label, info, entries, renames)
     try:
         journal.create(record)
     except OSError as exc:
@@ -98,11 +89,45 @@ def commit(
             f"{label}: cannot write its journal in {ws.state_dir} ({exc.strerror}); nothing changed"
         ) from None
     run = ReplacePhase(ws.root, journal, entries, rebase)
+    _replace_all(run, label, renames)
+    installed = [Installed(e.rw.path, e.base, e.written) for e in entries if e.installed]
+    kept = _keep_copies(journal, entries, keep_blobs_at) if keep_blobs_at is not None else None
+    outcome = Outcome(installed, sorted(run.rebased), kept)
+    if on_done is not None:
+        on_done(outcome)
+    journal.remove()
+    return outcome
+
+
+def _record(
+    op_id: str,
+    kind: str,
+    label: str,
+    info: Mapping[str, Any],
+    entries: list[Entry],
+    renames: list[tuple[str, str]],
+) -> dict[str, Any]:
+    """The journal's record: what recovery needs to finish or undo the operation."""
+    return {
+        "version": 1,
+        "id": op_id,
+        "pid": os.getpid(),
+        "kind": kind,
+        "label": label,
+        "info": dict(info),
+        "files": [{"path": e.rw.path, "temp": e.temp} for e in entries],
+        "renames": [list(r) for r in renames],
+    }
+
+
+def _replace_all(run: ReplacePhase, label: str, renames: list[tuple[str, str]]) -> None:
+    """Write every temp file, replace the files, merge late writers, rename; on a failure
+    put every file back and raise `RemeError` saying whether that worked."""
     try:
-        for e in entries:  # every temp file first: a full disk fails before anything changed
-            write_file(ws.root / e.temp, e.rw.new, e.rw.mode)
-        journal.mark("commit")
-        for e in entries:
+        for e in run.entries:  # every temp file first: a full disk fails before anything changed
+            write_file(run.root / e.temp, e.rw.new, e.rw.mode)
+        run.journal.mark("commit")
+        for e in run.entries:
             run.install(e, e.rw.old, e.rw.new, e.rw.old, staged=True)
         run.verify_all()
         for a, b in renames:
@@ -115,13 +140,6 @@ def commit(
         if failed:
             raise RemeError(message + "could not restore: " + ", ".join(failed)) from None
         raise RemeError(message + "every file is as it was") from None
-    installed = [Installed(e.rw.path, e.base, e.written) for e in entries if e.installed]
-    kept = _keep_copies(journal, entries, keep_blobs_at) if keep_blobs_at is not None else None
-    outcome = Outcome(installed, sorted(run.rebased), kept)
-    if on_done is not None:
-        on_done(outcome)
-    journal.remove()
-    return outcome
 
 
 def _keep_copies(journal: Journal, entries: list[Entry], dest: Path) -> Path | None:
