@@ -396,20 +396,6 @@ class MemoryIndex:
             )
         return out
 
-    def compact(self) -> dict[str, int]:
-        """Fold tombstones out of BM25 and the doc arrays; drop terms no live chunk uses."""
-        before_docs = self.bm25.n_total
-        doc_map = self.bm25.optimize()
-        keep = doc_map >= 0
-        new_index = doc_map[keep]
-        order = np.argsort(new_index)
-        for name in ("doc_rowid", "doc_slot", "doc_start", "doc_end"):
-            arr = getattr(self, name)[: len(doc_map)]
-            setattr(self, name, arr[keep][order])
-        for path, docs in list(self.file_docs.items()):
-            self.file_docs[path] = doc_map[docs]
-        return {"docs_before": before_docs, "docs_after": self.bm25.n_total}
-
 
 def _doc_slots(ids: np.ndarray, doc_file: np.ndarray) -> np.ndarray:
     """Each chunk's file slot from its file id (``ids`` ascending, as `check_columns` makes
