@@ -73,6 +73,15 @@ def check_columns(cols: IndexColumns) -> None:
         and len(cols.doc_start) == len(cols.doc_end) == m
     ):
         raise ValueError("file or chunk columns of different lengths")
+    _check_files(files)
+    _check_chunks(cols)
+    _check_links(links)
+
+
+def _check_files(files: FileColumns) -> None:
+    """The file columns: ascending bounded ids, workspace-relative text paths, text hashes
+    and origins, and frontmatter, warnings and tags of the right types."""
+    n = len(files.paths)
     ids = np.asarray(files.ids)
     if n and (ids[0] < 0 or ids[-1] >= n + _MAX_ID_GAP or np.any(ids[1:] <= ids[:-1])):
         raise ValueError("file ids are not ascending and bounded")
@@ -97,6 +106,11 @@ def check_columns(cols: IndexColumns) -> None:
     if files.tags and (len(files.tags) != n or set(map(type, files.tags)) - {list}):
         raise ValueError("tags are not one list per file")
     _check_text(list(chain.from_iterable(files.tags)), "tags")
+
+
+def _check_chunks(cols: IndexColumns) -> None:
+    """The chunk columns: ascending rowids, 1 <= start <= end, postings inside their arrays."""
+    m = len(cols.doc_rowid)
     rowid, start, end = cols.doc_rowid, cols.doc_start, cols.doc_end
     if m and (rowid[0] < 1 or np.any(rowid[1:] <= rowid[:-1])):
         raise ValueError("chunk rowids are not ascending")
@@ -113,6 +127,10 @@ def check_columns(cols: IndexColumns) -> None:
         and (not m or cols.doc_lengths.min() >= 0)
     ):
         raise ValueError("postings do not fit their terms and chunks")
+
+
+def _check_links(links: LinkColumns) -> None:
+    """The link columns: of one length, ids inside their string table, sources and targets."""
     _check_text(links.strings, "link strings")
     if not links.strings or links.strings[0] != "":
         raise ValueError("link strings must start with the empty string")
