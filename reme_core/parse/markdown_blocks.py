@@ -186,11 +186,11 @@ def code_lines(lines: list[str], start: int, stop: int) -> list[tuple[int, int]]
     """(first, last) lines of the code in `lines[start:stop]`: fenced and indented code
     blocks, and fences inside list items. The one rule for what is block code (the link and
     tag finders skip it)."""
-    fences: list[tuple[int, int]] = []
-    for block in scan_blocks(lines, start, stop, fences):
+    code: list[tuple[int, int]] = []  # the list items' fences first, as the scan meets them
+    for block in scan_blocks(lines, start, stop, code):
         if block.kind == FENCE or block.kind == CODE:
-            fences.append((block.start, block.end))
-    return fences
+            code.append((block.start, block.end))
+    return code
 
 
 def _indented_end(lines: list[str], i: int, stop: int) -> int:
