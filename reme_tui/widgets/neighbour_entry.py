@@ -8,6 +8,7 @@ screen are drawn (as the search pane's `HitVisual` does for hits).
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -67,15 +68,24 @@ def neighbour(
     target = target or (path, None, None)
     path, name = _one_line(path), _one_line(str(name))
     description = _one_line(str(description))
-    title: Row = ((f"{arrow} {name or path}", "bold"),)
+    # Without a name, the note is called by its file name, as Obsidian does: a vault's
+    # paths share long folder prefixes, so cut at the pane's edge they would all look alike.
+    label = name or _file_label(path)
+    title: Row = ((f"{arrow} {label}", "bold"),)
     if note:
         title += ((f"  {note}", "italic red"),)
     rows = [title]
-    if name:
+    if label != path:
         rows.append(((f"  {path}", "dim"),))
     if description:
         rows.append(((f"  {description}", "italic"),))
     return Entry(tuple(rows), target)
+
+
+def _file_label(path: str) -> str:
+    """A path's file name, without `.md` (a note's name in Obsidian)."""
+    base = posixpath.basename(path)
+    return base[:-3] if base.lower().endswith(".md") and len(base) > 3 else base or path
 
 
 def _one_line(text: str) -> str:
