@@ -86,7 +86,8 @@ def test_terms_are_numbered_after_catching_up_with_another_writer(make_tree) -> 
     root = make_tree(FILES)
     mine, other = Workspace.open(root), Workspace.open(root)
     (root / "daily" / "x.md").write_text("# X\n\nxray yankee\n")
-    batches, _ = mine.indexer._parse(["daily/x.md"], None)  # parsed before the other process commits
+    # parsed before the other process commits
+    batches, _ = mine.indexer._parse(["daily/x.md"], None)
     (root / "daily" / "o.md").write_text("# O\n\noscar papa quebec\n")
     other.apply(Changes(added=["daily/o.md"]))  # new terms: the vocabulary moves on
     mine.indexer._commit("watch", batches, set(), [], [])  # catches up, then numbers its terms

@@ -52,7 +52,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(name)
         for dep in sorted(graph.get(name, ())):
             if state.get(dep) == 1:
-                return stack[stack.index(dep) :] + [dep]
+                return [*stack[stack.index(dep) :], dep]
             if dep not in state and (found := visit(dep)) is not None:
                 return found
         stack.pop()
@@ -72,7 +72,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 def test_reme_core_has_no_import_cycle() -> None:
     graph = _graph()
-    assert "reme_core.workspace" in graph and graph["reme_core.workspace"]
+    assert graph.get("reme_core.workspace")
     assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
 
 
