@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
+from reme_core.store.batch_rows import write_batch
 from reme_core.store.rows import (
     BatchWrite,
     ChunkArrays,
     FileRow,
     StoreError,
-    _link_row,
     is_busy,
     retry_busy,
     select_in,
@@ -275,101 +275,9 @@ class Store:
             self.conn.execute("DELETE FROM skipped WHERE path=?", (path,))
 
     def write_files(self, batch: BatchWrite) -> tuple[list[int], np.ndarray]:
-        """Upsert a batch of files; returns their file ids and their new chunks' rowids.
-
-        Every statement is one ``executemany`` for the batch. New file ids and chunk rowids are
-        given explicitly as the ones SQLite would pick (one past the largest, counted after the
-        deletes), because ``executemany`` does not report them.
-        """
-        file_ids = self._upsert_files(batch)
-        return file_ids, self._insert_chunks(batch, file_ids)
-
-    def _upsert_files(self, batch: BatchWrite) -> list[int]:
-        """The files' rows, updated in place or inserted; their old chunks and links dropped."""
-        conn = self.conn
-        paths = [pf.node.path for pf in batch.files]
-        conn.executemany("DELETE FROM skipped WHERE path=?", ((p,) for p in paths))
-        known: dict[str, int] = dict(
-            select_in(conn, "SELECT path, id FROM files WHERE path IN ({marks})", paths)
-        )
-        next_id = int(conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
-        file_ids: list[int] = []
-        updates, inserts = [], []
-        for pf, origin in zip(batch.files, batch.origins, strict=True):
-            node = pf.node
-            values = (
-                node.st_mtime,
-                node.size,
-                node.content_hash,
-                json.dumps(node.frontmatter, ensure_ascii=False, default=str),
-                json.dumps(node.warnings, ensure_ascii=False),
-                origin,
-                json.dumps(node.inline_tags, ensure_ascii=False),
-            )
-            file_id = known.get(node.path)
-            if file_id is None:  # the id SQLite would give: inserts run in this order
-                file_id, next_id = next_id, next_id + 1
-                inserts.append((file_id, node.path, *values))
-            else:
-                updates.append((*values, file_id))
-            file_ids.append(file_id)
-        old = [(u[-1],) for u in updates]
-        conn.executemany("DELETE FROM chunks WHERE file_id=?", old)
-        conn.executemany("DELETE FROM links WHERE file_id=?", old)
-        conn.executemany(
-            "UPDATE files SET mtime=?, size=?, hash=?, frontmatter=?, warnings=?, origin=?, "
-            "tags=? WHERE id=?",
-            updates,
-        )
-        conn.executemany(
-            "INSERT INTO files(id, path, mtime, size, hash, frontmatter, warnings, origin, tags) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            inserts,
-        )
-        return file_ids
-
-    def _insert_chunks(self, batch: BatchWrite, file_ids: list[int]) -> np.ndarray:
-        """The batch's chunks (term ids and counts as int32 blobs) and links; their rowids."""
-        conn = self.conn
-        first = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]) + 1
-        id_blob = np.asarray(batch.term_ids, dtype="<i4").tobytes()
-        tf_blob = np.asarray(batch.tfs, dtype="<i4").tobytes()
-        offsets = (np.asarray(batch.doc_ptr, dtype=np.int64) * 4).tolist()
-        rows: list[tuple[object, ...]] = []
-        links: list[tuple[object, ...]] = []
-        for file_id, pf in zip(file_ids, batch.files, strict=True):
-            for seq, chunk in enumerate(pf.chunks):
-                doc = len(rows)
-                a, b = offsets[doc], offsets[doc + 1]
-                rows.append(
-                    (
-                        first + doc,
-                        chunk.id,
-                        file_id,
-                        seq,
-                        chunk.start_line,
-                        chunk.end_line,
-                        chunk.prefix,
-                        chunk.body,
-                        chunk.suffix,
-                        id_blob[a:b],
-                        tf_blob[a:b],
-                    )
-                )
-            links.extend(_link_row(file_id, i, link) for i, link in enumerate(pf.node.links))
-        if len(rows) != len(offsets) - 1:
-            raise ValueError(f"{len(rows)} chunks for a CSR of {len(offsets) - 1} documents")
-        conn.executemany(
-            "INSERT INTO chunks(rowid, id, file_id, seq, start_line, end_line, prefix, body, "
-            "suffix, term_ids, tfs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-        conn.executemany(
-            "INSERT INTO links(file_id, seq, target, anchor, line, alias, embed, raw) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            links,
-        )
-        return np.arange(first, first + len(rows), dtype=np.int64)
+        """Upsert a batch of files (inside the caller's transaction); returns their file ids
+        and their new chunks' rowids (reme_core.store.batch_rows)."""
+        return write_batch(self.conn, batch)
 
     def touch_file(self, path: str, mtime: float) -> None:
         """Record a new mtime for a file whose content is unchanged (no re-chunking)."""
