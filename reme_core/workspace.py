@@ -363,7 +363,7 @@ class Workspace:
         rel = normalize_relpath(path)
         self.refresh_if_changed()
         with self.lock:
-            file_id = self.index.file_ids.get(rel)
+            file_id = self.index.files.id(rel)
             if file_id is None:
                 raise NotIndexed(f"{path}: not an indexed file of this workspace")
             rows = checked_chunks(self, rel, self.store.file_chunks(file_id))  # as on disk

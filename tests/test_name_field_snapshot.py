@@ -47,7 +47,7 @@ def _age(root: Path, *rels: str) -> None:
 def _fresh_ranking(ws: Workspace, terms: list[str], cjk: bool = False) -> list[tuple[str, float]]:
     index, tok = ws.index, ws.tokenizer
     field = NameField.build(
-        index.slot_paths,
+        index.files.paths,
         index.live_slots(),
         index.nodes.frontmatter,
         tok.tokenize if cjk else (lambda text: tok.tokenize(without_cjk(text))),
@@ -58,8 +58,8 @@ def _fresh_ranking(ws: Workspace, terms: list[str], cjk: bool = False) -> list[t
 
 def _ranked(ws: Workspace, field: NameField, terms: list[str]) -> list[tuple[str, float]]:
     """Every matching note with its score (all of them: equal scores may come in any order)."""
-    slots, scores = field.search(terms, len(ws.index.slot_paths))
-    paths = [ws.index.slot_paths[s] for s in slots.tolist()]
+    slots, scores = field.search(terms, len(ws.index.files))
+    paths = [ws.index.files.path(s) for s in slots.tolist()]
     return sorted(zip(paths, np.round(scores, 9).tolist(), strict=True))
 
 

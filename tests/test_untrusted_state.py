@@ -187,7 +187,7 @@ def test_an_honest_index_is_still_served_from_the_database(make_tree: MakeTree) 
     ws = Workspace.open(root)
     (hit,) = ws.search("gardens", expand_links=False).results
     assert hit.start_line == 1 and "alpha note about gardens" in hit.text
-    assert ws.index.doc_rowid.size and set(ws.index.checked_rows)
+    assert ws.index.chunks.live_docs().size and set(ws.index.checked_rows)
     ws.close()
 
 
@@ -403,7 +403,7 @@ def test_every_chunk_of_an_honest_index_matches_its_file(
         (rowid, path, start, end, (cid, prefix, body, suffix))
         for path in ws.files()
         for rowid, cid, start, end, prefix, body, suffix in ws.store.file_chunks(
-            ws.index.file_ids[path]
+            ws.index.files.id(path)
         )
     ]
     framed = sum(1 for *_, row in rows if row[1] or row[3])  # prefixes and suffixes

@@ -185,7 +185,7 @@ def test_tombstoned_chunks_never_come_back(make_tree, local):
     def vector_hits(query: str) -> list[str]:
         docs, _ = vectors.search(query, 10)
         with ws.lock:
-            return [ws.index.slot_paths[ws.index.doc_slot[d]] for d in docs.tolist()]
+            return [ws.index.files.path(s) for s in ws.index.chunks.slots(docs).tolist()]
 
     def texts(query: str) -> list[str]:
         return [h.text for h in ws.search(query, limit=10).results]

@@ -1,26 +1,28 @@
 """The in-memory search structures: BM25 postings, per-chunk places, nodes and the link graph.
 
 Built at open from columns (a numpy snapshot, or the store's rows), then kept in step with each
-committed batch. Files and links stay columns until asked for: a `FileNode` is built on first
-access, and the link graph answers from index arrays (see reme_core.index.link_graph).
+committed batch. Per-chunk places live in a `ChunkTable` (``chunks``), per-file slots in a
+`FileTable` (``files``). Files and links stay columns until asked for: a `FileNode` is built on
+first access, and the link graph answers from index arrays (see reme_core.index.link_graph).
 """
 
 from __future__ import annotations
 
 import posixpath
-from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from reme_core.dates import NO_DATE, file_date
+from reme_core.dates import file_date
 from reme_core.index.bm25 import BM25Index
+from reme_core.index.chunk_table import ChunkTable
+from reme_core.index.file_table import FileTable
 from reme_core.index.index_columns import IndexColumns, check_columns
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
 from reme_core.index.name_field import NameColumns, NameField
-from reme_core.index.node_table import FileDocs, NodeTable
+from reme_core.index.node_table import NodeTable
 from reme_core.models import FileLink, FileNode, aliases_of, note_tags
 from reme_core.text.tokenizer import without_cjk
 from reme_core.text.vocabulary import Vocabulary
@@ -38,16 +40,8 @@ class MemoryIndex:
         self.vocab = Vocabulary()
         self.bm25 = BM25Index()
         self.nodes = NodeTable()
-        self.file_ids: dict[str, int] = {}
-        self.origins: dict[str, str] = {}
-        self.file_docs = FileDocs()
-        self.slot_of: dict[str, int] = {}
-        self.slot_paths: list[str] = []
-        self.slot_dates = np.zeros(0, dtype=np.int32)
-        self.doc_rowid = np.zeros(0, dtype=np.int64)
-        self.doc_slot = np.zeros(0, dtype=np.int32)
-        self.doc_start = np.zeros(0, dtype=np.int32)
-        self.doc_end = np.zeros(0, dtype=np.int32)
+        self.files = FileTable()
+        self.chunks = ChunkTable()
         self.graph = LinkGraph(exists=exists)
         self.resolver: ObsidianResolver | None = ObsidianResolver([]) if obsidian else None
         self._list_attachments = attachments
@@ -76,30 +70,22 @@ class MemoryIndex:
         self.vocab = Vocabulary(cols.vocab)
         ptr, docs, tfs = cols.postings
         self.bm25 = BM25Index.from_postings(ptr, docs, tfs, cols.doc_lengths, len(cols.vocab))
-        self.slot_paths = list(files.paths)
-        self.slot_of = dict(zip(self.slot_paths, range(n)))
-        if len(self.slot_of) != n:
-            raise ValueError("duplicate paths")
-        self.slot_dates = np.asarray(files.dates, dtype=np.int32).copy()
-        ids = np.asarray(files.ids, dtype=np.int64)
-        self.file_ids = dict(zip(self.slot_paths, ids.tolist()))
-        self.origins = dict(zip(self.slot_paths, files.origins))
-        self.doc_slot = _doc_slots(ids, cols.doc_file)
-        self.doc_rowid = np.asarray(cols.doc_rowid, dtype=np.int64)
-        self.doc_start = np.asarray(cols.doc_start, dtype=np.int32)
-        self.doc_end = np.asarray(cols.doc_end, dtype=np.int32)
-        sizes = np.asarray(files.sizes, dtype=np.int64)
-        if len(self.doc_end) and bool(np.any(self.doc_end > sizes[self.doc_slot] + 1)):
+        self.files = FileTable.from_columns(files)
+        paths = self.files.paths
+        slots = self.files.slots_of_ids(cols.doc_file)
+        self.chunks = ChunkTable.from_columns(
+            paths, slots, cols.doc_rowid, cols.doc_start, cols.doc_end
+        )
+        if not self.chunks.ends_within(np.asarray(files.sizes, dtype=np.int64)):
             raise ValueError("chunks end past the last line their file can have")
-        self.file_docs = FileDocs(self.slot_paths, self.doc_slot)
         links = cols.links
         self.nodes = NodeTable(files, links)
         self._version += 1
         if self.resolver is not None:
-            for path, fm in zip(self.slot_paths, files.frontmatter):
+            for path, fm in zip(paths, files.frontmatter):
                 self.resolver.add(path, aliases_of(fm))
             links = self._resolved_columns(links)
-        self.graph.load(self.slot_paths, links)
+        self.graph.load(list(paths), links)
         if cols.names is not None:
             self._seed_names(cols.names, n)
 
@@ -122,8 +108,7 @@ class MemoryIndex:
                 return None
             self.name_field(self._name_tokenize, cjk=False)  # kept terms: only changes tokenised
             entry = self._cache["names-False"]
-        slots = np.fromiter((self.slot_of[p] for p in paths), np.int64, count=len(paths))
-        return entry[1].columns(slots)
+        return entry[1].columns(self.files.slots(paths))
 
     def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
         """Obsidian vaults: each literal target that is not a note, resolved as `_resolved` does.
@@ -173,17 +158,7 @@ class MemoryIndex:
         path = node.path
         self._changed_at[path] = self._version
         self.nodes.put(node)
-        self.file_ids[path] = file_id
-        self.origins[path] = origin
-        ordinal = file_date(path, node.frontmatter)
-        if path in self.slot_of:
-            self.slot_dates[self.slot_of[path]] = ordinal
-        else:
-            self.slot_of[path] = len(self.slot_paths)
-            self.slot_paths.append(path)
-            if len(self.slot_paths) > len(self.slot_dates):  # grow by doubling, not per file
-                self.slot_dates = _grown(self.slot_dates, len(self.slot_paths), NO_DATE)
-            self.slot_dates[len(self.slot_paths) - 1] = ordinal
+        self.files.put(path, file_id, origin, file_date(path, node.frontmatter))
         if self.resolver is not None:
             self.resolver.add(path, aliases_of(node.frontmatter))
 
@@ -191,12 +166,11 @@ class MemoryIndex:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
         self._version += 1
         self._changed_at[path] = self._version
-        docs = self.file_docs.pop(path, None)
+        docs = self.chunks.remove_file(path)
         if docs is not None and len(docs):
             self.bm25.remove_many(docs)
         self.nodes.discard(path)
-        self.file_ids.pop(path, None)
-        self.origins.pop(path, None)
+        self.files.remove(path)
         self.graph.remove_file(path)
         if self.resolver is not None:
             self.resolver.remove(path)
@@ -225,22 +199,9 @@ class MemoryIndex:
             return
         self.checked_rows.update(rowids.tolist())  # parsed from the files just now
         docs = self.bm25.add_many(doc_ptr, term_ids, tfs)
-        slots = np.fromiter((self.slot_of[n.path] for n in nodes), np.int32, count=len(nodes))
-        bounds = np.zeros(len(nodes) + 1, dtype=np.int64)
-        np.cumsum(counts, out=bounds[1:])
-        for node, a, z in zip(nodes, bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-            if z > a:
-                self.file_docs[node.path] = docs[a:z]
-        need = int(docs[-1]) + 1
-        if need > len(self.doc_rowid):  # capacity doubles: adding n files copies O(n), not O(n²)
-            self.doc_rowid = _grown(self.doc_rowid, need, 0)
-            self.doc_slot = _grown(self.doc_slot, need, -1)
-            self.doc_start = _grown(self.doc_start, need, 0)
-            self.doc_end = _grown(self.doc_end, need, 0)
-        self.doc_rowid[docs] = rowids
-        self.doc_slot[docs] = np.repeat(slots, counts)
-        self.doc_start[docs] = starts
-        self.doc_end[docs] = ends
+        paths = [n.path for n in nodes]
+        slots = self.files.slots(paths).astype(np.int32)
+        self.chunks.add(paths, counts, docs, slots, rowids, starts, ends)
 
     def columns(self) -> IndexColumns | None:
         """Everything as `load` takes it, as a load of the stored rows would give it (the
@@ -250,27 +211,26 @@ class MemoryIndex:
         if len(ptr) - 1 < len(self.vocab):  # terms no chunk uses yet still count
             ptr = np.concatenate([ptr, np.full(len(self.vocab) + 1 - len(ptr), ptr[-1])])
             postings = (ptr, postings[1], postings[2])
-        docs = self.bm25.live_docs()
-        rowid = self.doc_rowid[docs]
+        chunks = self.chunks.columns(self.bm25.live_docs())
+        rowid = chunks.rowids
         if len(rowid) > 1 and not bool(np.all(rowid[1:] > rowid[:-1])):
             return None
-        ids = self.file_ids
-        paths = sorted(self.nodes, key=ids.__getitem__)
-        slot_file = np.fromiter((ids.get(p, -1) for p in self.slot_paths), np.int64)
-        doc_file = slot_file[self.doc_slot[docs]] if len(docs) else np.zeros(0, np.int64)
+        paths = self.files.live_by_id()
+        slot_file = self.files.slot_ids()
+        doc_file = slot_file[chunks.slots] if len(rowid) else np.zeros(0, np.int64)
         if len(doc_file) and doc_file.min() < 0:
             return None
-        dates = self.slot_dates[[self.slot_of[p] for p in paths]]
-        files, links = self.nodes.columns(paths, [self.origins[p] for p in paths], dates)
-        files.ids = np.fromiter((ids[p] for p in paths), np.int64, count=len(paths))
+        dates = self.files.dates_of(paths)
+        files, links = self.nodes.columns(paths, self.files.origins_of(paths), dates)
+        files.ids = self.files.ids(paths)
         return IndexColumns(
             vocab=self.vocab.terms(),
             postings=postings,
             doc_lengths=doc_lengths,
             doc_rowid=rowid,
             doc_file=doc_file,
-            doc_start=self.doc_start[docs],
-            doc_end=self.doc_end[docs],
+            doc_start=chunks.starts,
+            doc_end=chunks.ends,
             files=files,
             links=links,
             names=self.name_columns(paths),
@@ -297,12 +257,16 @@ class MemoryIndex:
         entry = self._cache.get(key)
         if entry is not None and entry[0] == self._version:
             return entry[1]
-        args = (self.slot_paths, self.live_slots(), self.nodes.frontmatter, tokenize, cache)
+        args = (self.files.paths, self.live_slots(), self.nodes.frontmatter, tokenize, cache)
         if entry is None:
             field = NameField.build(*args)
         else:  # only the files changed since that version are named again
             since = entry[0]
-            changed = {self.slot_of.get(p, -1) for p, v in self._changed_at.items() if v > since}
+            changed = {
+                slot
+                for p, v in self._changed_at.items()
+                if v > since and (slot := self.files.slot(p)) is not None
+            }
             field = entry[1].updated(*args, changed)
         self._cache[key] = (self._version, field)
         return field
@@ -312,26 +276,19 @@ class MemoryIndex:
         return self._cached(
             "live",
             lambda: np.fromiter(
-                (p in self.nodes for p in self.slot_paths), bool, count=len(self.slot_paths)
+                (p in self.nodes for p in self.files.paths), bool, count=len(self.files)
             ),
         )
 
     def prefix_slots(self, prefixes: Sequence[str]) -> np.ndarray:
-        """Bool per file slot: its path starts with one of ``prefixes`` (bisect, no scan)."""
-        paths, order = self._cached("sorted", self._sorted_slots)
-        mask = np.zeros(len(self.slot_paths), dtype=bool)
-        for prefix in prefixes:
-            lo = bisect_left(paths, prefix)
-            after = _after_prefix(prefix)
-            hi = len(paths) if after is None else bisect_left(paths, after)
-            mask[order[lo:hi]] = True
-        return mask
+        """Bool per file slot: its path starts with one of ``prefixes``."""
+        return self.files.prefix_mask(prefixes)
 
     def tag_slots(self, tags: Iterable[str]) -> np.ndarray:
         """Bool per file slot: its file is indexed and has one of ``tags`` (lower case), or a
         tag nested below one."""
         by_tag = self._cached("tags", self._tag_index)
-        mask = np.zeros(len(self.slot_paths), dtype=bool)
+        mask = np.zeros(len(self.files), dtype=bool)
         for tag in tags:
             nested = f"{tag}/"  # `a` takes `a/b` too, as Obsidian's tag search does
             for key, slots in by_tag.items():
@@ -339,17 +296,14 @@ class MemoryIndex:
                     mask[slots] = True
         return mask
 
-    def _sorted_slots(self) -> tuple[list[str], np.ndarray]:
-        order = sorted(range(len(self.slot_paths)), key=self.slot_paths.__getitem__)
-        return [self.slot_paths[i] for i in order], np.asarray(order, dtype=np.int64)
-
     def _tag_index(self) -> dict[str, np.ndarray]:
         by_tag: dict[str, list[int]] = {}
-        for path in self.nodes:
+        slots = self.files.slots(list(self.nodes)).tolist()
+        for path, slot in zip(self.nodes, slots, strict=True):
             tags = note_tags(self.nodes.frontmatter(path), self.nodes.inline_tags(path))
             for tag in {t.lower() for t in tags}:
-                by_tag.setdefault(tag, []).append(self.slot_of[path])
-        return {tag: np.asarray(slots, dtype=np.int64) for tag, slots in by_tag.items()}
+                by_tag.setdefault(tag, []).append(slot)
+        return {tag: np.asarray(found, dtype=np.int64) for tag, found in by_tag.items()}
 
     def relink(self, paths: Iterable[str]) -> None:
         """(Re)resolve the given files' links into the graph."""
@@ -395,30 +349,3 @@ class MemoryIndex:
                 )
             )
         return out
-
-
-def _doc_slots(ids: np.ndarray, doc_file: np.ndarray) -> np.ndarray:
-    """Each chunk's file slot from its file id (``ids`` ascending, as `check_columns` makes
-    sure, so the dense map is bounded); ValueError for a chunk of no file."""
-    slot_of_file = np.full(int(ids[-1]) + 1 if len(ids) else 1, -1, dtype=np.int32)
-    slot_of_file[ids] = np.arange(len(ids), dtype=np.int32)
-    doc_file = np.asarray(doc_file, dtype=np.int64)
-    if len(doc_file) and (doc_file.min() < 0 or doc_file.max() >= len(slot_of_file)):
-        raise ValueError("chunks of unknown files")
-    slots = slot_of_file[doc_file]
-    if len(slots) and slots.min() < 0:
-        raise ValueError("chunks of unknown files")
-    return slots
-
-
-def _after_prefix(prefix: str) -> str | None:
-    """The least string above every string that starts with ``prefix`` (None: there is none)."""
-    stem = prefix.rstrip("\U0010ffff")
-    return stem[:-1] + chr(ord(stem[-1]) + 1) if stem else None
-
-
-def _grown(arr: np.ndarray, need: int, fill: int) -> np.ndarray:
-    """`arr` with room for at least `need` entries (capacity doubled), new ones set to `fill`."""
-    out = np.full(max(need, 2 * len(arr), 1024), fill, dtype=arr.dtype)
-    out[: len(arr)] = arr
-    return out

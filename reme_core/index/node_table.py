@@ -1,6 +1,4 @@
-"""Per-file tables of the in-memory index: nodes built from the loaded columns on first access
-(`NodeTable`) and each file's BM25 doc ids (`FileDocs`).
-"""
+"""The node table of the in-memory index: nodes built from the loaded columns on first access."""
 
 from __future__ import annotations
 
@@ -203,46 +201,6 @@ class NodeTable(Mapping[str, FileNode]):
             if sid is not None:
                 node.links = [self._links.link(j) for j in by_source.rows(sid)]
         return node
-
-
-class FileDocs:
-    """BM25 doc ids of each file's chunks; the loaded ones stay one sorted array until changed."""
-
-    def __init__(self, paths: Sequence[str] = (), doc_slot: np.ndarray | None = None) -> None:
-        self._slot: dict[str, int] = {}
-        self._grouped: Grouped | None = None
-        if doc_slot is not None and len(doc_slot):
-            self._grouped = Grouped(doc_slot, len(paths))
-            counts = np.diff(self._grouped.ptr)
-            self._slot = {paths[i]: i for i in np.flatnonzero(counts).tolist()}
-        self._own: dict[str, np.ndarray] = {}
-
-    def get(self, path: str) -> np.ndarray | None:
-        docs = self._own.get(path)
-        if docs is None and path in self._slot and self._grouped is not None:
-            slot = self._slot[path]
-            docs = self._grouped.order[self._grouped.ptr[slot] : self._grouped.ptr[slot + 1]]
-        return docs
-
-    def pop(self, path: str, default: np.ndarray | None = None) -> np.ndarray | None:
-        docs = self.get(path)
-        self._own.pop(path, None)
-        self._slot.pop(path, None)
-        return default if docs is None else docs
-
-    def __setitem__(self, path: str, docs: np.ndarray) -> None:
-        self._slot.pop(path, None)
-        self._own[path] = docs
-
-    def items(self) -> Iterator[tuple[str, np.ndarray]]:
-        for path in list(self._slot):
-            docs = self.get(path)
-            assert docs is not None
-            yield path, docs
-        yield from list(self._own.items())
-
-    def values(self) -> Iterator[np.ndarray]:
-        return (docs for _, docs in self.items())
 
 
 _LINK_FIELDS = ("source", "target", "anchor", "alias", "raw", "line", "embed")

@@ -103,7 +103,7 @@ class Indexer:
         changes = Changes()
         with self.live.lock:
             stored = self.live.memory.nodes.stats()
-            origins = dict(self.live.memory.origins)
+            origins = self.live.memory.files.origins()
         for path, (mtime, size) in stored.items():
             stat = disk.get(path)
             if (

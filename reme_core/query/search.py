@@ -18,6 +18,7 @@ from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse
 
 if TYPE_CHECKING:
+    from reme_core.index.chunk_table import ChunkTable
     from reme_core.query.source import IndexReader
 
 # `term*`: the word matches every term that starts with it, the most frequent first.
@@ -53,25 +54,13 @@ class SearchFilters:
 def file_mask(ws: IndexReader, filters: SearchFilters) -> np.ndarray:
     """Boolean mask over file slots of the files the filters admit."""
     index = ws.index
-    n = len(index.slot_paths)
     mask = index.live_slots().copy()
     if filters.start_date or filters.end_date:
-        dates = index.slot_dates[:n]
-        lo = date_ordinal(filters.start_date) if filters.start_date else None
-        hi = date_ordinal(filters.end_date) if filters.end_date else None
-        undated = dates == NO_DATE
-        ok = np.ones(n, dtype=bool)
-        if lo is not None:
-            ok &= dates >= lo
-        if hi is not None:
-            ok &= dates <= hi
-        mask &= ok | (undated & (not filters.strict_dates))
-        if filters.strict_dates:
-            mask &= ~undated
+        mask &= index.files.date_mask(filters.start_date, filters.end_date, filters.strict_dates)
     if filters.paths:
-        mask &= index.prefix_slots(filters.paths)
+        mask &= index.files.prefix_mask(filters.paths)
     if filters.exclude_paths:
-        mask &= ~index.prefix_slots(filters.exclude_paths)
+        mask &= ~index.files.prefix_mask(filters.exclude_paths)
     if filters.tags:
         mask &= index.tag_slots({t.lower().lstrip("#") for t in filters.tags})
     if filters.exclude_tags:
@@ -133,7 +122,7 @@ def run_search(
     ranked = _fused(kw, vec_docs, vec_scores, vector_weight, min_score)
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
-        ranked, others = _best_per_note(index.doc_slot, ranked)
+        ranked, others = _best_per_note(index.chunks, ranked)
     shown = ranked if (phrases or exclude_terms) else ranked[:limit]
     scores = _Scores(kw.chunk_scores(), dict(zip(vec_docs.tolist(), vec_scores.tolist())), kw.names)
     hits, hit_docs = _hits(ws, shown, scores, others, phrases, exclude_terms, limit)
@@ -170,12 +159,8 @@ def _doc_mask(
     """The documents (and files) the filters let through; (None, None) without filters."""
     if not filters.active():
         return None, None
-    index = ws.index
     slots = file_mask(ws, filters)
-    mask = np.zeros(len(index.doc_slot), dtype=bool)
-    valid = index.doc_slot >= 0
-    mask[valid] = slots[index.doc_slot[valid]]
-    return mask, slots
+    return ws.index.chunks.doc_mask(slots), slots
 
 
 def _fused(
@@ -253,21 +238,18 @@ def _hits(
 ) -> tuple[list[SearchHit], list[int]]:
     """The ranked documents as hits, text checked against the files, phrase and exclusion
     filters applied, up to `limit`; with the document of each hit."""
-    index = ws.index
+    files = ws.index.files
     # Per-hit columns in one gather each (numpy scalar reads cost more than the search's rest).
     at = np.fromiter((d for d, _ in shown), dtype=np.int64, count=len(shown))
-    rowids = index.doc_rowid[at].tolist()
-    places = zip(rowids, index.doc_slot[at].tolist(), index.doc_start[at].tolist(), strict=True)
-    texts = ws.store.chunk_texts(rowids)
+    places = ws.index.chunks.places(at)
+    texts = ws.store.chunk_texts(places.rowids)
     check = ChunkCheck(ws)  # stored text is shown only when it matches the file
     hits: list[SearchHit] = []
     hit_docs: list[int] = []
-    for (doc, score), (rowid, slot, start), end in zip(
-        shown, places, index.doc_end[at].tolist(), strict=True
-    ):
+    for (doc, score), rowid, slot, start, end in zip(shown, *places, strict=True):
         row = texts.get(rowid)
         if row is not None:
-            row = check.text(rowid, index.slot_paths[slot], start, end, row)
+            row = check.text(rowid, files.path(slot), start, end, row)
         if row is None:
             continue
         cid, prefix, body, suffix = row
@@ -276,7 +258,7 @@ def _hits(
             continue
         hits.append(
             SearchHit(
-                path=index.slot_paths[slot],
+                path=files.path(slot),
                 start_line=start,
                 end_line=end,
                 text=text,
@@ -299,8 +281,8 @@ def _tagged_notes(
     ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int
 ) -> SearchResult:
     """A tag without words lists the notes that have it: each note's first chunk, by path."""
-    index = ws.index
-    paths = sorted(index.slot_paths[i] for i in np.flatnonzero(slots).tolist())
+    files = ws.index.files
+    paths = sorted(files.path(i) for i in np.flatnonzero(slots).tolist())
     for path in paths[:limit]:
         for chunk in ws.chunks(path)[:1]:
             result.results.append(
@@ -312,13 +294,13 @@ def _tagged_notes(
 
 
 def _best_per_note(
-    doc_slot: np.ndarray, ranked: list[tuple[int, float]]
+    chunks: ChunkTable, ranked: list[tuple[int, float]]
 ) -> tuple[list[tuple[int, float]], dict[int, int]]:
     """The first (best) ranked chunk of each note, and the count of the note's others."""
     first: dict[int, int] = {}
     best: list[tuple[int, float]] = []
     others: dict[int, int] = {}
-    slots = doc_slot[np.fromiter((d for d, _ in ranked), np.int64, len(ranked))].tolist()
+    slots = chunks.slots(np.fromiter((d for d, _ in ranked), np.int64, len(ranked))).tolist()
     for (doc, score), slot in zip(ranked, slots, strict=True):
         lead = first.get(slot)
         if lead is None:
@@ -349,14 +331,14 @@ def _with_names(
     if not len(slots):
         return docs, scores, {}
     best: dict[int, int] = {}
-    for doc, slot in zip(docs.tolist(), index.doc_slot[docs].tolist(), strict=True):
+    for doc, slot in zip(docs.tolist(), index.chunks.slots(docs).tolist(), strict=True):
         best.setdefault(slot, doc)  # docs come best first
     total = dict(zip(docs.tolist(), scores.tolist()))
     parts: dict[int, float] = {}
     for slot, name_score in zip(slots.tolist(), name_scores.tolist(), strict=True):
         doc = best.get(slot)
         if doc is None:
-            chunks = index.file_docs.get(index.slot_paths[slot])
+            chunks = index.chunks.docs_of(index.files.path(slot))
             if chunks is None or not len(chunks):
                 continue  # a note of frontmatter only: no chunk to show
             doc = int(chunks[0])

@@ -60,8 +60,7 @@ _NO_DOCS = np.empty(0, dtype=np.int64)
 
 def _live_docs(index: MemoryIndex) -> np.ndarray:
     """Every live BM25 doc id, ascending."""
-    parts = [d for d in index.file_docs.values() if len(d)]
-    return np.sort(np.concatenate(parts)).astype(np.int64) if parts else _NO_DOCS
+    return index.chunks.live_docs()
 
 
 class VectorIndex:
@@ -236,7 +235,7 @@ class VectorIndex:
         key_of_row = self._ws.store.vectors.chunk_ids()
         new_doc = {
             key_of_row[rowid]: doc
-            for doc, rowid in zip(live.tolist(), index.doc_rowid[live].tolist(), strict=True)
+            for doc, rowid in zip(live.tolist(), index.chunks.rowids(live).tolist(), strict=True)
             if rowid in key_of_row
         }
         doc_map = np.full(max(self._keys) + 1, -1, dtype=np.int64)
@@ -336,7 +335,7 @@ class VectorIndex:
                 return False
             dim, epoch = self.store.dim, self._epoch
             docs = self._pending[:_LOOKUP].tolist()
-            rowids = ws.index.doc_rowid[docs].tolist()
+            rowids = ws.index.chunks.rowids(docs).tolist()
             key_of_row = ws.store.vectors.chunk_ids(rowids)
             orphans = [d for d, r in zip(docs, rowids, strict=True) if r not in key_of_row]
             if orphans:  # the database moved on (another writer); the next reload follows it
