@@ -181,10 +181,20 @@ def _state(root: Path) -> Path:
     return root / ".reme-tui"
 
 
+@pytest.fixture
+def slow_vault(tmp_path: Path) -> Path:
+    """A vault whose rebuild parses for seconds, not half of one: a kill sent when the pool
+    has started lands mid-rebuild even on a loaded machine."""
+    root = write_vault(tmp_path / "vault", padding=6000)
+    (root / "reme.yaml").write_text(POOL)
+    return root
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
-def test_killing_a_rebuild_leaves_no_process_and_no_copy(vault: Path, sig) -> None:
+def test_killing_a_rebuild_leaves_no_process_and_no_copy(slow_vault: Path, sig) -> None:
     """The workers never learnt their host was gone (~365 MB of orphans holding a pipeline's
     stdout open); a killed rebuild's copy must not outlive the next open."""
+    vault = slow_vault
     tag = f"kill-{sig.name}-{os.getpid()}-{time.monotonic_ns()}"
     proc = subprocess.Popen(
         ["reme-tui", "--reindex", str(vault)],

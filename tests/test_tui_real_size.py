@@ -96,6 +96,9 @@ class Browser:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become the browser
             try:
+                # as a terminal emulator starts it: a hang-up ends it even when the test
+                # itself runs under nohup (which would be inherited as SIG_IGN)
+                signal.signal(signal.SIGHUP, signal.SIG_DFL)
                 os.execvpe("reme-tui", ["reme-tui", str(vault)], env)
             finally:
                 os._exit(127)
