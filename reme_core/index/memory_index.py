@@ -280,10 +280,6 @@ class MemoryIndex:
             ),
         )
 
-    def prefix_slots(self, prefixes: Sequence[str]) -> np.ndarray:
-        """Bool per file slot: its path starts with one of ``prefixes``."""
-        return self.files.prefix_mask(prefixes)
-
     def tag_slots(self, tags: Iterable[str]) -> np.ndarray:
         """Bool per file slot: its file is indexed and has one of ``tags`` (lower case), or a
         tag nested below one."""
