@@ -9,6 +9,7 @@ refreshes its panes from the workspace listener and opens the result.
 from __future__ import annotations
 
 import posixpath
+from dataclasses import dataclass
 from itertools import groupby
 from typing import ClassVar, Generic, TypeVar
 
@@ -17,6 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 from textual.worker import Worker, WorkerState
@@ -73,6 +75,17 @@ class FileOpScreen(ModalScreen[ResultT | None], Generic[ResultT]):
         done = event.state is WorkerState.SUCCESS and event.worker.group in DONE_GROUPS
         if done and event.worker.result is not None:
             self.dismiss(event.worker.result)
+
+    @dataclass
+    class Preview(Message):
+        """A worker's text for the preview (a dry run, the inbound links, or a refusal)."""
+
+        text: str
+        error: bool = False
+
+    @on(Preview)
+    def _preview(self, message: Preview) -> None:
+        self.show(message.text, message.error)
 
     def show(self, text: str, error: bool = False) -> None:
         """Put plain text (link text holds brackets, so never markup) in the preview."""
@@ -143,9 +156,9 @@ class MoveScreen(FileOpScreen[MoveReport]):
         try:
             report = self.ws.move(self.src, dst, rewrite_links=rewrite, dry_run=True)
         except RemeError as exc:
-            self.app.call_from_thread(self.show, str(exc), True)
+            self.post_message(self.Preview(str(exc), True))
             return
-        self.app.call_from_thread(self.show, "\n".join(preview_lines(report)))
+        self.post_message(self.Preview("\n".join(preview_lines(report))))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
@@ -167,7 +180,7 @@ class MoveScreen(FileOpScreen[MoveReport]):
         try:
             return self.ws.move(self.src, dst, rewrite_links=rewrite)
         except RemeError as exc:
-            self.app.call_from_thread(self.show, str(exc), True)
+            self.post_message(self.Preview(str(exc), True))
             return None
 
 
@@ -204,7 +217,7 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
         try:
             links = [x for x in inbound_links(self.ws, self.path) if x.path != self.path]
         except RemeError as exc:
-            self.app.call_from_thread(self.show, str(exc), True)
+            self.post_message(self.Preview(str(exc), True))
             return
         if not links:
             text = "No other note links to it."
@@ -212,7 +225,7 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
             lines = [f"{len(links)} inbound link(s) will be left dangling:"]
             lines += [f"  {x.path}:{x.line}  {x.raw}" for x in links]
             text = "\n".join(lines)
-        self.app.call_from_thread(self.show, text)
+        self.post_message(self.Preview(text))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
@@ -227,7 +240,7 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
         try:
             return self.ws.delete(self.path)
         except RemeError as exc:
-            self.app.call_from_thread(self.show, str(exc), True)
+            self.post_message(self.Preview(str(exc), True))
             return None
 
 
@@ -282,6 +295,6 @@ class NewNoteScreen(FileOpScreen[str]):
         try:
             created = self.ws.create(path, name, description, body=f"# {name}\n")
         except RemeError as exc:
-            self.app.call_from_thread(self.show, str(exc), True)
+            self.post_message(self.Preview(str(exc), True))
             return None
         return created.relative_to(self.ws.root).as_posix()

@@ -7,6 +7,7 @@ in a thread worker (`reme_core.list_tags`); typing filters the tags by name.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
@@ -51,11 +53,17 @@ class TagsScreen(ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, group="tags", exit_on_error=False)
     def _load(self) -> None:
-        tags = list_tags(self.ws)
-        self.app.call_from_thread(self._loaded, tags)
+        self.post_message(self.Loaded(list_tags(self.ws)))
 
-    def _loaded(self, tags: list[TagCount]) -> None:
-        self.tags = tags
+    @dataclass
+    class Loaded(Message):
+        """The vault's tags with their counts, listed by the worker."""
+
+        tags: list[TagCount]
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        self.tags = message.tags
         self._show_tags()
 
     @on(Input.Changed, "#tags-filter")

@@ -18,6 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -167,6 +168,7 @@ class Reader(Vertical):
         worker), then shown, so the source never flashes by.
         """
         if self.markdown_mode and note.rendered is None:
+            self._set_busy(True)
             self._rendering(note, (ranges, top, anchor))
             return
         same = note.path == self.path
@@ -225,6 +227,7 @@ class Reader(Vertical):
         elif note.rendered is not None:
             self.view.show_rendered(note.rendered)
         else:
+            self._set_busy(True)
             self._rendering(note, None)
         if self.app.focused is not self.view:
             self.view.focus()
@@ -235,10 +238,28 @@ class Reader(Vertical):
     ) -> None:
         """Render a note's Markdown off the UI thread; `then`: show it with these
         (ranges, top, anchor) once rendered, else switch the open note's view."""
-        self.app.call_from_thread(self._set_busy, True)
         rendered = render_note(note)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._rendered, note, rendered, then)
+            self.post_message(self.Rendered(note, rendered, then))
+
+    @dataclass
+    class Rendered(Message):
+        """A note's rendering, made by the render worker; `then` as `_rendering` took it."""
+
+        note: NoteData
+        lines: list[RenderedLine]
+        then: tuple[list[tuple[int, int]], int | None, str] | None
+
+    @dataclass
+    class Created(Message):
+        """The note a dangling link named was created (its workspace-relative path)."""
+
+        path: str
+
+    @on(Created)
+    def _created(self, message: Created) -> None:
+        self.notify(f"Created {message.path}", title="New note")
+        self.post_message(OpenNote(message.path))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A render or a note creation that failed is said (the app's error hub only hears
@@ -253,12 +274,9 @@ class Reader(Vertical):
     def _set_busy(self, busy: bool) -> None:
         self.border_subtitle = "rendering…" if busy else ""
 
-    def _rendered(
-        self,
-        note: NoteData,
-        rendered: list[RenderedLine],
-        then: tuple[list[tuple[int, int]], int | None, str] | None,
-    ) -> None:
+    @on(Rendered)
+    def _rendered(self, message: Rendered) -> None:
+        note, rendered, then = message.note, message.lines, message.then
         self._set_busy(False)
         note.rendered = rendered
         if then is not None:
@@ -311,6 +329,4 @@ class Reader(Vertical):
         `on_worker_state_changed`)."""
         name = posixpath.splitext(posixpath.basename(path))[0]
         created = ws.create(path, name=name, description="")
-        rel = created.relative_to(ws.root).as_posix()
-        self.app.call_from_thread(self.notify, f"Created {rel}", title="New note")
-        self.app.call_from_thread(self.post_message, OpenNote(rel))
+        self.post_message(self.Created(created.relative_to(ws.root).as_posix()))
