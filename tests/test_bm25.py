@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from reme_core.index import posting_lists
 from reme_core.index.bm25 import BM25Index
-from reme_core.text.vocabulary import Vocabulary
 
 K1, B = 1.5, 0.75
 Doc = dict[int, int]  # term id -> tf (unique terms per doc)
@@ -124,17 +123,6 @@ def test_scores_match_reference(docs, fillers, removed, query, k, small, data) -
             state[d] = None
         assert index.n_docs == len(docs) - len(gone) and index.n_tombstones == len(gone)
         check_search(index, state, query, k)
-        before = index.search(query, k)
-        doc_map = index.optimize()
-        survivors = [d for d in state if d is not None]
-        assert doc_map.tolist() == [
-            -1 if d is None else sum(x is not None for x in state[:i]) for i, d in enumerate(state)
-        ]
-        assert index.n_total == len(survivors) and index.n_tombstones == 0
-        after = index.search(query, k)
-        assert doc_map[before[0]].tolist() == after[0].tolist()
-        assert np.array_equal(before[1], after[1]) or after[1] == pytest.approx(before[1])
-        check_search(index, survivors, query, k)
 
 
 @settings(max_examples=100, deadline=None)
@@ -252,23 +240,6 @@ def test_many_adds_fold_into_the_main_segment() -> None:
             if i % 37 == 0:
                 check_search(index, list(docs[: i + 1]), [1, 2, 3], 7)
     check_search(index, list(docs), [4, 5, 49], 20)
-
-
-def test_vocabulary_compaction_drops_dead_terms() -> None:
-    vocab = Vocabulary(["alpha", "beta", "gamma", "delta"])
-    docs: list[Doc] = [{0: 1, 1: 2}, {1: 1, 2: 1}, {3: 5}]
-    index = BM25Index.from_arrays(*csr(docs), n_terms=len(vocab))
-    index.remove_many([1, 2])
-    index.optimize()
-    df = index.term_df_live()
-    assert df.tolist() == [1, 1, 0, 0]
-    term_map = vocab.compact(df > 0)
-    index.compact_terms(df > 0)
-    assert term_map.tolist() == [0, 1, -1, -1] and vocab.terms() == ["alpha", "beta"]
-    assert index.n_terms == 2
-    check_search(index, [{0: 1, 1: 2}], [int(t) for t in vocab.ids(["beta", "gamma"])], 3)
-    assert add_doc(index, {vocab.add("gamma"): 3}) == 1
-    assert index.search(vocab.ids(["gamma"]), 3)[0].tolist() == [1]
 
 
 def test_bad_arrays_are_refused() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,16 +23,6 @@ def test_unknown_terms_are_minus_one_and_aligned() -> None:
     ids = vocab.ids(["y", "nope", "x"])
     assert ids.dtype == np.int32 and ids.tolist() == [1, -1, 0]
     assert vocab.ids([]).tolist() == []
-
-
-def test_compact_keeps_order_and_maps_ids() -> None:
-    vocab = Vocabulary(["a", "b", "c", "d"])
-    mapping = vocab.compact(np.array([True, False, True, False]))
-    assert mapping.tolist() == [0, -1, 1, -1]
-    assert vocab.terms() == ["a", "c"] and vocab.id_of("c") == 1 and vocab.id_of("b") is None
-    assert vocab.add("b") == 2
-    with pytest.raises(ValueError):
-        vocab.compact(np.array([True]))
 
 
 @settings(max_examples=100, deadline=None)

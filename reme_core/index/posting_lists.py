@@ -244,27 +244,6 @@ class PostingLists:
         self._ptr = ptr
         self._delta = (d_terms[:0], d_docs[:0], d_tfs[:0])
 
-    # -- maintenance ------------------------------------------------------------------------
-    def optimize(self) -> np.ndarray:
-        """Fold the delta and drop tombstones; return the old->new doc id map (-1 if removed)."""
-        self._fold()
-        live = self._live[: self._n_total]
-        old_to_new = np.full(self._n_total, -1, dtype=np.int64)
-        old_to_new[live] = np.arange(self._n_live)
-        if self._n_live != self._n_total:
-            keep = live[self._docs]
-            kept = np.zeros(len(keep) + 1, dtype=np.int64)
-            np.cumsum(keep, out=kept[1:])
-            self._ptr = kept[self._ptr]
-            self._docs = old_to_new[self._docs[keep]].astype(np.int32)
-            self._tfs = self._tfs[keep]
-            self._dl = self._dl[: self._n_total][live]
-            self._live = np.ones(self._n_live, dtype=bool)
-            self._n_total = self._n_live
-            self._dead = None
-        self._lengths_changed()
-        return old_to_new
-
     def posting_sizes(self, term_ids: Sequence[int]) -> np.ndarray:
         """Length of each term's main posting list: a cheap document frequency (tombstones and
         the newest documents aside) for choosing among a prefix's many terms."""
@@ -275,29 +254,6 @@ class PostingLists:
         out[known] = sizes[ids[known]]
         return out
 
-    def term_df_live(self) -> np.ndarray:
-        """Live document frequency of every term id (0 marks a term the vocabulary can drop)."""
-        self._fold()
-        live = np.zeros(len(self._docs) + 1, dtype=np.int64)
-        np.cumsum(self._live[self._docs], out=live[1:])
-        df = np.zeros(self._n_terms, dtype=np.int64)
-        df[: len(self._ptr) - 1] = np.diff(live[self._ptr])
-        return df
-
-    def compact_terms(self, keep: np.ndarray) -> None:
-        """Renumber terms like ``Vocabulary.compact(keep)``, dropping the postings of the rest."""
-        keep = np.asarray(keep, dtype=bool)
-        if len(keep) != self._n_terms:
-            raise ValueError(f"keep has {len(keep)} entries for {self._n_terms} terms")
-        self._fold()
-        ptr = np.pad(self._ptr, (0, self._n_terms + 1 - len(self._ptr)), mode="edge")
-        counts = np.diff(ptr).astype(np.int64)
-        postings = np.repeat(keep, counts)
-        self._docs, self._tfs = self._docs[postings], self._tfs[postings]
-        self._ptr = np.zeros(int(keep.sum()) + 1, dtype=np.int64)
-        np.cumsum(counts[keep], out=self._ptr[1:])
-        self._n_terms = len(self._ptr) - 1
-
     # -- statistics -------------------------------------------------------------------------
     @property
     def n_docs(self) -> int:
@@ -306,7 +262,7 @@ class PostingLists:
 
     @property
     def n_total(self) -> int:
-        """Document ids handed out since the last optimize, live or tombstoned."""
+        """Document ids handed out since the load, live or tombstoned."""
         return self._n_total
 
     @property

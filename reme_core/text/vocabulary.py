@@ -10,13 +10,14 @@ import numpy as np
 
 
 class Vocabulary:
-    """Ids are assigned in first-seen order and stay put until ``compact``."""
+    """Ids are assigned in first-seen order and never change while the vocabulary lives
+    (optimize rewrites the stored vocabulary, and the index is loaded from it again)."""
 
     def __init__(self, terms: Iterable[str] = ()) -> None:
         self._terms: list[str] = list(dict.fromkeys(terms))
         self._ids: dict[str, int] = dict(zip(self._terms, range(len(self._terms))))
         # Terms in sorted order for prefix look-ups, made on first use and then kept up with
-        # new terms (ids only grow between compactions).
+        # new terms (ids only grow).
         self._sorted: list[str] = []
         self._sorted_upto = 0
 
@@ -67,8 +68,6 @@ class Vocabulary:
         """Ids of up to ``limit`` terms that start with ``prefix`` (in term order)."""
         if not prefix:
             return []
-        if self._sorted_upto > len(self._terms):  # compacted since: start again
-            self._sorted, self._sorted_upto = [], 0
         if not self._sorted_upto:
             self._sorted = sorted(self._terms)
         else:
@@ -90,18 +89,3 @@ class Vocabulary:
         """
         get = self._ids.get
         return np.fromiter((get(t, -1) for t in terms), dtype=np.int32, count=len(terms))
-
-    def compact(self, keep: np.ndarray) -> np.ndarray:
-        """Drop terms where ``keep`` is False; return the old->new id map (-1 for dropped).
-
-        Surviving terms keep their relative order, so sorted id arrays stay sorted.
-        """
-        keep = np.asarray(keep, dtype=bool)
-        if len(keep) != len(self._terms):
-            raise ValueError(f"keep has {len(keep)} entries for {len(self._terms)} terms")
-        old_to_new = np.full(len(keep), -1, dtype=np.int64)
-        old_to_new[keep] = np.arange(int(keep.sum()))
-        self._terms = [t for t, k in zip(self._terms, keep.tolist(), strict=True) if k]
-        self._ids = {t: i for i, t in enumerate(self._terms)}
-        self._sorted, self._sorted_upto = [], 0
-        return old_to_new
