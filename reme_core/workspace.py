@@ -182,11 +182,9 @@ class Workspace:
         """The start-up diff: bring the index up to date with the files, one transaction."""
         return self.indexer.sync(progress, ahead)
 
-    def apply(
-        self, changes: Changes, *, origin: str = "watch", progress: ProgressFn | None = None
-    ) -> BatchReport:
+    def apply(self, changes: Changes, *, progress: ProgressFn | None = None) -> BatchReport:
         """Parse changed files, commit them in one transaction, then update memory."""
-        return self.indexer.apply(changes, origin=origin, progress=progress)
+        return self.indexer.apply(changes, progress=progress)
 
     def rebuilt_elsewhere(self) -> bool:
         """Whether another process rebuilt the index since this one last looked (once each):

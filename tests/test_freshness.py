@@ -90,7 +90,7 @@ def test_terms_are_numbered_after_catching_up_with_another_writer(make_tree) -> 
     batches, _ = mine.indexer._parse(["daily/x.md"], None)
     (root / "daily" / "o.md").write_text("# O\n\noscar papa quebec\n")
     other.apply(Changes(added=["daily/o.md"]))  # new terms: the vocabulary moves on
-    mine.indexer._commit("watch", batches, set(), [], [])  # catches up, then numbers its terms
+    mine.indexer._commit(batches, set(), [], [])  # catches up, then numbers its terms
     for ws in (mine, other, Workspace.open(root)):
         assert hits(ws, "yankee") == ["daily/x.md"] and hits(ws, "quebec") == ["daily/o.md"]
         ws.close()

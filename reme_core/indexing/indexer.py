@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from reme_core.parse.parsing import VANISHED, ParsedBatch, ParseSettings, TermSp
 from reme_core.store.database import BatchWrite, is_busy, retry_busy
 
 ProgressFn = Callable[[int, int], None]
+ChangeKind = Literal["added", "modified", "deleted"]
+# Where a stored file came from: the watched folders, or only a rebuild's wider scope.
+Origin = Literal["watch", "reindex"]
 _COMMIT_ATTEMPTS = 5
 
 
@@ -52,7 +56,7 @@ class FileChange:
     """One applied change, as `watch` prints it."""
 
     path: str
-    kind: str
+    kind: ChangeKind
     chunks: int
 
 
@@ -147,18 +151,16 @@ class Indexer:
             return BatchReport(generation=self.live.generation)
         return self.apply(changes, progress=progress)
 
-    def apply(
-        self, changes: Changes, *, origin: str = "watch", progress: ProgressFn | None = None
-    ) -> BatchReport:
+    def apply(self, changes: Changes, *, progress: ProgressFn | None = None) -> BatchReport:
         """Parse changed files, commit them in one transaction, then update memory."""
         with self.live.write_lock:
-            report = self._apply(changes, origin, progress)
+            report = self._apply(changes, progress)
         if report.changes or report.touched:
             for fn in self.listeners:
                 fn(report)
         return report
 
-    def _apply(self, changes: Changes, origin: str, progress: ProgressFn | None) -> BatchReport:
+    def _apply(self, changes: Changes, progress: ProgressFn | None) -> BatchReport:
         started = time.perf_counter()
         candidates = sorted(set(changes.added) | set(changes.modified))
         unfit = set(candidates).difference(regular_inside(self.root, candidates))
@@ -170,7 +172,7 @@ class Indexer:
         for attempt in range(_COMMIT_ATTEMPTS):
             try:
                 with self.live.lock:
-                    report = self._commit(origin, batches, gone, skipped, touched)
+                    report = self._commit(batches, gone, skipped, touched)
                 break
             except sqlite3.OperationalError as exc:
                 if not is_busy(exc) or attempt == _COMMIT_ATTEMPTS - 1:
@@ -182,7 +184,6 @@ class Indexer:
 
     def _commit(
         self,
-        origin: str,
         batches: Sequence[ParsedBatch],
         gone: set[str],
         skipped: list[tuple[str, str]],
@@ -201,7 +202,7 @@ class Indexer:
                     live.load()  # another process committed since we last looked
                 known = set(live.memory.nodes)
                 vocab = live.memory.vocab
-                writes = batch_writes(batches, TermSpaces(vocab), self.origin_of(origin))
+                writes = batch_writes(batches, TermSpaces(vocab), self.origin_of)
                 new_terms = [vocab.term(i) for i in range(live.persisted_terms, len(vocab))]
                 live.store.add_terms(live.persisted_terms, new_terms)
                 live.store.delete_files(sorted(gone))
@@ -259,13 +260,10 @@ class Indexer:
             return None
         return RACY_MTIME if time.time() - after.st_mtime < RACY_SECONDS else after.st_mtime
 
-    def origin_of(self, origin: str) -> Callable[[str], str]:
-        """Each file's stored origin: "watch" inside the watched folders, else `origin`'s."""
-
-        def of(path: str) -> str:
-            return "watch" if self.watch_scope.covers(path) else "reindex" if origin else origin
-
-        return of
+    def origin_of(self, path: str) -> Origin:
+        """A file's stored origin: "watch" inside the watched folders, else "reindex" (kept
+        while it exists, though no watcher sees it)."""
+        return "watch" if self.watch_scope.covers(path) else "reindex"
 
     def _parse(
         self, paths: Sequence[str], progress: ProgressFn | None
@@ -316,7 +314,7 @@ class Indexer:
                 write.tfs,
             )
             for node, n in zip(nodes, counts, strict=True):
-                kind = "modified" if node.path in known else "added"
+                kind: ChangeKind = "modified" if node.path in known else "added"
                 report.changes.append(FileChange(node.path, kind, n))
         if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
             index.relink_all()
