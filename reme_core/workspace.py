@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from reme_core.edit import file_ops
 from reme_core.edit import write as edit_write
 from reme_core.edit.undo import UndoReport
 from reme_core.edit.write import WriteReport
-from reme_core.errors import NotIndexed, RemeError
+from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath, state_dir_name
 from reme_core.files.scanner import ScanAhead, scopes_for
 from reme_core.index.memory_index import MemoryIndex
@@ -30,20 +31,17 @@ from reme_core.indexing.rebuild import Rebuild, ReindexSummary
 from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk, FileLink, FileNode
 from reme_core.parse.parsing import ParseSettings, tokenizer_for
-from reme_core.query.chunk_check import checked_chunks
-from reme_core.query.expansion import expand
-from reme_core.query.graph_results import (
-    NoteLinks,
-    TraverseResult,
-    direction_of,
-    walk,
-)
+from reme_core.query import notes
+from reme_core.query.chunk_check import ChunkCheck
+from reme_core.query.filters import SearchFilters
+from reme_core.query.graph_results import NoteLinks, TraverseResult
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
-from reme_core.query.search import SearchFilters, run_search
+from reme_core.query.search import run_search
 from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer
+from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
 # Re-exported: callers import the batch types from here, as before the split.
@@ -172,6 +170,13 @@ class Workspace:
         """Reload when another process committed (generation moved or the file was replaced)."""
         return self.live.refresh_if_changed()
 
+    @contextmanager
+    def _fresh(self) -> Iterator[MemoryIndex]:
+        """The index under its lock, reloaded first when another process committed."""
+        self.refresh_if_changed()
+        with self.lock:
+            yield self.index
+
     def diff(self, ahead: ScanAhead | None = None) -> Changes:
         """What differs between the files on disk and the index."""
         return self.indexer.diff(ahead)
@@ -231,10 +236,8 @@ class Workspace:
 
     def require_node(self, path: str) -> FileNode:
         """The indexed node of a path; NotIndexed with a clear message otherwise."""
-        node = self.node(path)
-        if node is None:
-            raise NotIndexed(f"{path}: not an indexed file of this workspace")
-        return node
+        with self.lock:
+            return self.index.nodes[notes.indexed_path(self.index, path)]
 
     def files(self) -> list[str]:
         """Indexed paths, sorted."""
@@ -283,16 +286,7 @@ class Workspace:
         as the browser shows them; ReMe's chunk list is the default.
         """
         s = self.config.search
-        paths = [path] if isinstance(path, str) else list(path or ())
-        filters = SearchFilters(
-            start_date,
-            end_date,
-            paths,
-            list(tags),
-            list(exclude_paths),
-            s.strict_dates,
-            list(exclude_tags),
-        )
+        filters = SearchFilters.of(s, start_date, end_date, path, tags, exclude_paths, exclude_tags)
         vector_search = self.vectors.prepare(query) if self.vectors is not None else None
         self.refresh_if_changed()
         with self.lock:
@@ -324,51 +318,27 @@ class Workspace:
 
     def links(self, path: str) -> NoteLinks:
         """Every outlink and inlink of an indexed file, with names and dangling marks."""
-        rel = normalize_relpath(path)
-        self.refresh_if_changed()
-        with self.lock:
-            if rel not in self.index.nodes:
-                raise NotIndexed(f"{path}: not an indexed file of this workspace")
-            found = expand(self, rel, 1_000_000)
-        return NoteLinks(found["outlinks"], found["inlinks"])
+        with self._fresh() as index:
+            return notes.note_links(index, path)
 
     def outlinks(self, path: str) -> list[FileLink]:
         """The links written in an indexed file, in order, each with the path it resolves to
         (`target_path`: in a vault, `[[Note]]` -> `folder/Note.md`) beside its written target
         (`raw_target`), so a reader can follow every link the links pane shows."""
-        rel = normalize_relpath(path)
-        self.refresh_if_changed()
-        with self.lock:
-            if rel not in self.index.nodes:
-                raise NotIndexed(f"{path}: not an indexed file of this workspace")
-            return list(self.index.graph.outlinks(rel))
+        with self._fresh() as index:
+            return notes.outlinks(index, path)
 
     def traverse(self, path: str, depth: int = 1, direction: str = "both") -> TraverseResult:
         """Breadth-first walk of the link graph from an indexed file (SPEC §9); `direction`
         is both, forward (outlinks) or backward (inlinks)."""
-        rel = normalize_relpath(path)
-        if depth < 0:
-            raise RemeError(f"depth must be 0 or more, got {depth}")
-        way = direction_of(direction)
-        self.refresh_if_changed()
-        with self.lock:
-            if rel not in self.index.nodes:
-                raise NotIndexed(f"{path}: not an indexed file of this workspace")
-            return walk(self.index, rel, depth, way)
+        with self._fresh() as index:
+            return notes.traverse(index, path, depth, direction)
 
     def chunks(self, path: str) -> list[FileChunk]:
-        """How a file was chunked: ranges and text, in order."""
-        rel = normalize_relpath(path)
-        self.refresh_if_changed()
-        with self.lock:
-            file_id = self.index.files.id(rel)
-            if file_id is None:
-                raise NotIndexed(f"{path}: not an indexed file of this workspace")
-            rows = checked_chunks(self, rel, self.store.file_chunks(file_id))  # as on disk
-            return [
-                FileChunk(rel, start, end, body, prefix, suffix, cid)
-                for _, cid, start, end, prefix, body, suffix in rows
-            ]
+        """How a file was chunked: ranges and text (as on disk), in order."""
+        with self._fresh() as index:
+            check = ChunkCheck(self.root, self.config, index.checked_rows)
+            return notes.note_chunks(index, self.store, check, path)
 
     # -- vectors (reme_core.vectors.vector_index) --------------------------------------------
     @property
@@ -387,18 +357,7 @@ class Workspace:
         Turning it on runs the health check here (it may load a model), so call it off a UI
         thread; on an unavailable provider it checks again, resuming the backfill.
         """
-        if enabled is None:
-            enabled = self.vectors is None
-        if not enabled and self.vectors is not None:
-            self.vectors.close()
-            self.vectors = None
-        elif enabled and self.vectors is None:
-            vectors = VectorIndex(self)
-            vectors.start(check_now=True)
-            self.vectors = vectors
-        elif enabled and self.vectors is not None:
-            self.vectors.retry()
-        self.config.vectors.enabled = enabled
+        self.vectors = switched(self, self.vectors, enabled)
         return self.vector_status()
 
     def wait_for_vectors(
@@ -415,8 +374,7 @@ class Workspace:
 
     def stats(self) -> IndexStats:
         """Counts for the header and `reme-tui stats`."""
-        self.refresh_if_changed()
-        with self.lock:
+        with self._fresh():
             return index_stats(self.live)
 
     # -- link-safe file operations (reme_core.edit.file_ops) ---------------------------------------

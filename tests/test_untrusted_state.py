@@ -398,7 +398,7 @@ def test_every_chunk_of_an_honest_index_matches_its_file(
     Workspace.open(demo_copy, overrides).close()
     ws = Workspace.open(demo_copy, overrides)  # loaded from the rows: nothing checked yet
     assert not ws.index.checked_rows
-    check = ChunkCheck(ws)
+    check = ChunkCheck(ws.root, ws.config, ws.index.checked_rows)
     rows = [
         (rowid, path, start, end, (cid, prefix, body, suffix))
         for path in ws.files()

@@ -17,6 +17,7 @@ import os
 import re
 import stat
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reme_core.errors import RemeError
@@ -26,10 +27,12 @@ from reme_core.models import chunk_id
 from reme_core.parse.markdown_blocks import HEADING, fence_open, scan_blocks
 
 if TYPE_CHECKING:
-    from reme_core.query.source import IndexReader
+    from reme_core.config import Config
 
 # (chunk id, prefix, body, suffix), as `Store.chunk_texts` gives them.
 ChunkText = tuple[str, str, str, str]
+# (rowid, chunk id, start, end, prefix, body, suffix), as `Store.file_chunks` gives them.
+ChunkRow = tuple[int, str, int, int, str, str, str]
 _PART = re.compile(r"\[Part \d+/\d+\]")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # Never blocks on a FIFO put where a note was; never follows a symlink unchecked.
@@ -37,11 +40,16 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW | getattr(o
 
 
 class ChunkCheck:
-    """Checks chunks against their files for one search (each file is read at most once)."""
+    """Checks chunks against their files for one search (each file is read at most once).
 
-    def __init__(self, ws: IndexReader) -> None:
-        self.ws = ws
-        self.checked = ws.index.checked_rows
+    `checked`: the rowids known to match (`MemoryIndex.checked_rows`), added to as chunks pass;
+    `config`: how indexing reads a file (size cap, encoding).
+    """
+
+    def __init__(self, root: Path, config: Config, checked: set[int]) -> None:
+        self.root = root
+        self.config = config
+        self.checked = checked
         self._texts: dict[str, str | None] = {}
         self._folders: dict[str, bool] = {}  # folder -> its real path is inside the root
 
@@ -62,6 +70,15 @@ class ChunkCheck:
             return None
         return chunk_id(path, start, end, disk), "", disk, ""
 
+    def rows(self, path: str, rows: Sequence[ChunkRow]) -> list[ChunkRow]:
+        """`Store.file_chunks` rows of one file, each as `text` would show it."""
+        out = []
+        for rowid, cid, start, end, prefix, body, suffix in rows:
+            row = self.text(rowid, path, start, end, (cid, prefix, body, suffix))
+            if row is not None:
+                out.append((rowid, row[0], start, end, row[1], row[2], row[3]))
+        return out
+
     def _file(self, path: str) -> str | None:
         if path not in self._texts:
             try:
@@ -75,7 +92,7 @@ class ChunkCheck:
         inside the workspace. What `reading.file_lines` does, with each folder checked once
         (`_inside`) and the file opened without following a symlink (a linked note is
         resolved the slow way): this runs for every hit not checked yet."""
-        root, config = self.ws.root, self.ws.config
+        root, config = self.root, self.config
         rel = normalize_relpath(path)
         folder = rel.rpartition("/")[0]
         inside = self._folders.get(folder)
@@ -169,16 +186,3 @@ def _derived(prefix: str, suffix: str, text: str) -> bool:
         if fence_open(closer) != (closer[0], len(closer)) and own_line.search(text) is None:
             return False
     return True
-
-
-def checked_chunks(
-    ws: IndexReader, path: str, rows: Sequence[tuple[int, str, int, int, str, str, str]]
-) -> list[tuple[int, str, int, int, str, str, str]]:
-    """`Store.file_chunks` rows of one file, each as `ChunkCheck.text` would show it."""
-    check = ChunkCheck(ws)
-    out = []
-    for rowid, cid, start, end, prefix, body, suffix in rows:
-        row = check.text(rowid, path, start, end, (cid, prefix, body, suffix))
-        if row is not None:
-            out.append((rowid, row[0], start, end, row[1], row[2], row[3]))
-    return out

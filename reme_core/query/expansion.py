@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING
 from reme_core.query.results import Neighbour
 
 if TYPE_CHECKING:
-    from reme_core.query.source import IndexReader
+    from reme_core.index.memory_index import MemoryIndex
 
 
-def neighbours(ws: IndexReader, adjacent: Sequence[tuple[str, list[str]]]) -> list[Neighbour]:
+def neighbours(index: MemoryIndex, adjacent: Sequence[tuple[str, list[str]]]) -> list[Neighbour]:
     """Name, description and state of linked paths (with the anchors their links name)."""
-    index = ws.index
     labels = index.nodes.labels([path for path, _ in adjacent])
     out = []
     for (path, anchors), label in zip(adjacent, labels, strict=True):
@@ -26,7 +25,7 @@ def neighbours(ws: IndexReader, adjacent: Sequence[tuple[str, list[str]]]) -> li
 
 
 def expand_many(
-    ws: IndexReader, paths: Sequence[str], cap: int
+    index: MemoryIndex, paths: Sequence[str], cap: int
 ) -> dict[str, dict[str, list[Neighbour]]]:
     """Outlinks and inlinks of each file, at most `cap` distinct neighbours each way.
 
@@ -34,8 +33,8 @@ def expand_many(
     one pass, and a `Neighbour` is made only for what is returned.
     """
     unique = list(dict.fromkeys(paths))
-    adjacent = ws.index.graph.adjacent(unique, cap)
-    flat = neighbours(ws, [n for outs, ins in adjacent for n in (*outs, *ins)])
+    adjacent = index.graph.adjacent(unique, cap)
+    flat = neighbours(index, [n for outs, ins in adjacent for n in (*outs, *ins)])
     result: dict[str, dict[str, list[Neighbour]]] = {}
     at = 0
     for path, (outs, ins) in zip(unique, adjacent, strict=True):
@@ -45,6 +44,6 @@ def expand_many(
     return result
 
 
-def expand(ws: IndexReader, path: str, cap: int) -> dict[str, list[Neighbour]]:
+def expand(index: MemoryIndex, path: str, cap: int) -> dict[str, list[Neighbour]]:
     """Outlinks and inlinks of a file, at most `cap` distinct neighbours each way."""
-    return expand_many(ws, [path], cap)[path]
+    return expand_many(index, [path], cap)[path]

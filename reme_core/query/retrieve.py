@@ -15,13 +15,14 @@ from reme_core.query.source import IndexReader
 from reme_core.text.tokenizer import est_tokens
 
 if TYPE_CHECKING:
-    from reme_core.models import FileNode
+    from reme_core.models import FileChunk, FileNode
     from reme_core.query.reading import ReadResult
     from reme_core.query.results import SearchResult
 
 
 class Retrievable(IndexReader, Protocol):
-    """What `retrieve` adds to an index reader: search, line ranges and node lookups."""
+    """What `retrieve` adds to an index reader: search, line ranges, nodes and chunks (each
+    taking the index lock itself)."""
 
     def search(
         self, query: str, limit: int | None = None, *, expand_links: bool | None = None
@@ -32,6 +33,8 @@ class Retrievable(IndexReader, Protocol):
     ) -> ReadResult: ...
 
     def node(self, path: str) -> FileNode | None: ...
+
+    def chunks(self, path: str) -> list[FileChunk]: ...
 
 
 @dataclass(slots=True)

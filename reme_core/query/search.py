@@ -10,70 +10,26 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from reme_core.dates import NO_DATE, date_ordinal
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.expansion import expand_many
+from reme_core.query.filters import SearchFilters, file_mask, validate_date
+from reme_core.query.notes import note_chunks
 from reme_core.query.results import SearchHit, SearchResult
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse
 
 if TYPE_CHECKING:
+    from reme_core.config import SearchSettings
     from reme_core.index.chunk_table import ChunkTable
+    from reme_core.index.memory_index import MemoryIndex
     from reme_core.query.source import IndexReader
+    from reme_core.text.tokenizer import Tokenizer
 
 # `term*`: the word matches every term that starts with it, the most frequent first.
 _PREFIX = re.compile(r"([^\s*\"]+)\*(?=\s|$)")
 PREFIX_TERMS = 24
 
 VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
-
-
-@dataclass(slots=True)
-class SearchFilters:
-    """Restrictions applied before ranking so `limit` counts only eligible chunks."""
-
-    start_date: str | None = None
-    end_date: str | None = None
-    paths: Sequence[str] = ()
-    tags: Sequence[str] = ()
-    exclude_paths: Sequence[str] = ()
-    strict_dates: bool = False
-    exclude_tags: Sequence[str] = ()
-
-    def active(self) -> bool:
-        return bool(
-            self.start_date
-            or self.end_date
-            or self.paths
-            or self.tags
-            or self.exclude_paths
-            or self.exclude_tags
-        )
-
-
-def file_mask(ws: IndexReader, filters: SearchFilters) -> np.ndarray:
-    """Boolean mask over file slots of the files the filters admit."""
-    index = ws.index
-    mask = index.live_slots().copy()
-    if filters.start_date or filters.end_date:
-        mask &= index.files.date_mask(filters.start_date, filters.end_date, filters.strict_dates)
-    if filters.paths:
-        mask &= index.files.prefix_mask(filters.paths)
-    if filters.exclude_paths:
-        mask &= ~index.files.prefix_mask(filters.exclude_paths)
-    if filters.tags:
-        mask &= index.tag_slots({t.lower().lstrip("#") for t in filters.tags})
-    if filters.exclude_tags:
-        mask &= ~index.tag_slots({t.lower().lstrip("#") for t in filters.exclude_tags})
-    return mask
-
-
-def validate_date(value: str | None, name: str) -> None:
-    """Refuse a date that is not `YYYY-MM-DD` with a message naming the option."""
-    from reme_core.errors import RemeError
-
-    if value and date_ordinal(value) == NO_DATE:
-        raise RemeError(f"{name}: expected a date as YYYY-MM-DD, got {value!r}")
 
 
 def run_search(
@@ -95,30 +51,23 @@ def run_search(
     validate_date(filters.start_date, "start_date")
     validate_date(filters.end_date, "end_date")
     result = SearchResult(query=query)
-    settings = ws.config.search
-    index = ws.index
-    tokenizer = ws.tokenizer
-    terms = tokenizer.query_terms(query)
-    for phrase in phrases:
-        terms += [t for t in tokenizer.query_terms(phrase) if t not in terms]
+    index, tokenizer = ws.index, ws.tokenizer
+    terms = _query_terms(tokenizer, query, phrases)
     limit = max(1, int(limit))
-    candidates = min(settings.max_candidates, math.ceil(limit * settings.candidate_multiplier))
-    if phrases or exclude_terms or group:
-        candidates = settings.max_candidates
-    mask, slots = _doc_mask(ws, filters)
+    candidates = _candidate_count(ws.config.search, limit, bool(phrases or exclude_terms or group))
+    mask, slots = _doc_mask(index, filters)
     term_ids = [i for i in (index.vocab.id_of(t) for t in terms) if i is not None]
-    term_ids += [i for i in prefix_term_ids(ws, query) if i not in term_ids]
+    term_ids += [i for i in prefix_term_ids(index, tokenizer, query) if i not in term_ids]
     kw = _Recalled(*_keyword_recall(ws, terms, term_ids, candidates, mask, slots))
     vec_docs, vec_scores = np.zeros(0, np.int64), np.zeros(0)
     if vector_search is not None and query.strip():
         vec_docs, vec_scores = vector_search(query, candidates, mask)
     if not terms and not len(vec_docs) and filters.tags and not phrases:
-        return _tagged_notes(ws, result, file_mask(ws, filters), limit)
+        return _tagged_notes(ws, result, file_mask(index, filters), limit)
     if not terms and not len(vec_docs):
         result.message = "Nothing to search for: the query has no words."
-        result.counts = {"vector": 0, "keyword": 0, "returned": 0, "hybrid": False}
+        result.counts = _counts(0, 0, 0, hybrid=False)
         return result
-    hybrid = bool(len(kw.docs) and len(vec_docs))
     ranked = _fused(kw, vec_docs, vec_scores, vector_weight, min_score)
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
@@ -126,27 +75,48 @@ def run_search(
     shown = ranked if (phrases or exclude_terms) else ranked[:limit]
     scores = _Scores(kw.chunk_scores(), dict(zip(vec_docs.tolist(), vec_scores.tolist())), kw.names)
     hits, hit_docs = _hits(ws, shown, scores, others, phrases, exclude_terms, limit)
-    _mark_matched(ws, query, term_ids, hits, hit_docs)
+    _mark_matched(index, tokenizer, query, term_ids, hits, hit_docs)
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
     if expand_links:
-        result.link_expansion = expand_many(ws, [h.path for h in hits], max_links_per_direction)
-    result.counts = {
-        "vector": len(vec_docs),
-        "keyword": len(kw.docs),
-        "returned": len(hits),
-        "hybrid": hybrid,
-    }
+        result.link_expansion = expand_many(index, [h.path for h in hits], max_links_per_direction)
+    hybrid = bool(len(kw.docs) and len(vec_docs))
+    result.counts = _counts(len(vec_docs), len(kw.docs), len(hits), hybrid=hybrid)
     if not hits:
         result.message = f"No results for {query!r}."
     return result
 
 
+def _query_terms(tokenizer: Tokenizer, query: str, phrases: Sequence[str]) -> list[str]:
+    """The query's terms, then those of each phrase not among them yet."""
+    terms = tokenizer.query_terms(query)
+    for phrase in phrases:
+        terms += [t for t in tokenizer.query_terms(phrase) if t not in terms]
+    return terms
+
+
+def _candidate_count(settings: SearchSettings, limit: int, exhaustive: bool) -> int:
+    """How many documents each branch recalls: a multiple of `limit`, capped; the cap itself
+    when hits are filtered after ranking (phrases, exclusions) or grouped by note."""
+    if exhaustive:
+        return settings.max_candidates
+    return min(settings.max_candidates, math.ceil(limit * settings.candidate_multiplier))
+
+
+def _counts(vector: int, keyword: int, returned: int, *, hybrid: bool) -> dict[str, int | bool]:
+    """What each branch found and how many hits came back (`SearchResult.counts`)."""
+    return {"vector": vector, "keyword": keyword, "returned": returned, "hybrid": hybrid}
+
+
 def _mark_matched(
-    ws: IndexReader, query: str, term_ids: list[int], hits: list[SearchHit], docs: list[int]
+    index: MemoryIndex,
+    tokenizer: Tokenizer,
+    query: str,
+    term_ids: list[int],
+    hits: list[SearchHit],
+    docs: list[int],
 ) -> None:
     """Each hit's matched terms, as the query wrote them (not as their stems)."""
-    tokenizer, index = ws.tokenizer, ws.index
     written = dict(zip(reversed(tokenizer.tokenize(query)), reversed(tokenizer.words(query))))
     vocab = index.vocab
     for hit, matched in zip(hits, index.bm25.matched_many(term_ids, docs), strict=True):
@@ -154,13 +124,13 @@ def _mark_matched(
 
 
 def _doc_mask(
-    ws: IndexReader, filters: SearchFilters
+    index: MemoryIndex, filters: SearchFilters
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The documents (and files) the filters let through; (None, None) without filters."""
     if not filters.active():
         return None, None
-    slots = file_mask(ws, filters)
-    return ws.index.chunks.doc_mask(slots), slots
+    slots = file_mask(index, filters)
+    return index.chunks.doc_mask(slots), slots
 
 
 def _fused(
@@ -243,7 +213,7 @@ def _hits(
     at = np.fromiter((d for d, _ in shown), dtype=np.int64, count=len(shown))
     places = ws.index.chunks.places(at)
     texts = ws.store.chunk_texts(places.rowids)
-    check = ChunkCheck(ws)  # stored text is shown only when it matches the file
+    check = ChunkCheck(ws.root, ws.config, ws.index.checked_rows)  # text shown only as on disk
     hits: list[SearchHit] = []
     hit_docs: list[int] = []
     for (doc, score), rowid, slot, start, end in zip(shown, *places, strict=True):
@@ -281,14 +251,15 @@ def _tagged_notes(
     ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int
 ) -> SearchResult:
     """A tag without words lists the notes that have it: each note's first chunk, by path."""
-    files = ws.index.files
-    paths = sorted(files.path(i) for i in np.flatnonzero(slots).tolist())
+    index = ws.index
+    paths = sorted(index.files.path(i) for i in np.flatnonzero(slots).tolist())
+    check = ChunkCheck(ws.root, ws.config, index.checked_rows)
     for path in paths[:limit]:
-        for chunk in ws.chunks(path)[:1]:
+        for chunk in note_chunks(index, ws.store, check, path)[:1]:
             result.results.append(
                 SearchHit(path, chunk.start_line, chunk.end_line, chunk.text, 0.0, body=chunk.body)
             )
-    result.counts = {"vector": 0, "keyword": 0, "returned": len(result.results), "hybrid": False}
+    result.counts = _counts(0, 0, len(result.results), hybrid=False)
     result.message = f"{len(paths)} notes with that tag" if paths else "No note has that tag."
     return result
 
@@ -350,12 +321,11 @@ def _with_names(
     return out_docs, out_scores, parts
 
 
-def prefix_term_ids(ws: IndexReader, query: str) -> list[int]:
+def prefix_term_ids(index: MemoryIndex, tokenizer: Tokenizer, query: str) -> list[int]:
     """Vocabulary ids that the query's `term*` words stand for (bounded per word)."""
     out: list[int] = []
-    index = ws.index
     for word in _PREFIX.findall(query):
-        words = ws.tokenizer.words(word)
+        words = tokenizer.words(word)
         if not words:
             continue
         ids = index.vocab.with_prefix(words[-1], 50 * PREFIX_TERMS)

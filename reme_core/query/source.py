@@ -9,16 +9,14 @@ from typing import TYPE_CHECKING, Protocol
 from reme_core.indexing.live_index import HoldsIndex
 
 if TYPE_CHECKING:
-    from reme_core.models import FileChunk
     from reme_core.text.tokenizer import Tokenizer
 
 
 class IndexReader(HoldsIndex, Protocol):
-    """A workspace's files, settings and live index, read under `lock`."""
+    """A workspace's files, settings, live index (read under `lock`) and its tokenizer: what a
+    search reads. Questions about one note take the index itself (reme_core.query.notes)."""
 
     root: Path
 
     @property
     def tokenizer(self) -> Tokenizer: ...
-
-    def chunks(self, path: str) -> list[FileChunk]: ...
