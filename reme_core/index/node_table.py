@@ -113,8 +113,29 @@ class NodeTable(Mapping[str, FileNode]):
         """The file columns of live ``paths`` (in that order) and their literal links, each
         file's in source order: loaded files stay columns, changed ones come from their nodes.
         """
-        files, base = self._files, self._links
-        mtimes, sizes, hashes, fms, warns, tags = [], [], [], [], [], []
+        mtimes, sizes, hashes, fms, warns, tags = self._file_values(paths)
+        return (
+            FileColumns(
+                ids=np.zeros(0, np.int64),
+                paths=list(paths),
+                mtimes=np.asarray(mtimes, dtype=np.float64),
+                sizes=np.asarray(sizes, dtype=np.int64),
+                hashes=hashes,
+                frontmatter=fms,
+                warnings=warns,
+                origins=list(origins),
+                dates=np.asarray(dates, dtype=np.int32),
+                tags=tags,
+            ),
+            self._link_columns(paths),
+        )
+
+    def _file_values(self, paths: Sequence[str]) -> tuple[list[Any], ...]:
+        """(mtimes, sizes, hashes, frontmatter, warnings, tags) of ``paths``, one list each:
+        a loaded file's from the columns, a changed one's from its node."""
+        files = self._files
+        values: tuple[list[Any], ...] = ([], [], [], [], [], [])
+        mtimes, sizes, hashes, fms, warns, tags = values
         for path in paths:
             node = self._built.get(path)
             if node is None:
@@ -133,6 +154,12 @@ class NodeTable(Mapping[str, FileNode]):
                 fms.append(node.frontmatter)
                 warns.append(node.warnings)
                 tags.append(node.inline_tags)
+        return values
+
+    def _link_columns(self, paths: Sequence[str]) -> LinkColumns:
+        """The literal links of ``paths``, grouped by file in that order, each file's in
+        source order: the loaded rows of files still as loaded, then the changed files'."""
+        base = self._links
         rank = dict(zip(paths, range(len(paths))))
         builder = LinkColumnsBuilder(base.strings if base is not None else ("",))
         owners: list[int] = []
@@ -152,24 +179,9 @@ class NodeTable(Mapping[str, FileNode]):
             parts.insert(0, base.select(kept >= 0))
             owner = np.concatenate([kept[kept >= 0], owner])
         order = np.argsort(owner, kind="stable")
-        links = _compacted(
+        return _compacted(
             extra.strings,
             *(np.concatenate([getattr(c, name) for c in parts])[order] for name in _LINK_FIELDS),
-        )
-        return (
-            FileColumns(
-                ids=np.zeros(0, np.int64),
-                paths=list(paths),
-                mtimes=np.asarray(mtimes, dtype=np.float64),
-                sizes=np.asarray(sizes, dtype=np.int64),
-                hashes=hashes,
-                frontmatter=fms,
-                warnings=warns,
-                origins=list(origins),
-                dates=np.asarray(dates, dtype=np.int32),
-                tags=tags,
-            ),
-            links,
         )
 
     def _link_rows(self) -> tuple[dict[str, int], Grouped]:
