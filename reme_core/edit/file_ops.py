@@ -17,7 +17,7 @@ import hashlib
 import os
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -206,19 +206,27 @@ def move(
             again = {dst_rel if p == src_rel else p for p in outcome.rebased}
             kept = [e for e in report.edits if e.path not in again]
             report.edits = sorted(kept + rebase.edits(), key=lambda e: (e.path, e.line))
-        with ws.lock:
-            src_indexed = src_rel in ws.index.nodes
-        ws.apply(
-            Changes(
-                added=[dst_rel] if report.indexed else [],
-                modified=sorted(p for p in plan.rewritten if p != src_rel),
-                deleted=[src_rel] if src_indexed else [],
-            )
-        )
-        if not src_indexed and ws.index.resolver is not None:
-            with ws.lock:  # an attachment moved: links find it by its new name from now on
-                ws.index.relink_all()
+        _index_move(ws, src_rel, dst_rel, report.indexed, plan.rewritten)
     return report
+
+
+def _index_move(
+    ws: EditTarget, src: str, dst: str, dst_in_scope: bool, rewritten: Iterable[str]
+) -> None:
+    """Tell the index what a move changed on disk: the moved file, the files whose links
+    were rewritten; an attachment that moved relinks the links that name it."""
+    with ws.lock:
+        src_indexed = src in ws.index.nodes
+    ws.apply(
+        Changes(
+            added=[dst] if dst_in_scope else [],
+            modified=sorted(p for p in rewritten if p != src),
+            deleted=[src] if src_indexed else [],
+        )
+    )
+    if not src_indexed and ws.index.resolver is not None:
+        with ws.lock:  # an attachment moved: links find it by its new name from now on
+            ws.index.relink_all()
 
 
 class _MoveRebase:
