@@ -99,7 +99,7 @@ def recover(ws: EditTarget, rebasers: Mapping[str, RebaseFactory]) -> list[Recov
                 journal.remove()
                 ws.warnings.append(f"{journal.path}: not a valid journal; removed")
                 continue
-            done.append(_recover_one(ws, journal, record, files, renames, rebasers))
+            done.append(_recover_one(ws.root, journal, record, files, renames, rebasers))
     return done
 
 
@@ -150,14 +150,13 @@ def _checked(
 
 
 def _recover_one(
-    ws: EditTarget,
+    root: Path,
     journal: Journal,
     record: dict[str, Any],
     files: list[tuple[str, str]],
     renames: list[tuple[str, str]],
     rebasers: Mapping[str, RebaseFactory],
 ) -> Recovered:
-    root = ws.root
     committed = journal.marker("commit").exists()
     aborting = journal.marker("abort").exists()
     info = record.get("info", {})

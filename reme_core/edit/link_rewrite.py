@@ -32,6 +32,7 @@ from reme_core.parse.wikilinks import (
 
 if TYPE_CHECKING:
     from reme_core.edit.target import EditTarget
+    from reme_core.parse.parsing import ParseSettings
 
 _NEWLINE = re.compile(r"(\r\n|\r|\n)")
 _BOM = "\ufeff"
@@ -68,18 +69,18 @@ def inbound_links(ws: EditTarget, path: str) -> list[InboundLink]:
     found: list[InboundLink] = []
     for source, text in _linking_texts(ws, rel):
         for m in find_wikilinks(text.normalized):
-            if m.target and _finds(ws, world, source, m.target) == rel:
+            if m.target and _finds(world, source, m.target) == rel:
                 found.append(InboundLink(source, m.line, m.raw))
         found.extend(
             InboundLink(source, m.line, m.raw)
-            for m in _markdown_links(ws, source, text.normalized)
+            for m in _markdown_links(ws.settings, source, text.normalized)
             if world is not None and world.markdown(source, m.target) == rel
         )
     found.sort(key=lambda link: (link.path, link.line))
     return found
 
 
-def _finds(ws: EditTarget, world: LinkWorld | None, source: str, raw: str) -> str | None:
+def _finds(world: LinkWorld | None, source: str, raw: str) -> str | None:
     """The file a wikilink in `source` finds: the literal path (memory mode), else Obsidian's."""
     if world is None:
         return normalize_target(source, raw, relative=False)
@@ -235,7 +236,7 @@ class _FilePlanner:
             if m.target:
                 self._wikilink(source, where, m, by_line, untouched)
         if self.now is not None:
-            for md in _markdown_links(self.ws, source, normalized):
+            for md in _markdown_links(self.ws.settings, source, normalized):
                 self._markdown(source, where, md, by_line, untouched)
         edits: list[LinkEdit] = []
         for line, changes in sorted(by_line.items()):
@@ -263,7 +264,7 @@ class _FilePlanner:
     ) -> None:
         if self.now is not None and self._elsewhere(source, self.now.wikilink_note, m.target):
             return
-        old = _finds(self.ws, self.now, source, m.target)
+        old = _finds(self.now, source, m.target)
         if self.now is None:  # memory mode: literal paths, written in full
             if old != self.src:
                 return
@@ -340,9 +341,9 @@ def _linking_texts(
             raise RemeError(f"{source}: cannot read ({exc.strerror})") from None
 
 
-def _markdown_links(ws: EditTarget, source: str, text: str) -> list[MarkdownLinkMatch]:
+def _markdown_links(settings: ParseSettings, source: str, text: str) -> list[MarkdownLinkMatch]:
     """Markdown links of a note (graph edges in Obsidian vaults only)."""
-    if not ws.settings.markdown_links or not source.endswith(".md"):
+    if not settings.markdown_links or not source.endswith(".md"):
         return []
     return find_markdown_links(text)
 

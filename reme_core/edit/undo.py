@@ -163,14 +163,14 @@ def _read_record(ws: EditTarget) -> dict[str, Any] | None:
     if not isinstance(record, dict) or record.get("version") != 1:
         return None
     try:
-        _check(ws, record)
+        _check(ws.root, record)
     except (RemeError, KeyError, TypeError, ValueError):
         # Derived state is never trusted: paths must stay inside the workspace.
         raise UndoRefused("cannot undo: the undo record is damaged") from None
     return record
 
 
-def _check(ws: EditTarget, record: dict[str, Any]) -> None:
+def _check(root: Path, record: dict[str, Any]) -> None:
     """Refuse a record naming anything outside the workspace (or outside the trash)."""
     op = record.get("op")
     paths: list[str] = []
@@ -188,7 +188,7 @@ def _check(ws: EditTarget, record: dict[str, Any]) -> None:
     for rel in paths:
         if normalize_relpath(rel) != rel:
             raise ValueError("not a normalised path")
-        resolve_inside(ws.root, rel)
+        resolve_inside(root, rel)
 
 
 # -- undoing --------------------------------------------------------------------------------------

@@ -103,7 +103,7 @@ def write(
         if old is None:
             text, crlf = "", False
         else:
-            text, crlf = _decode(ws, rel, old)
+            text, crlf = _decode(ws.config.encoding, rel, old)
         new_text, set_keys, removed = _merge(rel, text, content, updates)
         data = (new_text.replace("\n", "\r\n") if crlf else new_text).encode(ws.config.encoding)
         _replace(ws.root, rel, target, data, old)
@@ -161,12 +161,12 @@ def _target(ws: EditTarget, path: str) -> tuple[str, Path, bytes | None]:
         raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
 
 
-def _decode(ws: EditTarget, rel: str, data: bytes) -> tuple[str, bool]:
+def _decode(encoding: str, rel: str, data: bytes) -> tuple[str, bool]:
     """The note's text (strictly decoded: a rewrite must not turn bad bytes into U+FFFD) and
     whether it used CRLF line ends (kept)."""
     if looks_binary(data):
         raise PathRefused(f"{rel}: is a binary file, not a note")
-    text, _ = decode_text(data, rel, ws.config.encoding, "strict")
+    text, _ = decode_text(data, rel, encoding, "strict")
     return text, b"\r\n" in data
 
 
