@@ -7,8 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from reme_core import Workspace
+from reme_core.index import snapshot
+from reme_core.index.json_rows import JsonRows, is_mapping, pack_rows
 from reme_core.index.snapshot import SNAPSHOT_NAME
 
 FILES = {
@@ -82,3 +85,29 @@ def test_stale_temporary_snapshot_is_removed(
     live.write_bytes(b"in progress")
     Workspace.open(root).close()
     assert not dead.exists() and live.exists()
+
+
+def test_json_rows_decode_on_demand_and_never_trust_a_row() -> None:
+    values = [{"name": "Ünïcode"}, {}, {"aliases": ["x"]}]
+    rows = JsonRows(pack_rows(values), 3, is_mapping, dict)
+    assert len(rows) == 3 and not rows.decoded(0)
+    assert rows[0] == {"name": "Ünïcode"} and rows.decoded(0) and not rows.decoded(2)
+    assert list(rows) == values and rows[-1] == values[-1]
+    assert rows.rows_containing(b'"alias') == [2]
+    again = JsonRows(pack_rows(rows), 3, is_mapping, dict)  # undecoded rows copied as stored
+    assert list(again) == values
+    hostile = np.frombuffer(b'[1]\0{"a": "\\ud800"}\0{not json', dtype=np.uint8)
+    assert list(JsonRows(hostile, 3, is_mapping, dict)) == [{}, {}, {}]
+    with pytest.raises(ValueError):
+        JsonRows(hostile, 2, is_mapping, dict)
+
+
+@pytest.mark.parametrize(
+    "values", [[], [""], ["a", "", "b"], ["中文", "x\0y"], ["only\0nul"]], ids=repr
+)
+def test_string_lists_round_trip(values: list[str]) -> None:
+    """NUL-joined when no string holds a NUL of its own, JSON otherwise: same list back
+    (the count tells no strings from one empty string)."""
+    assert snapshot._unstrings(snapshot._strings(values), len(values)) == values
+    with pytest.raises(ValueError):
+        snapshot._unstrings(snapshot._strings(values), len(values) + 2)

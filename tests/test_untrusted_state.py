@@ -304,10 +304,10 @@ def _reverse(key: str) -> Callable[[dict[str, np.ndarray]], None]:
 
 def _rename_first_file(name: str) -> Callable[[dict[str, np.ndarray]], None]:
     def change(arrays: dict[str, np.ndarray]) -> None:
-        files = json.loads(arrays["files"].tobytes())
-        files["paths"][0] = name
-        text = json.dumps(files).encode("ascii")  # lone surrogates as JSON escapes
-        arrays["files"] = np.frombuffer(text, dtype=np.uint8)
+        paths = arrays["file_paths"][1:].tobytes().decode("utf-8").split("\0")
+        paths[0] = name
+        text = b"J" + json.dumps(paths).encode("ascii")  # lone surrogates as JSON escapes
+        arrays["file_paths"] = np.frombuffer(text, dtype=np.uint8)
 
     return change
 
@@ -342,6 +342,44 @@ def test_a_snapshot_with_altered_arrays_is_ignored(
         "daily/a.md",
     ]
     ws.close()
+
+
+def _point_outside(term: str) -> Callable[[dict[str, np.ndarray]], None]:
+    """Make one term's postings point past the last chunk (the checksum is written anew)."""
+
+    def change(arrays: dict[str, np.ndarray]) -> None:
+        vocab = arrays["vocab"][1:].tobytes().decode("utf-8").split("\0")
+        t = vocab.index(term)
+        ptr = arrays["ptr"]
+        arrays["docs"][ptr[t] : ptr[t + 1]] = 10**6
+
+    return change
+
+
+def test_a_term_whose_snapshot_postings_are_damaged_is_answered_from_the_rows(
+    make_tree: MakeTree,
+) -> None:
+    """A snapshot's postings are checked term by term as searches first read them, so an
+    open maps them without reading them: the damaged term is caught when it is searched,
+    and the index loaded from the rows then, with the same answers and no traceback."""
+    root = make_tree(FILES)
+    for path in FILES:  # not just written: the open has nothing to catch up with
+        os.utime(root / path, (1_700_000_000, 1_700_000_000))
+    root, state = built(lambda _files: root)
+    expected = answers(root)
+    snap = state / SNAPSHOT_NAME
+    _rewrite_snapshot(snap, _point_outside("bravo"))
+    ws = Workspace.open(root)
+    try:
+        damaged = snap.read_bytes()
+        assert hits(ws, "alpha") == ["daily/a.md"]  # its own postings are sound
+        assert snap.read_bytes() == damaged  # ... so the snapshot still stands
+        assert hits(ws, "bravo") == ["daily/b.md"]  # caught here: loaded from the rows
+        assert snap.read_bytes() != damaged
+        assert snapshot.load(snap, current_stamp(ws)) is not None  # written again, sound
+    finally:
+        ws.close()
+    assert answers(root) == expected
 
 
 def test_an_honest_snapshot_is_used(make_tree: MakeTree) -> None:

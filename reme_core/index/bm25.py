@@ -53,14 +53,17 @@ class BM25Index(PostingLists):
         n_terms: int,
         k1: float = 1.5,
         b: float = 0.75,
+        *,
+        checked: bool = True,
     ) -> BM25Index:
         """Adopt a term-major CSR and the documents' lengths as they are (a snapshot).
 
         Nothing is sorted or summed per posting; ValueError when the arrays cannot belong
-        together (a damaged snapshot must not be trusted blindly).
+        together (a damaged snapshot must not be trusted blindly). ``checked=False``: the
+        postings' contents are checked per term as searches read them (DamagedPostings).
         """
         index = cls(k1, b)
-        index._adopt(ptr, docs, tfs, doc_lengths, n_terms)
+        index._adopt(ptr, docs, tfs, doc_lengths, n_terms, checked)
         return index
 
     def _lengths_changed(self) -> None:

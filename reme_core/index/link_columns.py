@@ -116,30 +116,93 @@ def link_columns(links: Iterable[tuple[str, str, str, int, str, bool, str]]) -> 
     return builder.finish()
 
 
+# A grouping answers this many look-ups by scanning its key column before it sorts: a cold
+# search reads the links of ten hits, which costs far less than sorting 200k links.
+_SCANS_BEFORE_SORT = 8
+
+
 class Grouped:
-    """Row numbers of `LinkColumns` grouped by one column (stable: source order kept)."""
+    """Row numbers of `LinkColumns` grouped by one column (stable: source order kept).
+
+    The order is made on first need: a column already grouped (links by source, as loaded)
+    needs no sort, and the first few look-ups scan the column instead (`_SCANS_BEFORE_SORT`).
+    """
 
     def __init__(self, key: np.ndarray, n_keys: int) -> None:
-        self.order = np.argsort(key, kind="stable")
-        self.ptr = np.searchsorted(key[self.order], np.arange(n_keys + 1))
+        self._key: np.ndarray | None = key
+        self._n_keys = n_keys
+        self._order: np.ndarray | None = None
+        self._ptr: np.ndarray | None = None
+        self._scans = 0
 
     @classmethod
     def from_ptr(cls, ptr: np.ndarray) -> Grouped:
         """Rows already grouped: key `k` owns rows ``ptr[k]:ptr[k + 1]`` (a CSR)."""
         grouped = cls.__new__(cls)
-        grouped.order = np.arange(int(ptr[-1]) if len(ptr) else 0)
-        grouped.ptr = ptr
+        grouped._key, grouped._n_keys, grouped._scans = None, len(ptr) - 1, 0
+        grouped._order = np.arange(int(ptr[-1]) if len(ptr) else 0)
+        grouped._ptr = ptr
         return grouped
 
+    @property
+    def order(self) -> np.ndarray:
+        """The rows, key by key."""
+        return self._sorted()[0]
+
+    @property
+    def ptr(self) -> np.ndarray:
+        """Key `k` owns ``order[ptr[k]:ptr[k + 1]]``."""
+        return self._sorted()[1]
+
+    def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._order is None or self._ptr is None:
+            key = self._key
+            assert key is not None
+            if len(key) < 2 or bool(np.all(key[1:] >= key[:-1])):
+                order = np.arange(len(key))
+            else:
+                order = np.argsort(key, kind="stable")
+            self._ptr = np.searchsorted(key[order], np.arange(self._n_keys + 1))
+            self._order = order
+        return self._order, self._ptr
+
+    def _scanning(self) -> bool:
+        if self._order is not None:
+            return False
+        self._scans += 1
+        return self._scans <= _SCANS_BEFORE_SORT
+
     def rows(self, key: int) -> list[int]:
-        return self.order[self.ptr[key] : self.ptr[key + 1]].tolist()
+        if self._scanning():
+            assert self._key is not None
+            return np.flatnonzero(self._key == key).tolist()
+        order, ptr = self._sorted()
+        return order[ptr[key] : ptr[key + 1]].tolist()
 
     def gather(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rows of every key at once, each key's in order, and the position in ``keys``
         each row belongs to: one gather for a search's hits instead of one slice per hit."""
-        lo = self.ptr[keys]
-        counts = self.ptr[keys + 1] - lo
+        if self._scanning():
+            return self._scan_gather(np.asarray(keys))
+        order, ptr = self._sorted()
+        lo = ptr[keys]
+        counts = ptr[keys + 1] - lo
         owner = np.repeat(np.arange(len(keys)), counts)
         starts = np.cumsum(counts) - counts
-        rows = self.order[np.arange(len(owner)) + np.repeat(lo - starts, counts)]
+        rows = order[np.arange(len(owner)) + np.repeat(lo - starts, counts)]
         return rows, owner
+
+    def _scan_gather(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`gather` by one pass over the key column (a key given twice gets its rows twice)."""
+        assert self._key is not None
+        found = np.flatnonzero(np.isin(self._key, keys))
+        by_key = np.argsort(keys, kind="stable")
+        sorted_keys = keys[by_key]
+        row_keys = self._key[found]
+        lo = np.searchsorted(sorted_keys, row_keys, "left")
+        counts = np.searchsorted(sorted_keys, row_keys, "right") - lo
+        rows = np.repeat(found, counts)
+        within = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+        owner = by_key[np.repeat(lo, counts) + within]
+        at = np.lexsort((rows, owner))
+        return rows[at], owner[at]

@@ -19,6 +19,7 @@ from reme_core.index.bm25 import BM25Index
 from reme_core.index.chunk_table import ChunkTable
 from reme_core.index.file_table import FileTable
 from reme_core.index.index_columns import IndexColumns, check_columns
+from reme_core.index.json_rows import JsonRows
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
 from reme_core.index.name_field import NameColumns, NameField
@@ -56,6 +57,9 @@ class MemoryIndex:
         self._name_tokenize: Callable[[str], list[str]] | None = None  # of the last Latin field
         # path -> the version that last put or removed it: what a name field must update
         self._changed_at: dict[str, int] = {}
+        # A Latin name field was built that the loaded columns lacked: a snapshot written now
+        # saves the next cold search building it (about a second at 50k notes).
+        self.names_unsaved = False
 
     # -- building -----------------------------------------------------------------------------
     def load(self, cols: IndexColumns) -> None:
@@ -68,8 +72,12 @@ class MemoryIndex:
         files = cols.files
         n = len(files.paths)
         self.vocab = Vocabulary(cols.vocab)
+        if len(self.vocab) != len(cols.vocab):
+            raise ValueError("a term is repeated in the vocabulary")
         ptr, docs, tfs = cols.postings
-        self.bm25 = BM25Index.from_postings(ptr, docs, tfs, cols.doc_lengths, len(cols.vocab))
+        self.bm25 = BM25Index.from_postings(
+            ptr, docs, tfs, cols.doc_lengths, len(cols.vocab), checked=cols.postings_checked
+        )
         self.files = FileTable.from_columns(files)
         paths = self.files.paths
         slots = self.files.slots_of_ids(cols.doc_file)
@@ -82,12 +90,25 @@ class MemoryIndex:
         self.nodes = NodeTable(files, links)
         self._version += 1
         if self.resolver is not None:
-            for path, fm in zip(paths, files.frontmatter):
-                self.resolver.add(path, aliases_of(fm))
+            self._add_aliases(paths, files.frontmatter)
             links = self._resolved_columns(links)
         self.graph.load(list(paths), links)
         if cols.names is not None:
             self._seed_names(cols.names, n)
+
+    def _add_aliases(self, paths: Sequence[str], frontmatter: Sequence[dict[str, Any]]) -> None:
+        """Give the resolver every note, with the aliases of those that have any (of stored
+        rows, only those that mention an alias are decoded)."""
+        assert self.resolver is not None
+        if isinstance(frontmatter, JsonRows):
+            # the keys `aliases_of` reads: alias(es) as written, Capitalised or in CAPITALS
+            spellings = (b'"alias', b'"Alias', b'"ALIAS')
+            with_alias = {i for key in spellings for i in frontmatter.rows_containing(key)}
+            for i, path in enumerate(paths):
+                self.resolver.add(path, aliases_of(frontmatter[i]) if i in with_alias else [])
+            return
+        for path, fm in zip(paths, frontmatter):
+            self.resolver.add(path, aliases_of(fm))
 
     def _seed_names(self, names: NameColumns, n_files: int) -> None:
         """Adopt the snapshot's Latin name field (and as the CJK one when no name has CJK)."""
@@ -260,6 +281,7 @@ class MemoryIndex:
         args = (self.files.paths, self.live_slots(), self.nodes.frontmatter, tokenize, cache)
         if entry is None:
             field = NameField.build(*args)
+            self.names_unsaved = self.names_unsaved or not cjk
         else:  # only the files changed since that version are named again
             since = entry[0]
             changed = {

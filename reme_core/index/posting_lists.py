@@ -16,6 +16,10 @@ import numpy as np
 _FOLD_MIN = 1 << 18  # delta postings kept outside the CSR before a fold is considered
 
 
+class DamagedPostings(ValueError):
+    """A posting list adopted unchecked (from a snapshot) points outside its documents."""
+
+
 def as_csr(
     doc_ptr: np.ndarray, term_ids: np.ndarray, tfs: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -55,6 +59,9 @@ class PostingLists:
         self._live = np.zeros(0, dtype=bool)
         self._n_total = self._n_live = self._live_dl = 0
         self._dead: np.ndarray | None = None  # sorted tombstoned doc ids, cached
+        # Terms of an adopted CSR whose postings are not yet checked (None: all are).
+        self._unchecked: np.ndarray | None = None
+        self._n_adopted = 0  # the documents of the adopted CSR
 
     # -- building ---------------------------------------------------------------------------
     def _load_arrays(
@@ -95,8 +102,13 @@ class PostingLists:
         tfs: np.ndarray,
         doc_lengths: np.ndarray,
         n_terms: int,
+        checked: bool = True,
     ) -> None:
-        """Fill an empty index with a term-major CSR as it is (see ``BM25Index.from_postings``)."""
+        """Fill an empty index with a term-major CSR as it is (see ``BM25Index.from_postings``).
+
+        ``checked=False`` leaves the postings' contents to be checked term by term as
+        searches read them (`_postings`): an open then touches none of their pages.
+        """
         ptr, docs, tfs = np.asarray(ptr), np.asarray(docs), np.asarray(tfs)
         dl = np.asarray(doc_lengths)
         n_docs = len(dl)
@@ -107,10 +119,12 @@ class PostingLists:
             and ptr[0] == 0
             and ptr[-1] == len(docs) == len(tfs)
             and bool(np.all(ptr[1:] >= ptr[:-1]))
-            and (len(docs) == 0 or (docs.min() >= 0 and docs.max() < n_docs))
+            and (not checked or _fit(docs, tfs, n_docs))
             and (n_docs == 0 or dl.min() >= 0)
         ):
             raise ValueError("postings do not fit these documents")
+        self._unchecked = None if checked or not n_terms else np.ones(n_terms, dtype=bool)
+        self._n_adopted = n_docs
         self._n_terms = int(n_terms)
         self._ptr, self._docs, self._tfs = ptr, docs, tfs
         self._dl = dl.copy()
@@ -127,6 +141,7 @@ class PostingLists:
 
     def postings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The term-major CSR ``(ptr, docs, tfs)`` with every add folded in (for a snapshot)."""
+        self.check_all()
         self._fold()
         return self._ptr, self._docs, self._tfs
 
@@ -233,6 +248,7 @@ class PostingLists:
         d_terms, d_docs, d_tfs = self._delta
         if not len(d_terms):
             return
+        self.check_all()  # what is folded in is written out by the next snapshot
         ptr = np.pad(self._ptr, (0, self._n_terms + 1 - len(self._ptr)), mode="edge")
         if len(self._docs):
             pos = ptr[d_terms.astype(np.int64) + 1]
@@ -291,6 +307,8 @@ class PostingLists:
         search would cost more than the search while a delta is pending.
         """
         self._flush()
+        if self._unchecked is not None:
+            self._check_terms(terms)
         ptr, docs, tfs = self._ptr, self._docs, self._tfs
         out = [
             [(docs[ptr[t] : ptr[t + 1]], tfs[ptr[t] : ptr[t + 1]])] if t < len(ptr) - 1 else []
@@ -305,6 +323,26 @@ class PostingLists:
                     segments.append((d_docs[a:z], d_tfs[a:z]))
         return out
 
+    def _check_terms(self, terms: list[int]) -> None:
+        """Check the adopted postings of ``terms`` not yet checked (DamagedPostings)."""
+        unchecked = self._unchecked
+        assert unchecked is not None
+        ptr = self._ptr
+        for t in terms:
+            if t < len(unchecked) and unchecked[t]:
+                a, z = int(ptr[t]), int(ptr[t + 1])
+                if not _fit(self._docs[a:z], self._tfs[a:z], self._n_adopted):
+                    raise DamagedPostings(f"the postings of term {t} do not fit the documents")
+                unchecked[t] = False
+
+    def check_all(self) -> None:
+        """Check every adopted posting at once (DamagedPostings): before the index changes,
+        is copied or is written out, so that nothing unchecked is built on."""
+        if self._unchecked is not None:
+            if not _fit(self._docs, self._tfs, self._n_adopted):
+                raise DamagedPostings("the postings do not fit the documents")
+            self._unchecked = None
+
     def _live_count(self, docs: np.ndarray) -> int:
         """Live docs in a sorted list: few tombstones are looked up, many are gathered."""
         if self._n_live == self._n_total or not len(docs):
@@ -316,3 +354,8 @@ class PostingLists:
             pos = np.minimum(np.searchsorted(docs, dead), len(docs) - 1)
             return len(docs) - int(np.count_nonzero(docs[pos] == dead))
         return int(np.count_nonzero(self._live[docs]))
+
+
+def _fit(docs: np.ndarray, tfs: np.ndarray, n_docs: int) -> bool:
+    """Postings point at documents that exist, with positive term frequencies."""
+    return not len(docs) or bool(docs.min() >= 0 and docs.max() < n_docs and tfs.min() > 0)

@@ -9,6 +9,7 @@ snapshot written after quiet periods. Readers take `lock`; one writer at a time 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sqlite3
 import threading
@@ -24,6 +25,7 @@ from reme_core.gc_pause import bulk_objects
 from reme_core.index import snapshot
 from reme_core.index.index_columns import columns_from_rows
 from reme_core.index.memory_index import MemoryIndex
+from reme_core.index.posting_lists import DamagedPostings
 from reme_core.parse.pool_worker import pid_alive
 from reme_core.store.database import Store, StoreError, is_busy, retry_busy
 
@@ -199,6 +201,26 @@ class LiveIndex:
             self._snapshot_stale = False
         return memory, generation, rebuild_id
 
+    def check_postings(self) -> None:
+        """Check the postings a snapshot left to be checked per term, before anything is
+        built on them; damaged ones mean the index is loaded from the rows instead."""
+        with self.lock:
+            try:
+                self.memory.bm25.check_all()
+            except DamagedPostings:
+                self.reload_damaged()
+
+    def reload_damaged(self) -> None:
+        """Load the index from the rows again, its snapshot having been found damaged
+        (`DamagedPostings`). The snapshot is derived state: like one that does not match at
+        open, it is replaced without a warning (the rows are the index)."""
+        with self.lock:
+            snap = self.snapshot_path()
+            if snap is not None:
+                with contextlib.suppress(OSError):
+                    snap.unlink()
+            retry_busy(self.load)  # no snapshot: from the rows, and written again
+
     def refresh_if_changed(self) -> bool:
         """Reload when another process committed (generation moved or the file was replaced)."""
         with self.lock:
@@ -258,10 +280,10 @@ class LiveIndex:
         open loads columns instead of reading every row. False when nothing was written (not
         stale, another process committed since, or a private store)."""
         snap = self.snapshot_path() if self.store.conn is not None else None
-        if snap is None or not self._snapshot_stale:
+        if snap is None or not self._worth_saving():
             return False
         with self.lock:
-            if self.store.conn is None or not self._snapshot_stale:
+            if self.store.conn is None or not self._worth_saving():
                 return False
             try:
                 with bulk_objects(), self.store.reading():
@@ -272,12 +294,16 @@ class LiveIndex:
                     cols = self.memory.columns()
             except sqlite3.Error:
                 return False
-            self._snapshot_stale = False
+            self._snapshot_stale = self.memory.names_unsaved = False
             _STALE.discard(self)
         if cols is None:
             return False
         snapshot.save(snap, current, cols)
         return True
+
+    def _worth_saving(self) -> bool:
+        """A commit of ours left the snapshot stale, or it lacks a name field built since."""
+        return self._snapshot_stale or self.memory.names_unsaved
 
     def close(self) -> None:
         """Write a stale snapshot, then release the database."""

@@ -14,8 +14,11 @@ class Vocabulary:
     (optimize rewrites the stored vocabulary, and the index is loaded from it again)."""
 
     def __init__(self, terms: Iterable[str] = ()) -> None:
-        self._terms: list[str] = list(dict.fromkeys(terms))
+        self._terms: list[str] = list(terms)
         self._ids: dict[str, int] = dict(zip(self._terms, range(len(self._terms))))
+        if len(self._ids) != len(self._terms):  # a term repeated: the first one keeps its id
+            self._terms = list(dict.fromkeys(self._terms))
+            self._ids = dict(zip(self._terms, range(len(self._terms))))
         # Terms in sorted order for prefix look-ups, made on first use and then kept up with
         # new terms (ids only grow).
         self._sorted: list[str] = []

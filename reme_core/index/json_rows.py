@@ -1,0 +1,120 @@
+"""Per-file JSON values (frontmatter, warnings, tags) kept encoded until one is asked for.
+
+A cold search of 50,000 notes reads the frontmatter of the ~80 notes it shows, not all
+50,000: decoding them all was a fifth of opening the workspace. The snapshot stores each
+file's value as one JSON text, NUL-separated (JSON never holds a raw NUL); a row is decoded
+on first access and kept. A snapshot is never trusted, so a row that is not valid JSON of
+the expected shape reads as the empty value, as a file without frontmatter would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar, overload
+
+import numpy as np
+
+T = TypeVar("T")
+
+# A JSON escape of a lone surrogate: no text this program indexes has one, and no database,
+# JSON output or terminal could take it.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def is_mapping(value: Any) -> bool:
+    """A frontmatter row: a JSON object."""
+    return isinstance(value, dict)
+
+
+def is_text_list(value: Any) -> bool:
+    """A warnings or tags row: a JSON array of strings."""
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+class JsonRows(Sequence[T]):
+    """A read-only sequence of JSON values over NUL-separated UTF-8 texts."""
+
+    __slots__ = ("_data", "_decoded", "_empty", "_ends", "_starts", "_valid")
+
+    def __init__(
+        self, data: np.ndarray, n: int, valid: Callable[[Any], bool], empty: Callable[[], T]
+    ) -> None:
+        """``data``: uint8 bytes of ``n`` texts joined by NUL; ValueError for another count."""
+        ends = np.flatnonzero(data == 0) if n else np.zeros(0, np.int64)
+        if n and len(ends) != n - 1:
+            raise ValueError("JSON rows of another count")
+        self._data = data
+        self._ends = np.append(ends, len(data)) if n else ends
+        self._starts = np.concatenate([[0], self._ends[:-1] + 1]) if n else ends
+        self._valid, self._empty = valid, empty
+        self._decoded: dict[int, T] = {}
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        value = self._decoded.get(i)
+        if value is None:
+            value = self._decoded[i] = self._decode(i)
+        return value
+
+    def __iter__(self) -> Iterator[T]:
+        return (self[i] for i in range(len(self)))
+
+    def raw(self, i: int) -> bytes:
+        """Row ``i`` as stored (a snapshot written again copies it without decoding)."""
+        return self._data[int(self._starts[i]) : int(self._ends[i])].tobytes()
+
+    def decoded(self, i: int) -> bool:
+        """Whether row ``i`` has been decoded (and so may have been handed out)."""
+        return i in self._decoded
+
+    def rows_containing(self, needle: bytes) -> list[int]:
+        """Rows whose stored text holds ``needle``: a prefilter, so that (say) only the
+        notes with an alias are decoded when the resolver is built."""
+        data = self._data.tobytes()
+        found: list[int] = []
+        at = data.find(needle)
+        while at >= 0:
+            row = int(np.searchsorted(self._ends, at))
+            found.append(row)
+            at = data.find(needle, int(self._ends[row]) + 1) if row + 1 < len(self._ends) else -1
+        return found
+
+    def _decode(self, i: int) -> T:
+        text = self.raw(i)
+        if _SURROGATE.search(text):
+            return self._empty()
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return self._empty()
+        return value if self._valid(value) else self._empty()
+
+
+def pack_rows(values: Sequence[Any]) -> np.ndarray:
+    """The stored form of per-file values: each as JSON, NUL-separated, UTF-8.
+
+    Rows of a loaded `JsonRows` that were never decoded are copied as stored. A lone
+    surrogate cannot be encoded: UnicodeEncodeError (a ValueError), and no snapshot.
+    """
+    if isinstance(values, JsonRows):
+        texts = [
+            json.dumps(values[i], ensure_ascii=False, default=str).encode("utf-8")
+            if values.decoded(i)
+            else values.raw(i)
+            for i in range(len(values))
+        ]
+    else:
+        texts = [json.dumps(v, ensure_ascii=False, default=str).encode("utf-8") for v in values]
+    return np.frombuffer(b"\0".join(texts), dtype=np.uint8)
