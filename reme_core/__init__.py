@@ -1,116 +1,97 @@
 """reme_core: index a folder of Markdown memory and search it — no UI, reusable by any program.
 
 Typical use: `Workspace.open("~/memory").search("index regression", limit=5).answer()`.
+
+The names below are imported on first use (PEP 562): a program that needs only the index
+(`reme-tui search`) does not pay for the editing, rendering and vector modules, and a
+submodule such as `reme_core.files.scanner` can be imported on its own. `__init__.pyi`
+declares the same names for type checkers.
 """
 
-from reme_core.config import Config, load_config
-from reme_core.dates import NO_DATE, date_ordinal
-from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file, suffix_warnings
-from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
-from reme_core.edit.undo import UndoRefused, UndoReport
-from reme_core.edit.write import WriteReport
-from reme_core.errors import (
-    ConfigError,
-    FileRefused,
-    NotIndexed,
-    PathRefused,
-    RangeError,
-    RemeError,
-)
-from reme_core.files.discovery import Discovered, discover, enclosing_index
-from reme_core.indexing.maintenance import IndexStats, OptimizeReport
-from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
-from reme_core.parse.anchors import line_ranges
-from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
-from reme_core.parse.markdown_render import (
-    Heading,
-    LinkSpan,
-    RenderedLine,
-    outline,
-    render_markdown,
-)
-from reme_core.parse.wikilinks import (
-    MarkdownLinkMatch,
-    WikilinkMatch,
-    find_markdown_links,
-    find_wikilinks,
-)
-from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
-from reme_core.query.query_language import ParsedQuery, parse_query
-from reme_core.query.reading import ReadResult
-from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
-from reme_core.query.retrieve import RetrievedItem, RetrieveResult
-from reme_core.query.tag_list import TagCount, list_tags
-from reme_core.text.tokenizer import est_tokens
-from reme_core.workspace import (
-    BatchReport,
-    Changes,
-    FileChange,
-    ReindexSummary,
-    Workspace,
-)
+from __future__ import annotations
 
-__all__ = [
-    "MARKDOWN_STYLES",
-    "NO_DATE",
-    "BatchReport",
-    "Changes",
-    "Config",
-    "ConfigError",
-    "DeleteReport",
-    "Discovered",
-    "FileChange",
-    "FileChunk",
-    "FileLink",
-    "FileNode",
-    "FileRefused",
-    "Heading",
-    "InboundLink",
-    "IndexStats",
-    "LinkEdit",
-    "LinkSpan",
-    "MarkdownLinkMatch",
-    "MoveReport",
-    "Neighbour",
-    "NotIndexed",
-    "NoteLinks",
-    "OptimizeReport",
-    "ParsedQuery",
-    "PathRefused",
-    "RangeError",
-    "ReadResult",
-    "ReindexSummary",
-    "RemeError",
-    "RenderedLine",
-    "RetrieveResult",
-    "RetrievedItem",
-    "SearchHit",
-    "SearchResult",
-    "TagCount",
-    "TraverseEdge",
-    "TraverseNode",
-    "TraverseResult",
-    "UndoRefused",
-    "UndoReport",
-    "WikilinkMatch",
-    "Workspace",
-    "WriteReport",
-    "aliases_of",
-    "date_ordinal",
-    "discover",
-    "enclosing_index",
-    "est_tokens",
-    "existing_file",
-    "find_markdown_links",
-    "find_wikilinks",
-    "format_hit",
-    "format_score",
-    "inbound_links",
-    "line_ranges",
-    "list_tags",
-    "load_config",
-    "outline",
-    "parse_query",
-    "render_markdown",
-    "suffix_warnings",
-]
+import importlib
+from typing import Any
+
+# name -> (module, name in the module)
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "BatchReport": ("reme_core.workspace", "BatchReport"),
+    "Changes": ("reme_core.workspace", "Changes"),
+    "Config": ("reme_core.config", "Config"),
+    "ConfigError": ("reme_core.errors", "ConfigError"),
+    "DeleteReport": ("reme_core.edit.file_ops", "DeleteReport"),
+    "Discovered": ("reme_core.files.discovery", "Discovered"),
+    "FileChange": ("reme_core.workspace", "FileChange"),
+    "FileChunk": ("reme_core.models", "FileChunk"),
+    "FileLink": ("reme_core.models", "FileLink"),
+    "FileNode": ("reme_core.models", "FileNode"),
+    "FileRefused": ("reme_core.errors", "FileRefused"),
+    "Heading": ("reme_core.parse.markdown_render", "Heading"),
+    "InboundLink": ("reme_core.edit.link_rewrite", "InboundLink"),
+    "IndexStats": ("reme_core.indexing.maintenance", "IndexStats"),
+    "LinkEdit": ("reme_core.edit.link_rewrite", "LinkEdit"),
+    "LinkSpan": ("reme_core.parse.markdown_render", "LinkSpan"),
+    "MARKDOWN_STYLES": ("reme_core.parse.markdown_render", "STYLE_NAMES"),
+    "MarkdownLinkMatch": ("reme_core.parse.wikilinks", "MarkdownLinkMatch"),
+    "MoveReport": ("reme_core.edit.file_ops", "MoveReport"),
+    "NO_DATE": ("reme_core.dates", "NO_DATE"),
+    "Neighbour": ("reme_core.query.results", "Neighbour"),
+    "NotIndexed": ("reme_core.errors", "NotIndexed"),
+    "NoteLinks": ("reme_core.query.graph_results", "NoteLinks"),
+    "OptimizeReport": ("reme_core.indexing.maintenance", "OptimizeReport"),
+    "ParsedQuery": ("reme_core.query.query_language", "ParsedQuery"),
+    "PathRefused": ("reme_core.errors", "PathRefused"),
+    "RangeError": ("reme_core.errors", "RangeError"),
+    "ReadResult": ("reme_core.query.reading", "ReadResult"),
+    "ReindexSummary": ("reme_core.workspace", "ReindexSummary"),
+    "RemeError": ("reme_core.errors", "RemeError"),
+    "RenderedLine": ("reme_core.parse.markdown_render", "RenderedLine"),
+    "RetrieveResult": ("reme_core.query.retrieve", "RetrieveResult"),
+    "RetrievedItem": ("reme_core.query.retrieve", "RetrievedItem"),
+    "SearchHit": ("reme_core.query.results", "SearchHit"),
+    "SearchResult": ("reme_core.query.results", "SearchResult"),
+    "TagCount": ("reme_core.query.tag_list", "TagCount"),
+    "TraverseEdge": ("reme_core.query.graph_results", "TraverseEdge"),
+    "TraverseNode": ("reme_core.query.graph_results", "TraverseNode"),
+    "TraverseResult": ("reme_core.query.graph_results", "TraverseResult"),
+    "UndoRefused": ("reme_core.edit.undo", "UndoRefused"),
+    "UndoReport": ("reme_core.edit.undo", "UndoReport"),
+    "WikilinkMatch": ("reme_core.parse.wikilinks", "WikilinkMatch"),
+    "Workspace": ("reme_core.workspace", "Workspace"),
+    "WriteReport": ("reme_core.edit.write", "WriteReport"),
+    "aliases_of": ("reme_core.models", "aliases_of"),
+    "date_ordinal": ("reme_core.dates", "date_ordinal"),
+    "discover": ("reme_core.files.discovery", "discover"),
+    "enclosing_index": ("reme_core.files.discovery", "enclosing_index"),
+    "est_tokens": ("reme_core.text.tokenizer", "est_tokens"),
+    "existing_file": ("reme_core.edit.file_ops", "existing_file"),
+    "find_markdown_links": ("reme_core.parse.wikilinks", "find_markdown_links"),
+    "find_wikilinks": ("reme_core.parse.wikilinks", "find_wikilinks"),
+    "format_hit": ("reme_core.query.results", "format_hit"),
+    "format_score": ("reme_core.query.results", "format_score"),
+    "inbound_links": ("reme_core.edit.link_rewrite", "inbound_links"),
+    "line_ranges": ("reme_core.parse.anchors", "line_ranges"),
+    "list_tags": ("reme_core.query.tag_list", "list_tags"),
+    "load_config": ("reme_core.config", "load_config"),
+    "outline": ("reme_core.parse.markdown_render", "outline"),
+    "parse_query": ("reme_core.query.query_language", "parse_query"),
+    "render_markdown": ("reme_core.parse.markdown_render", "render_markdown"),
+    "suffix_warnings": ("reme_core.edit.file_ops", "suffix_warnings"),
+    "walk_ahead": ("reme_core.files.walk_ahead", "walk_ahead"),
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name's module when the name is first used."""
+    try:
+        module, attr = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'reme_core' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

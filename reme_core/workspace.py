@@ -7,22 +7,21 @@ and edit functions, each handed the collaborators it needs.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reme_core.config import Config, config_to_dict, load_config
-from reme_core.edit import file_ops
-from reme_core.edit import write as edit_write
-from reme_core.edit.undo import UndoReport
-from reme_core.edit.write import WriteReport
+from reme_core.edit.journal_files import JOURNAL_DIR
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath, state_dir_name
 from reme_core.files.scanner import ScanAhead, scopes_for
 from reme_core.index.memory_index import MemoryIndex
+from reme_core.index.posting_lists import DamagedPostings
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange, Indexer, ProgressFn
 from reme_core.indexing.live_index import IndexPlace, LiveIndex
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport, index_stats, run_optimize
@@ -43,6 +42,13 @@ from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer
 from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
+
+if TYPE_CHECKING:
+    # The edit modules are imported by the methods that edit: a program that only searches
+    # (a cold `reme-tui search`) does not load them.
+    from reme_core.edit.file_ops import DeleteReport, MoveReport
+    from reme_core.edit.undo import UndoReport
+    from reme_core.edit.write import WriteReport
 
 # Re-exported: callers import the batch types from here, as before the split.
 __all__ = [
@@ -83,14 +89,23 @@ class Workspace:
         *,
         sync: bool = True,
         progress: ProgressFn | None = None,
+        walk: ScanAhead | None = None,
     ) -> Workspace:
-        """Open (and if needed build) the index of a folder, then catch up with the files."""
+        """Open (and if needed build) the index of a folder, then catch up with the files.
+
+        ``walk``: the start-up diff's walk as `walk_ahead(path, overrides)` started it
+        (before this process imported the index modules); otherwise it starts here.
+        """
         root = Path(path).expanduser()
         if not root.is_dir():
+            if walk is not None:
+                walk.close()
             raise RemeError(f"{root}: not a folder")
         ws = cls(root.resolve(), load_config(root, overrides))
         # The start-up diff's walk runs on another core while the index loads.
-        ahead = ScanAhead(ws.root, ws.watch_scope) if sync else None
+        ahead = ws._walk(walk) if sync else None
+        if walk is not None and ahead is not walk:
+            walk.close()  # another workspace's folders, or no start-up diff
         try:
 
             def build(live: LiveIndex) -> None:
@@ -98,7 +113,7 @@ class Workspace:
                 ws.reindex(progress)
 
             ws._attach(open_live_index(ws.place, ws.state_lock, build, ws.warn))
-            recovered = file_ops.recover(ws)  # a move or undo a crash interrupted
+            recovered = ws._recover()  # a move or undo a crash interrupted
             if sync:
                 fresh_walk = ws.last_reindex is not None or recovered
                 ws.sync(progress, None if fresh_walk else ahead)
@@ -109,6 +124,24 @@ class Workspace:
             ws.vectors = VectorIndex(ws)
             ws.vectors.start()
         return ws
+
+    def _recover(self) -> bool:
+        """Finish or roll back what a crash interrupted (`file_ops.recover`), if a journal
+        was left; True when files changed."""
+        try:
+            if not os.listdir(self.state_dir / JOURNAL_DIR):
+                return False
+        except OSError:
+            return False
+        from reme_core.edit import file_ops
+
+        return file_ops.recover(self)
+
+    def _walk(self, walk: ScanAhead | None) -> ScanAhead:
+        """The walk given, if it walks this workspace's folders; else one started now."""
+        if walk is not None and walk.root == self.root and walk.scope == self.watch_scope:
+            return walk
+        return ScanAhead(self.root, self.watch_scope)
 
     def _attach(self, live: LiveIndex) -> None:
         if getattr(self, "live", None) is live:
@@ -289,21 +322,27 @@ class Workspace:
         filters = SearchFilters.of(s, start_date, end_date, path, tags, exclude_paths, exclude_tags)
         vector_search = self.vectors.prepare(query) if self.vectors is not None else None
         self.refresh_if_changed()
+        run = functools.partial(
+            run_search,
+            self,
+            query,
+            limit=s.limit if limit is None else limit,
+            min_score=s.min_score if min_score is None else min_score,
+            filters=filters,
+            vector_weight=s.vector_weight if vector_weight is None else vector_weight,
+            expand_links=s.expand_links if expand_links is None else expand_links,
+            max_links_per_direction=max_links_per_direction or s.max_links_per_direction,
+            phrases=phrases,
+            exclude_terms=exclude_terms,
+            vector_search=vector_search,
+            group=group,
+        )
         with self.lock:
-            return run_search(
-                self,
-                query,
-                limit=s.limit if limit is None else limit,
-                min_score=s.min_score if min_score is None else min_score,
-                filters=filters,
-                vector_weight=s.vector_weight if vector_weight is None else vector_weight,
-                expand_links=s.expand_links if expand_links is None else expand_links,
-                max_links_per_direction=max_links_per_direction or s.max_links_per_direction,
-                phrases=phrases,
-                exclude_terms=exclude_terms,
-                vector_search=vector_search,
-                group=group,
-            )
+            try:
+                return run()
+            except DamagedPostings:  # a snapshot's postings are checked as they are read
+                self.live.reload_damaged()
+                return run()
 
     def retrieve(
         self,
@@ -380,18 +419,24 @@ class Workspace:
     # -- link-safe file operations (reme_core.edit.file_ops) ---------------------------------------
     def move(
         self, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
-    ) -> file_ops.MoveReport:
+    ) -> MoveReport:
         """Move a file and rewrite the wikilinks that point at it, all or nothing."""
+        from reme_core.edit import file_ops
+
         return file_ops.move(self, src, dst, rewrite_links, dry_run)
 
-    def delete(self, path: str, permanent: bool = False) -> file_ops.DeleteReport:
+    def delete(self, path: str, permanent: bool = False) -> DeleteReport:
         """Move a file to `.trash/` (`permanent`: remove it); the report lists the inbound
         links left dangling."""
+        from reme_core.edit import file_ops
+
         return file_ops.delete(self, path, permanent)
 
     def undo(self) -> UndoReport:
         """Revert the last delete or move made through reme, by any process (`UndoRefused`
         when nothing can be, or the files changed since)."""
+        from reme_core.edit import file_ops
+
         return file_ops.undo_last(self)
 
     def create(
@@ -403,6 +448,8 @@ class Workspace:
         body: str = "",
     ) -> Path:
         """Write a new note with frontmatter and index it."""
+        from reme_core.edit import file_ops
+
         return file_ops.create(self, path, name, description, metadata, body)
 
     def write(
@@ -415,4 +462,6 @@ class Workspace:
     ) -> WriteReport:
         """Create or replace a note's body and merge fields into its frontmatter, keeping the
         keys it does not name; written atomically and indexed at once (seed 003)."""
+        from reme_core.edit import write as edit_write
+
         return edit_write.write(self, path, content, name, description, metadata)

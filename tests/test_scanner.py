@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
-from reme_core.files.scanner import Found, ScanAhead, Scope, scan
+from reme_core.files.scanner import Listing, ScanAhead, Scope, list_files, scan
 from tests.helpers import hits
 
 SCOPE = Scope(("daily", "digest"), (".md",))
@@ -36,9 +37,11 @@ def test_scan_ahead_gives_what_scan_gives(tree: Path) -> None:
     ahead = ScanAhead(tree, SCOPE)
     try:
         assert ahead.forked == (threading.active_count() == 1)
-        found = ahead.result()
+        listing = ahead.result()
     finally:
         ahead.close()
+    assert listing == list_files(tree, SCOPE)
+    found = listing.found()
     assert found == scan(tree, SCOPE)
     assert "digest/wiki/东极岛.md" in found and "daily/2026-06-01/caf\udce9.md" not in found
     assert found.undecodable == ["daily/2026-06-01/caf\\xe9.md"]
@@ -53,7 +56,7 @@ def test_scan_ahead_walks_here_in_a_threaded_process(tree: Path) -> None:
     try:
         ahead = ScanAhead(tree, SCOPE)
         assert not ahead.forked  # a child of a threaded process could inherit a held lock
-        assert ahead.result() == scan(tree, SCOPE)
+        assert ahead.result() == list_files(tree, SCOPE)
     finally:
         stop.set()
         other.join()
@@ -74,7 +77,7 @@ def test_file_indexed_after_the_walk_is_not_deleted(make_tree) -> None:
     root = make_tree({"daily/2026-06-01/a.md": "alpha\n"})
     first = Workspace.open(root)
     try:
-        walked = scan(root, first.watch_scope)  # the walk, taken before the file appears
+        walked = list_files(root, first.watch_scope)  # the walk, before the file appears
         (root / "daily/2026-06-01/new.md").write_text("fresh gamma\n", encoding="utf-8")
         other = Workspace.open(root)  # another process indexes and commits it
         other.close()
@@ -88,13 +91,11 @@ def test_file_indexed_after_the_walk_is_not_deleted(make_tree) -> None:
 class _Fixed(ScanAhead):
     """A walk whose answer is fixed (it was taken before a file appeared)."""
 
-    def __init__(self, found: Found) -> None:
-        self._found, self._pid, self._fd = found, 0, -1
+    def __init__(self, listing: Listing) -> None:
+        self._listing, self._pid, self._fd = listing, 0, -1
 
-    def result(self) -> Found:
-        copy = Found()
-        copy.update(self._found)
-        return copy
+    def result(self) -> Listing:
+        return copy.deepcopy(self._listing)
 
 
 def test_scan_calls_when_many_once_past_the_count(tree: Path) -> None:

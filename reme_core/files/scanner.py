@@ -5,12 +5,12 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import struct
 import threading
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
 
 from reme_core.config import Config
 from reme_core.files.excludes import Excludes
@@ -85,6 +85,24 @@ class Found(dict[str, FileStat]):
         self.undecodable: list[str] = []
 
 
+@dataclass(slots=True)
+class Listing:
+    """A walk's files as parallel lists (no object per file: the start-up diff of 50k files
+    compares these as they are), and the names it left out as `Found.undecodable`."""
+
+    paths: list[str] = field(default_factory=list)
+    mtimes: list[float] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    undecodable: list[str] = field(default_factory=list)
+
+    def found(self) -> Found:
+        """The same files as path -> `FileStat`."""
+        found = Found()
+        found.update(zip(self.paths, map(FileStat, self.mtimes, self.sizes), strict=True))
+        found.undecodable = list(self.undecodable)
+        return found
+
+
 def scan(
     root: Path, scope: Scope, *, when_many: tuple[int, Callable[[], None]] | None = None
 ) -> Found:
@@ -93,8 +111,15 @@ def scan(
     ``when_many`` is (n, fn): ``fn`` is called once, as soon as n files are found (a rebuild
     starts its process pool's server then, so it loads while the walk goes on).
     """
+    return list_files(root, scope, when_many=when_many).found()
+
+
+def list_files(
+    root: Path, scope: Scope, *, when_many: tuple[int, Callable[[], None]] | None = None
+) -> Listing:
+    """`scan` as a `Listing`."""
     real_root = root.resolve()
-    found = Found()
+    found = Listing()
     seen_dirs: set[tuple[int, int]] = set()
     hook = [when_many] if when_many is not None else []
     for top in sorted(set(scope.dirs)):
@@ -103,7 +128,7 @@ def scan(
             continue  # every path below it is ignored
         if start.is_dir():
             _walk(str(start), top, real_root, scope, found, seen_dirs, hook)
-    if hook and len(found) >= hook[0][0]:  # reached in the last folder walked
+    if hook and len(found.paths) >= hook[0][0]:  # reached in the last folder walked
         hook.pop()[1]()
     return found
 
@@ -125,7 +150,7 @@ def _walk(
     rel: str,
     real_root: Path,
     scope: Scope,
-    found: Found,
+    found: Listing,
     seen_dirs: set[tuple[int, int]],
     hook: list[tuple[int, Callable[[], None]]],
 ) -> None:
@@ -134,7 +159,7 @@ def _walk(
     Plain strings and `DirEntry` data (the type from the directory listing, one `stat` per
     kept file): the walk of 50k files in 7k folders is most of the start-up diff.
     """
-    if hook and len(found) >= hook[0][0]:
+    if hook and len(found.paths) >= hook[0][0]:
         hook.pop()[1]()
     try:
         info = os.stat(folder)
@@ -150,6 +175,7 @@ def _walk(
     # below only their own name and suffix need testing (what `scope.covers` would add).
     prefix = f"{rel}/" if rel else ""
     suffixes, state_dir, excludes = scope.suffixes, scope.state_dir, scope.excludes
+    paths, mtimes, sizes = found.paths, found.mtimes, found.sizes
     for entry in entries:
         name = entry.name
         if is_ignored_child(rel, name, state_dir):
@@ -168,7 +194,9 @@ def _walk(
                 if excludes is not None and excludes.excludes(prefix + name):
                     continue
                 st = entry.stat()
-                found[prefix + name] = FileStat(st.st_mtime, st.st_size)
+                paths.append(prefix + name)
+                mtimes.append(st.st_mtime)
+                sizes.append(st.st_size)
         except OSError:
             continue
 
@@ -203,7 +231,7 @@ class ScanAhead:
             try:
                 os.close(read_fd)
                 with os.fdopen(write_fd, "wb") as out:
-                    out.write(_encode(scan(root, scope)))
+                    out.write(_encode(list_files(root, scope)))
                 code = 0
             finally:
                 os._exit(code)
@@ -215,8 +243,8 @@ class ScanAhead:
         """Whether the walk runs in a child (else `result` walks in this process)."""
         return self._pid != 0
 
-    def result(self) -> Found:
-        """What `scan(root, scope)` returns, from the child when it succeeded."""
+    def result(self) -> Listing:
+        """What `list_files(root, scope)` returns, from the child when it succeeded."""
         if self._pid:
             pid, self._pid = self._pid, 0
             try:
@@ -227,7 +255,7 @@ class ScanAhead:
                     return _decode(data)
             except (OSError, ValueError):
                 pass
-        return scan(self.root, self.scope)
+        return list_files(self.root, self.scope)
 
     def close(self) -> None:
         """Stop and reap the child if `result` was never asked for (idempotent)."""
@@ -241,28 +269,33 @@ class ScanAhead:
                 os.waitpid(pid, 0)
 
 
-def _encode(found: Found) -> bytes:
+_HEADER = struct.Struct("<3q")
+
+
+def _encode(found: Listing) -> bytes:
     """Paths (NUL-separated, UTF-8), float64 mtimes, int64 sizes, then the names left out."""
-    names = "\0".join(found).encode("utf-8")
+    names = "\0".join(found.paths).encode("utf-8")
     left_out = "\0".join(found.undecodable).encode("utf-8")
-    mtimes = np.fromiter((st.mtime for st in found.values()), np.float64, len(found))
-    sizes = np.fromiter((st.size for st in found.values()), np.int64, len(found))
-    header = np.array([len(found), len(names), len(left_out)], dtype=np.int64).tobytes()
-    return header + names + mtimes.tobytes() + sizes.tobytes() + left_out
+    header = _HEADER.pack(len(found.paths), len(names), len(left_out))
+    mtimes, sizes = array("d", found.mtimes).tobytes(), array("q", found.sizes).tobytes()
+    return header + names + mtimes + sizes + left_out
 
 
-def _decode(data: bytes) -> Found:
-    n, n_names, n_left_out = np.frombuffer(data, np.int64, 3).tolist()
-    at = 24 + n_names
-    if len(data) != at + 16 * n + n_left_out:
+def _decode(data: bytes) -> Listing:
+    n, n_names, n_left_out = _HEADER.unpack_from(data)
+    at = _HEADER.size + n_names
+    if min(n, n_names, n_left_out) < 0 or len(data) != at + 16 * n + n_left_out:
         raise ValueError("truncated scan result")
-    found = Found()
+    found = Listing()
     if n_left_out:
         found.undecodable = data[at + 16 * n :].decode("utf-8").split("\0")
     if not n:
         return found
-    paths = data[24:at].decode("utf-8").split("\0")
-    mtimes = np.frombuffer(data, np.float64, n, at).tolist()
-    sizes = np.frombuffer(data, np.int64, n, at + 8 * n).tolist()
-    found.update(zip(paths, map(FileStat, mtimes, sizes), strict=True))
+    found.paths = data[_HEADER.size : at].decode("utf-8").split("\0")
+    if len(found.paths) != n:
+        raise ValueError("a scan result of another length")
+    mtimes, sizes = array("d"), array("q")
+    mtimes.frombytes(data[at : at + 8 * n])
+    sizes.frombytes(data[at + 8 * n : at + 16 * n])
+    found.mtimes, found.sizes = mtimes.tolist(), sizes.tolist()
     return found

@@ -19,7 +19,7 @@ import numpy as np
 
 from reme_core.errors import RemeError
 from reme_core.files.paths import regular_inside, resolve_inside
-from reme_core.files.scanner import FileStat, ScanAhead, Scope, scan
+from reme_core.files.scanner import FileStat, ScanAhead, Scope, list_files
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.gc_pause import bulk_objects
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
@@ -100,21 +100,27 @@ class Indexer:
         ``ahead`` is a walk started before the index was loaded; a file it lacks may have been
         created (and indexed by another process) since, so such a file is looked at again.
         """
-        with bulk_objects():  # 50k FileStats: the collector would walk the whole index heap
-            disk = ahead.result() if ahead is not None else scan(self.root, self.watch_scope)
+        disk = ahead.result() if ahead is not None else list_files(self.root, self.watch_scope)
         for name in disk.undecodable:  # left out by the walk: no path of it can be stored
             self.warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
         changes = Changes()
         with self.live.lock:
             stored = self.live.memory.nodes.stats()
-            origins = self.live.memory.files.origins()
-        for path, (mtime, size) in stored.items():
-            stat = disk.get(path)
-            if (
-                stat is None
-                and origins.get(path) == "reindex"
-                and not self.rebuild_scope.ignores(path)
-            ):
+        # C-level maps and one comprehension, the collector paused (50k tuples): this compares
+        # 50k files in a few milliseconds.
+        with bulk_objects():
+            was = list(map(stored.get, disk.paths))
+            now = zip(disk.mtimes, disk.sizes)
+            changed = [i for i, pair in enumerate(zip(was, now)) if pair[0] != pair[1]]
+            gone = sorted(stored.keys() - set(disk.paths))
+        for i in changed:
+            (changes.added if was[i] is None else changes.modified).append(disk.paths[i])
+        with self.live.lock:
+            origins = {path: self.live.memory.files.origin(path) for path in gone}
+        for path in gone:
+            mtime, size = stored[path]
+            stat = None
+            if origins.get(path) == "reindex" and not self.rebuild_scope.ignores(path):
                 # Taken by a rebuild from outside the watched folders: keep it while it exists.
                 stat = self._stat(path) if self.rebuild_scope.covers(path) else None
             if stat is None and ahead is not None and self.watch_scope.covers(path):
@@ -123,7 +129,8 @@ class Indexer:
                 changes.deleted.append(path)
             elif stat.mtime != mtime or stat.size != size:
                 changes.modified.append(path)
-        changes.added = sorted(p for p in disk if p not in stored)
+        changes.added.sort()
+        changes.modified.sort()
         return changes
 
     def _stat(self, relpath: str) -> FileStat | None:
@@ -194,6 +201,7 @@ class Indexer:
         """
         live = self.live
         live.refresh_if_changed()
+        live.check_postings()  # nothing is built on postings a snapshot left unchecked
         if not (batches or skipped or touched or gone & set(live.memory.nodes)):
             return BatchReport(generation=live.generation)
         try:

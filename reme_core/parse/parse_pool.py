@@ -15,13 +15,15 @@ import time
 import types
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from multiprocessing import forkserver, get_context
-from multiprocessing.context import BaseContext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reme_core.parse import pool_worker
 from reme_core.parse.parsing import ParsedBatch, ParseSettings, parse_batch
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+    from multiprocessing.context import BaseContext
 
 POOL_THRESHOLD = 256
 BATCH_FILES = 128
@@ -69,6 +71,9 @@ def pool_context(settings: ParseSettings, start: bool = True) -> BaseContext:
     ``start`` launches the server now, so it loads while the caller still scans the files;
     only the first server of a process takes the preload list.
     """
+    # Imported here: a process that only searches (a cold CLI search) never starts a pool.
+    from multiprocessing import forkserver, get_context
+
     if os.name != "posix":
         return get_context("spawn")
     context = get_context("forkserver")
@@ -117,6 +122,8 @@ def _pooled(
     root: Path, batches: Sequence[Sequence[str]], settings: ParseSettings, n_workers: int
 ) -> Iterator[tuple[ParsedBatch, int]]:
     """Each batch parsed by the pool, with its file count, in submission order."""
+    from concurrent.futures import ProcessPoolExecutor
+
     job = f"{os.getpid()}-{time.monotonic_ns()}"
     context = pool_context(settings, start=False)
     pool = ProcessPoolExecutor(

@@ -3,7 +3,10 @@ and what an agent reads in a tool result are the same text."""
 
 from __future__ import annotations
 
-from reme_core import Neighbour, NoteLinks, RetrieveResult, TraverseResult
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reme_core import Neighbour, NoteLinks, RetrieveResult, TraverseResult
 
 
 def retrieve_text(result: RetrieveResult, explain: bool = False) -> str:

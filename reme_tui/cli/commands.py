@@ -16,10 +16,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from reme_core import NO_DATE, Workspace, date_ordinal, discover, enclosing_index
+import reme_core
+from reme_core import NO_DATE, date_ordinal, discover, enclosing_index
 from reme_tui.cli.terminal_text import json_text, message
+
+if TYPE_CHECKING:
+    from reme_core import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -96,10 +100,14 @@ def print_warnings(ws: Workspace) -> None:
 
 def open_workspace(args: argparse.Namespace, **overrides: Any) -> Workspace:
     """Open the workspace and apply the start-up diff, with progress when building."""
+    path = workspace_path(args)
+    # Before the index modules are imported: the walk then runs beside the import and load.
+    walk = reme_core.walk_ahead(path, overrides or None)
     from reme_tui.cli.progress import console_progress
 
     with console_progress("Indexing") as progress:
-        ws = track(Workspace.open(workspace_path(args), overrides or None, progress=progress))
+        opened = reme_core.Workspace.open(path, overrides or None, progress=progress, walk=walk)
+        ws = track(opened)
     print_warnings(ws)
     return ws
 

@@ -9,7 +9,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from reme_core import existing_file, inbound_links
+import reme_core
 from reme_tui.cli.commands import (
     EXIT_FAILED,
     EXIT_OK,
@@ -61,7 +61,7 @@ def run_delete(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"delete {args.file}: stdin is not a terminal, so it cannot ask; pass --yes"
             )
-        if not _confirm(ws, existing_file(ws, args.file), args.permanent):
+        if not _confirm(ws, reme_core.existing_file(ws, args.file), args.permanent):
             print("nothing deleted", file=sys.stderr)
             return EXIT_FAILED
     report = ws.delete(args.file, permanent=args.permanent)
@@ -76,7 +76,7 @@ def run_delete(args: argparse.Namespace) -> int:
 
 def _confirm(ws: Workspace, path: str, permanent: bool) -> bool:
     """Show what links to `path`, then ask; only `y` or `yes` deletes."""
-    inbound = [link for link in inbound_links(ws, path) if link.path != path]
+    inbound = [link for link in reme_core.inbound_links(ws, path) if link.path != path]
     if inbound:
         print(f"{len(inbound)} inbound link(s) will be left dangling:", file=sys.stderr)
         for link in inbound:

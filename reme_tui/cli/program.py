@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from reme_core import RemeError, Workspace
+import reme_core
+from reme_core import RemeError
 from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
 from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
 from reme_tui.cli import memory as cli_memory  # noqa: F401  (their commands register on import)
@@ -52,7 +53,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
     overrides = None if vectors is None else {"vectors": {"enabled": vectors}}
     with console_progress("Rebuilding") as progress:
         # Opening a folder with no index already builds it: do not build it twice.
-        ws = track(Workspace.open(path, overrides, sync=False, progress=progress))
+        ws = track(reme_core.Workspace.open(path, overrides, sync=False, progress=progress))
         summary = ws.last_reindex or ws.reindex(progress)
     print_warnings(ws)
     print(

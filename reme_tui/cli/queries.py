@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reme_core import Workspace, parse_query
+from reme_core import parse_query
 from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
@@ -20,6 +20,9 @@ from reme_tui.cli.commands import (
     whole_number,
 )
 from reme_tui.cli.terminal_text import message
+
+if TYPE_CHECKING:
+    from reme_core import Workspace
 
 
 # -- search ---------------------------------------------------------------------------------

@@ -11,10 +11,12 @@ import json
 import signal
 import sys
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reme_core import BatchReport, Workspace
 from reme_tui.cli.commands import EXIT_OK, command, open_workspace
+
+if TYPE_CHECKING:
+    from reme_core import BatchReport, Workspace
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

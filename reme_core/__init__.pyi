@@ -1,0 +1,116 @@
+"""The public API of reme_core as type checkers see it (`__init__.py` imports each name on
+first use)."""
+
+from reme_core.config import Config, load_config
+from reme_core.dates import NO_DATE, date_ordinal
+from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file, suffix_warnings
+from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
+from reme_core.edit.undo import UndoRefused, UndoReport
+from reme_core.edit.write import WriteReport
+from reme_core.errors import (
+    ConfigError,
+    FileRefused,
+    NotIndexed,
+    PathRefused,
+    RangeError,
+    RemeError,
+)
+from reme_core.files.discovery import Discovered, discover, enclosing_index
+from reme_core.files.walk_ahead import walk_ahead
+from reme_core.indexing.maintenance import IndexStats, OptimizeReport
+from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
+from reme_core.parse.anchors import line_ranges
+from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
+from reme_core.parse.markdown_render import (
+    Heading,
+    LinkSpan,
+    RenderedLine,
+    outline,
+    render_markdown,
+)
+from reme_core.parse.wikilinks import (
+    MarkdownLinkMatch,
+    WikilinkMatch,
+    find_markdown_links,
+    find_wikilinks,
+)
+from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
+from reme_core.query.query_language import ParsedQuery, parse_query
+from reme_core.query.reading import ReadResult
+from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
+from reme_core.query.retrieve import RetrievedItem, RetrieveResult
+from reme_core.query.tag_list import TagCount, list_tags
+from reme_core.text.tokenizer import est_tokens
+from reme_core.workspace import (
+    BatchReport,
+    Changes,
+    FileChange,
+    ReindexSummary,
+    Workspace,
+)
+
+__all__ = [
+    "MARKDOWN_STYLES",
+    "NO_DATE",
+    "BatchReport",
+    "Changes",
+    "Config",
+    "ConfigError",
+    "DeleteReport",
+    "Discovered",
+    "FileChange",
+    "FileChunk",
+    "FileLink",
+    "FileNode",
+    "FileRefused",
+    "Heading",
+    "InboundLink",
+    "IndexStats",
+    "LinkEdit",
+    "LinkSpan",
+    "MarkdownLinkMatch",
+    "MoveReport",
+    "Neighbour",
+    "NotIndexed",
+    "NoteLinks",
+    "OptimizeReport",
+    "ParsedQuery",
+    "PathRefused",
+    "RangeError",
+    "ReadResult",
+    "ReindexSummary",
+    "RemeError",
+    "RenderedLine",
+    "RetrieveResult",
+    "RetrievedItem",
+    "SearchHit",
+    "SearchResult",
+    "TagCount",
+    "TraverseEdge",
+    "TraverseNode",
+    "TraverseResult",
+    "UndoRefused",
+    "UndoReport",
+    "WikilinkMatch",
+    "Workspace",
+    "WriteReport",
+    "aliases_of",
+    "date_ordinal",
+    "discover",
+    "enclosing_index",
+    "est_tokens",
+    "existing_file",
+    "find_markdown_links",
+    "find_wikilinks",
+    "format_hit",
+    "format_score",
+    "inbound_links",
+    "line_ranges",
+    "list_tags",
+    "load_config",
+    "outline",
+    "parse_query",
+    "render_markdown",
+    "suffix_warnings",
+    "walk_ahead",
+]
