@@ -173,7 +173,7 @@ async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None
         assert app.screen.query_one(CommandInput).value == "polysilicon"
         await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/polysilicon.md"])
         await pilot.press("enter")
-        await until(pilot, lambda: app.reader.path == "digest/wiki/polysilicon.md")
+        await until(pilot, lambda: app.main.reader.path == "digest/wiki/polysilicon.md")
 
 
 async def test_keys_arriving_in_one_burst_are_kept(demo_copy: Path) -> None:
@@ -204,7 +204,7 @@ async def test_palette_ranks_exact_typo_and_recent_notes(demo_copy: Path) -> Non
         await pilot.press("escape", "o", *"polysilicno")  # two letters swapped
         await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/polysilicon.md"])
         await pilot.press("enter")
-        await until(pilot, lambda: app.reader.path == "digest/wiki/polysilicon.md")
+        await until(pilot, lambda: app.main.reader.path == "digest/wiki/polysilicon.md")
         await pilot.press("o")
         # recent first on empty input
         await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/polysilicon.md"])

@@ -54,7 +54,7 @@ async def test_typing_shows_result_blocks(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "bm25 idf")
-        pane = app.search_pane
+        pane = app.main.search_pane
         assert pane.hits, "typing a query shows hits"
         first = pane.hits[0]
         results = app.query_one("#results", OptionList)
@@ -75,8 +75,8 @@ async def test_query_syntax_filters_results(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "bm25 path:digest/")
-        assert app.search_pane.hits
-        assert all(h.path.startswith("digest/") for h in app.search_pane.hits)
+        assert app.main.search_pane.hits
+        assert all(h.path.startswith("digest/") for h in app.main.search_pane.hits)
         await pilot.press("ctrl+u", *"bm25 after:bad-date")
         await settle(pilot)
         assert "Query error" in str(app.query_one("#search-status").render())
@@ -86,11 +86,11 @@ async def test_enter_opens_hit_with_highlighted_range(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "bm25 idf")
-        hit = app.search_pane.hits[0]
+        hit = app.main.search_pane.hits[0]
         await pilot.press("enter", "enter")
         await settle(pilot)
         view = app.query_one(NoteView)
-        assert app.reader.path == hit.path
+        assert app.main.reader.path == hit.path
         assert view.ranges == [(hit.start_line, hit.end_line)]
         assert app.focused is view
         shown = visible_text(app)
@@ -101,29 +101,29 @@ async def test_tab_follows_link_and_back_returns(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("digest/wiki/bm25.md")
+        app.main.navigator.open_path("digest/wiki/bm25.md")
         await settle(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         view = app.query_one(NoteView)
         await pilot.press("tab")
         link = view.selected_link
         assert link is not None
         await pilot.press("enter")
         await settle(pilot)
-        assert app.reader.path == link.target
+        assert app.main.reader.path == link.target
         await pilot.press("b")
         await settle(pilot)
-        assert app.reader.path == "digest/wiki/bm25.md"
+        assert app.main.reader.path == "digest/wiki/bm25.md"
         await pilot.press("f")
         await settle(pilot)
-        assert app.reader.path == link.target
+        assert app.main.reader.path == link.target
 
 
 async def test_line_anchor_link_highlights_lines(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path(NOTE)
+        app.main.navigator.open_path(NOTE)
         await settle(pilot)
         view = app.query_one(NoteView)
         index = next(i for i, ln in enumerate(view.links) if ln.match.anchor == "L9-L10")
@@ -131,7 +131,7 @@ async def test_line_anchor_link_highlights_lines(demo_copy: Path) -> None:
         view.focus()
         await pilot.press("enter")
         await settle(pilot)
-        assert app.reader.path == "digest/wiki/solar.md"
+        assert app.main.reader.path == "digest/wiki/solar.md"
         assert view.ranges == [(9, 10)]
 
 
@@ -140,9 +140,9 @@ async def test_neighbours_match_workspace_links(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("digest/wiki/bm25.md")
+        app.main.navigator.open_path("digest/wiki/bm25.md")
         await settle(pilot)
-        data = app.neighbours.data
+        data = app.main.neighbours.data
         assert data is not None
         assert [n.path for n in data.outlinks] == [n.path for n in expected.outlinks]
         assert [n.path for n in data.inlinks] == [n.path for n in expected.inlinks]
@@ -150,9 +150,9 @@ async def test_neighbours_match_workspace_links(demo_copy: Path) -> None:
         assert all(m.path not in inlinking for m in data.mentions)
         listed = app.query_one("#neighbours-list", OptionList)
         assert listed.option_count >= len(data.outlinks) + len(data.inlinks) + 3
-        app.focus_reader()
+        app.main.focus_reader()
         await pilot.press("t")
-        assert "Traverse" in app.neighbours.border_title
+        assert "Traverse" in app.main.neighbours.border_title
 
 
 async def test_palette_optimize_reports_before_after(demo_copy: Path) -> None:
@@ -165,7 +165,10 @@ async def test_palette_optimize_reports_before_after(demo_copy: Path) -> None:
         await pilot.pause(0.3)
         await pilot.press("enter")
         await settle(pilot)
-        assert any(line.startswith("tombstones:") and "->" in line for line in app.last_optimize)
+        assert any(
+            line.startswith("tombstones:") and "->" in line
+            for line in app.main.upkeep.last_optimize
+        )
         assert any("before → after" in (n.title or "") for n in app._notifications)
 
 
@@ -173,7 +176,7 @@ async def test_toggle_vectors_explains_when_unavailable(demo_copy: Path) -> None
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.action_toggle_vectors()
+        app.main.action_toggle_vectors()
         await settle(pilot)
         if getattr(app.ws, "toggle_vectors", None) is None:
             assert any("not available" in n.message for n in app._notifications)
@@ -183,21 +186,21 @@ async def test_file_change_refreshes_results_and_reader(demo_copy: Path) -> None
     app = RemeApp(demo_copy)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "zyzzyvaquux")
-        assert not app.search_pane.hits
-        app.open_path("digest/wiki/bm25.md")
+        assert not app.main.search_pane.hits
+        app.main.navigator.open_path("digest/wiki/bm25.md")
         await settle(pilot)
         note = demo_copy / "digest/wiki/bm25.md"
         note.write_text(note.read_text(encoding="utf-8") + "\nzyzzyvaquux appears\n", "utf-8")
-        await wait_until(pilot, lambda: bool(app.search_pane.hits))
-        assert app.search_pane.hits[0].path == "digest/wiki/bm25.md"
-        await wait_until(pilot, lambda: "zyzzyvaquux" in app.reader.text)
+        await wait_until(pilot, lambda: bool(app.main.search_pane.hits))
+        assert app.main.search_pane.hits[0].path == "digest/wiki/bm25.md"
+        await wait_until(pilot, lambda: "zyzzyvaquux" in app.main.reader.text)
 
 
 async def test_deleted_open_file_shows_message(demo_copy: Path) -> None:
     app = RemeApp(demo_copy)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("digest/wiki/rrf.md")
+        app.main.navigator.open_path("digest/wiki/rrf.md")
         await settle(pilot)
         (demo_copy / "digest/wiki/rrf.md").unlink()
         message = app.query_one("#reader-message")
@@ -210,7 +213,7 @@ async def test_dangling_link_and_empty_workspace_are_explained(tmp_path: Path) -
     app = RemeApp(tmp_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("a.md")
+        app.main.navigator.open_path("a.md")
         await settle(pilot)
         view = app.query_one(NoteView)
         view.focus()
@@ -219,7 +222,7 @@ async def test_dangling_link_and_empty_workspace_are_explained(tmp_path: Path) -
         assert isinstance(app.screen, CreateNoteScreen), "a dangling link offers its note"
         await pilot.press("escape")
         await settle(pilot)
-        assert app.reader.path == "a.md"
+        assert app.main.reader.path == "a.md"
         assert not (tmp_path / "missing.md").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -244,4 +247,4 @@ async def test_keyboard_pane_cycling_and_switcher(demo_copy: Path) -> None:
         await pilot.pause(0.5)
         await pilot.press("enter")
         await settle(pilot)
-        assert app.reader.path == "digest/wiki/rrf.md"
+        assert app.main.reader.path == "digest/wiki/rrf.md"

@@ -174,9 +174,9 @@ NOTE = "daily/2026-06-15/retrieval-regression.md"
 
 async def open_note(pilot: Any, path: str) -> None:
     await settle_workers(pilot)
-    pilot.app.open_path(path)
+    pilot.app.main.navigator.open_path(path)
     await settle_workers(pilot)
-    pilot.app.focus_reader()
+    pilot.app.main.focus_reader()
 
 
 async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy: Path) -> None:
@@ -184,7 +184,7 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, NOTE)
-        inlinks = sorted(n.path for n in app.neighbours.data.inlinks)
+        inlinks = sorted(n.path for n in app.main.neighbours.data.inlinks)
         assert inlinks, "the demo note has inbound links"
         await pilot.press("r")
         await settle_workers(pilot)
@@ -199,9 +199,9 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy:
         for source in inlinks:
             text = (demo_copy / source).read_text("utf-8")
             assert f"[[{dst}" in text and f"[[{NOTE}" not in text, source
-        assert app.reader.path == dst
+        assert app.main.reader.path == dst
         assert str(app.query_one("#reader-header", Static).render()).startswith(dst)
-        assert sorted(n.path for n in app.neighbours.data.inlinks) == inlinks
+        assert sorted(n.path for n in app.main.neighbours.data.inlinks) == inlinks
         assert any(n.title == "Moved" for n in app._notifications)
 
 
@@ -213,7 +213,7 @@ async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, path)
-        sources = {n.path for n in app.neighbours.data.inlinks}
+        sources = {n.path for n in app.main.neighbours.data.inlinks}
         await pilot.press("delete")
         await settle_workers(pilot)
         assert isinstance(app.screen, DeleteScreen)
@@ -235,8 +235,8 @@ async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
         await settle_workers(pilot)
         assert (demo_copy / path).read_bytes() == original
         assert not (demo_copy / ".trash" / path).exists()
-        assert app.ws.node(path) is not None and app.reader.path == path
-        assert {n.path for n in app.neighbours.data.inlinks} == sources
+        assert app.ws.node(path) is not None and app.main.reader.path == path
+        assert {n.path for n in app.main.neighbours.data.inlinks} == sources
         assert any(n.title == "Undone" for n in app._notifications)
 
 
@@ -266,10 +266,10 @@ async def test_no_letter_typed_in_the_reader_changes_a_file(demo_copy: Path) -> 
             while len(app.screen_stack) > 1:
                 await pilot.press("escape")
                 await settle_workers(pilot)
-            if app.reader.path != NOTE:
-                app.open_path(NOTE)
+            if app.main.reader.path != NOTE:
+                app.main.navigator.open_path(NOTE)
                 await settle_workers(pilot)
-            app.focus_reader()
+            app.main.focus_reader()
     assert tree_bytes(demo_copy) == before
 
 
@@ -291,7 +291,7 @@ async def test_palette_undo_reverts_a_move_made_by_the_cli(demo_copy: Path) -> N
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, dst)
         await run_command(pilot, "Undo")
-        assert app.reader.path == NOTE
+        assert app.main.reader.path == NOTE
         assert any(n.title == "Undone" for n in app._notifications)
         assert app.ws.node(NOTE) is not None and app.ws.node(dst) is None
         await pilot.press("ctrl+z")  # nothing left to undo: said, not raised
@@ -315,19 +315,19 @@ async def test_app_new_note_is_created_opened_and_searchable(demo_copy: Path) ->
         )
         await settle_workers(pilot)
         assert (demo_copy / "digest/wiki/zz-graph-notes.md").exists()
-        assert app.reader.path == "digest/wiki/zz-graph-notes.md"
-        app.action_focus_search()
+        assert app.main.reader.path == "digest/wiki/zz-graph-notes.md"
+        app.main.action_focus_search()
         await pilot.press(*"zyzzyva")
         await pilot.pause(0.3)
         await settle_workers(pilot)
-        assert [h.path for h in app.search_pane.hits] == ["digest/wiki/zz-graph-notes.md"]
+        assert [h.path for h in app.main.search_pane.hits] == ["digest/wiki/zz-graph-notes.md"]
 
 
 async def test_file_keys_type_into_the_search_box(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, NOTE)
-        app.action_focus_search()
+        app.main.action_focus_search()
         await pilot.press("r", "D", "n", "delete")
         assert app.query_one("#query", Input).value == "rDn"
         assert not isinstance(app.screen, FileOpScreen)

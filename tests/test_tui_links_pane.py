@@ -45,13 +45,13 @@ def _rows(app: RemeApp) -> list[str]:
 
 
 async def _open(app: RemeApp, pilot, path: str) -> None:
-    app.open_path(path)
+    app.main.navigator.open_path(path)
     await wait_until(
         pilot,
         lambda: (
-            app.reader.path == path
-            and app.neighbours.data is not None
-            and app.neighbours.data.path == path
+            app.main.reader.path == path
+            and app.main.neighbours.data is not None
+            and app.main.neighbours.data.path == path
         ),
         timeout=60,
     )
@@ -64,7 +64,7 @@ async def test_a_note_with_2000_links(vault: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.ws is not None, timeout=60)
         await _open(app, pilot, "Hub.md")
-        data = app.neighbours.data
+        data = app.main.neighbours.data
         assert [n.path for n in data.outlinks] == [n.path for n in expected.outlinks]
         assert [n.path for n in data.inlinks] == [n.path for n in expected.inlinks]
         listed = app.query_one("#neighbours-list", OptionList)
@@ -74,23 +74,23 @@ async def test_a_note_with_2000_links(vault: Path) -> None:
         assert any(row.startswith(f"Outlinks ({len(data.outlinks):,})") for row in _rows(app))
 
         # The last entry that is a note, far below the screen, opens from the keyboard.
-        targets = [t[0] if t else "" for t in app.neighbours._targets]
+        targets = [t[0] if t else "" for t in app.main.neighbours._targets]
         last = max(i for i, p in enumerate(targets) if p.startswith("targets/"))
         assert last > 2_000
         listed.focus()
         listed.highlighted = last
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.reader.path == targets[last])
+        await wait_until(pilot, lambda: app.main.reader.path == targets[last])
 
         # Back to the hub in the rendered view, then its traverse.
-        app.reader.markdown_mode = True
+        app.main.reader.markdown_mode = True
         await _open(app, pilot, "Hub.md")
-        await wait_until(pilot, lambda: app.reader.view.rendered is not None)
-        app.focus_reader()
+        await wait_until(pilot, lambda: app.main.reader.view.rendered is not None)
+        app.main.focus_reader()
         await pilot.press("t")
-        await wait_until(pilot, lambda: app.neighbours.data.traverse is not None)
-        data = app.neighbours.data
-        assert "Traverse" in app.neighbours.border_title
+        await wait_until(pilot, lambda: app.main.neighbours.data.traverse is not None)
+        data = app.main.neighbours.data
+        assert "Traverse" in app.main.neighbours.border_title
         depths = {n.depth for n in data.traverse}
         assert listed.option_count == len(data.traverse) + len(depths)
         assert {n.path for n in data.traverse} >= {n.path for n in expected.inlinks}
@@ -111,15 +111,15 @@ async def test_variation_selectors_are_never_drawn(vault: Path) -> None:
         hit = next(h for h in hits if h.path == FOLDER)
         header = HitBlock.of(hit, ["index"]).header_text(60)
         assert "\ufe0f" not in header.plain and "🗂 Index.md" in header.plain
-        app.status.update_state(activity=f"opened {FOLDER}")
-        assert "\ufe0f" not in str(app.status.render())
+        app.main.status.update_state(activity=f"opened {FOLDER}")
+        assert "\ufe0f" not in str(app.main.status.render())
 
         # Selecting the entry opens the note by its real name, selector and all.
-        index = [t[0] if t else "" for t in app.neighbours._targets].index(FOLDER)
+        index = [t[0] if t else "" for t in app.main.neighbours._targets].index(FOLDER)
         listed.focus()
         listed.highlighted = index
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.reader.path == FOLDER)
+        await wait_until(pilot, lambda: app.main.reader.path == FOLDER)
 
 
 async def test_a_link_out_of_the_vault_is_a_notification(vault: Path) -> None:
@@ -135,7 +135,7 @@ async def test_a_link_out_of_the_vault_is_a_notification(vault: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.ws is not None, timeout=60)
         await _open(app, pilot, "Away.md")
-        targets = [t[0] if t else "" for t in app.neighbours._targets]
+        targets = [t[0] if t else "" for t in app.main.neighbours._targets]
         outside = next(i for i, p in enumerate(targets) if p.startswith("../"))
         listed = app.query_one("#neighbours-list", OptionList)
         listed.focus()
@@ -143,9 +143,9 @@ async def test_a_link_out_of_the_vault_is_a_notification(vault: Path) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert any("escapes the workspace" in n for n in notes)
-        assert app.reader.path == "Away.md"
+        assert app.main.reader.path == "Away.md"
         notes.clear()
-        app.open_path("../outside.md")  # as a search hit or any caller would
+        app.main.navigator.open_path("../outside.md")  # as a search hit or any caller would
         await settle(pilot)
         assert any("escapes the workspace" in n for n in notes)
-        assert app.reader.path == "Away.md"
+        assert app.main.reader.path == "Away.md"

@@ -52,22 +52,22 @@ async def test_browser_opens_a_big_vault_stays_live_through_a_storm_and_rebuilds
     async with app.run_test(size=SIZE) as pilot:
         await app_wait_until(pilot, lambda: app.ws is not None, timeout=120)
         assert app.ws is not None
-        assert app.status.state.files == N_NOTES
+        assert app.main.status.state.files == N_NOTES
         assert app.ws.warnings == []  # parsed by the pool, not by a fallback
-        await app_wait_until(pilot, lambda: app.status.state.watcher, timeout=30)
+        await app_wait_until(pilot, lambda: app.main.status.state.watcher, timeout=30)
 
         write_vault(vault, n=N_NOTES, start=N_NOTES, folder="Copied in")  # a 600-note storm
-        await app_wait_until(pilot, lambda: app.status.state.files == 2 * N_NOTES, timeout=120)
-        assert app.status.state.watcher, "the watcher is still on after the storm"
+        await app_wait_until(pilot, lambda: app.main.status.state.files == 2 * N_NOTES, timeout=120)
+        assert app.main.status.state.watcher, "the watcher is still on after the storm"
         hit = app.ws.search(f"uniq{2 * N_NOTES - 1}", expand_links=False).results
         assert [h.path for h in hit] == [f"Copied in/Note {2 * N_NOTES - 1}.md"]
 
         notes: list[str] = []
         app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
-        app.action_rebuild()
+        app.main.action_rebuild()
         await app_wait_until(pilot, lambda: any("files" in n for n in notes), timeout=120)
         assert f"{2 * N_NOTES} files" in notes[-1]
-        assert app.status.state.watcher
+        assert app.main.status.state.watcher
     reopened = Workspace.open(vault)
     assert reopened.last_reindex is None and len(reopened.files()) == 2 * N_NOTES
     reopened.close()

@@ -56,9 +56,9 @@ def rows(view: NoteView) -> list[str]:
 
 async def open_rendered(pilot, path: str) -> NoteView:
     app = pilot.app
-    app.open_path(path)
+    app.main.navigator.open_path(path)
     await settle(pilot)
-    app.focus_reader()
+    app.main.focus_reader()
     await pilot.press("m")
     await settle(pilot)
     view = app.query_one(NoteView)
@@ -97,7 +97,7 @@ async def test_links_are_followed_in_the_rendered_view(tmp_path: Path, nth: int,
         assert view.selected_link is not None and view.selected_link.target == target
         await pilot.press("enter")
         await settle(pilot)
-        assert app.reader.path == target
+        assert app.main.reader.path == target
         assert view.rendered is not None, "the followed note opens rendered too"
         if nth == 3:  # `#Efficiency` scrolls to the heading
             top = view.line_at_row(int(view.scroll_y))
@@ -114,7 +114,7 @@ async def test_clicking_a_rendered_link_follows_it(tmp_path: Path) -> None:
         y, row = next((y, r) for y, r in enumerate(rows(view)) if "the sun" in r)
         await pilot.click(NoteView, offset=(row.index("the sun") + 2, y))
         await settle(pilot)
-        assert app.reader.path == "Energy/Solar panels.md"
+        assert app.main.reader.path == "Energy/Solar panels.md"
 
 
 async def test_a_hit_range_lands_on_its_source_line_in_the_rendered_view(tmp_path: Path):
@@ -124,7 +124,7 @@ async def test_a_hit_range_lands_on_its_source_line_in_the_rendered_view(tmp_pat
         await settle(pilot)
         await open_rendered(pilot, "Home.md")
         line = VAULT["Energy/Solar panels.md"].split("\n").index("About 22 percent.") + 1
-        app.open_path("Energy/Solar panels.md", [(line, line)])
+        app.main.navigator.open_path("Energy/Solar panels.md", [(line, line)])
         await settle(pilot)
         view = app.query_one(NoteView)
         assert view.rendered is not None
@@ -146,9 +146,9 @@ async def test_toggling_renders_off_the_ui_thread_then_switches(
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("Home.md")
+        app.main.navigator.open_path("Home.md")
         await settle(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         view = app.query_one(NoteView)
         assert view.rendered is None
         await pilot.press("m")
@@ -164,9 +164,9 @@ async def test_outline_jumps_to_a_heading(tmp_path: Path) -> None:
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("Energy/Solar panels.md")
+        app.main.navigator.open_path("Energy/Solar panels.md")
         await settle(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         await pilot.press("h")
         await pilot.pause()
         pane = app.query_one(OutlinePane)
@@ -204,15 +204,15 @@ async def test_a_dangling_link_creates_its_note_where_obsidian_would(
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("Notes/Home.md")
+        app.main.navigator.open_path("Notes/Home.md")
         await settle(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         await pilot.press("tab", "enter")
         await settle(pilot)
         assert isinstance(app.screen, CreateNoteScreen)
         assert app.screen.path == created
         await pilot.press("y")
-        await wait_until(pilot, lambda: app.reader.path == created)
+        await wait_until(pilot, lambda: app.main.reader.path == created)
         assert (root / created).is_file()
 
 
@@ -236,11 +236,13 @@ async def test_wide_text_keeps_rows_inside_the_pane(tmp_path: Path) -> None:
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("Wind.md")  # a short note first: the next one brings a scrollbar
+        app.main.navigator.open_path(
+            "Wind.md"
+        )  # a short note first: the next one brings a scrollbar
         await settle(pilot)
-        app.open_path("Wide.md")
+        app.main.navigator.open_path("Wide.md")
         await settle(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         await pilot.press("tab")
         await pilot.pause()
         view = app.query_one(NoteView)
@@ -261,11 +263,11 @@ async def test_a_dangling_link_outside_the_vault_is_refused_with_a_message(tmp_p
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("Home.md")
+        app.main.navigator.open_path("Home.md")
         await settle(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         await pilot.press("tab", "enter")
         await settle(pilot)
         assert not isinstance(app.screen, CreateNoteScreen)
-        assert app.reader.path == "Home.md"
+        assert app.main.reader.path == "Home.md"
         assert any("escapes the workspace" in n.message for n in app._notifications)

@@ -31,7 +31,7 @@ async def test_control_sequences_are_not_drawn(tmp_path: Path) -> None:
         for hit in hits:
             block = HitBlock.of(hit, ["zircon"])
             assert all("\x1b" not in ln and "\x9b" not in ln for _, ln in block.lines)
-        app.open_path("Evil.md")
+        app.main.navigator.open_path("Evil.md")
         await settle(pilot)
         view = app.query_one(NoteView)
         assert not any("\x1b" in ln or "\x07" in ln or "\x9b" in ln for ln in view.lines)

@@ -58,8 +58,8 @@ async def test_last_query_and_recent_notes_come_back(demo_copy: Path, user_dirs:
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.ws is not None)
         await pilot.press(*"solar")
-        await wait_until(pilot, lambda: bool(app.search_pane.hits))
-        app.open_path("digest/wiki/solar.md")
+        await wait_until(pilot, lambda: bool(app.main.search_pane.hits))
+        app.main.navigator.open_path("digest/wiki/solar.md")
         await settle(pilot)
     state = load_state(demo_copy)
     assert state.path.is_relative_to(user_dirs / "state")
@@ -67,7 +67,7 @@ async def test_last_query_and_recent_notes_come_back(demo_copy: Path, user_dirs:
 
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await wait_until(pilot, lambda: bool(app.search_pane.hits))
+        await wait_until(pilot, lambda: bool(app.main.search_pane.hits))
         assert app.query_one("#query", Input).value == "solar"
 
 
@@ -86,7 +86,7 @@ async def test_bad_settings_are_named_and_the_rest_applies(
     app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.ws is not None)
-        assert not app.neighbours.display  # links_pane: hide applied despite the rest
+        assert not app.main.neighbours.display  # links_pane: hide applied despite the rest
     text = "\n".join(notes)
     assert f"{path}:1: theme: unknown theme 'no-such-theme'" in text
     assert f"{path}:4: keymap.nope: unknown binding id" in text
@@ -119,10 +119,10 @@ async def test_newer_bindings_can_be_remapped(demo_copy: Path, user_dirs: Path) 
     app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.ws is not None)
-        app.open_path("digest/wiki/solar.md")
+        app.main.navigator.open_path("digest/wiki/solar.md")
         await settle(pilot)
         outline = app.screen.query_one(OutlinePane)
-        app.focus_reader()
+        app.main.focus_reader()
         await pilot.press("h")  # the outline's old key does nothing now
         await settle(pilot)
         assert not outline.display

@@ -32,7 +32,7 @@ def _app(demo_copy: Path) -> RemeApp:
 
 def test_snapshot_search_results(demo_copy: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
-        pilot.app.search_pane.show_timing = False
+        pilot.app.main.search_pane.show_timing = False
         await _settle(pilot)
         await pilot.press(*"bm25 idf")
         await _settle(pilot)
@@ -42,7 +42,7 @@ def test_snapshot_search_results(demo_copy: Path, snap_compare) -> None:
 
 def test_snapshot_reader_range_and_neighbours(demo_copy: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
-        pilot.app.search_pane.show_timing = False
+        pilot.app.main.search_pane.show_timing = False
         await _settle(pilot)
         await pilot.press(*"bm25 idf")
         await _settle(pilot)
@@ -65,9 +65,9 @@ def test_snapshot_palette(demo_copy: Path, snap_compare) -> None:
 def test_snapshot_rename_preview(demo_copy: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await _settle(pilot)
-        pilot.app.open_path("daily/2026-06-15/retrieval-regression.md")
+        pilot.app.main.navigator.open_path("daily/2026-06-15/retrieval-regression.md")
         await _settle(pilot)
-        pilot.app.focus_reader()
+        pilot.app.main.focus_reader()
         await pilot.press("r")
         await _settle(pilot)
         pilot.app.screen.query_one("#dst", Input).value = "digest/wiki/retrieval-regression.md"
@@ -78,7 +78,7 @@ def test_snapshot_rename_preview(demo_copy: Path, snap_compare) -> None:
 
 def test_snapshot_narrow_hides_links(demo_copy: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
-        pilot.app.search_pane.show_timing = False
+        pilot.app.main.search_pane.show_timing = False
         await _settle(pilot)
         await pilot.press(*"recall regression")
         await _settle(pilot)

@@ -69,4 +69,4 @@ async def test_the_tags_view_opens_a_tagged_note(
         await pilot.press("down", "enter")  # Beta
         await settle_workers(pilot)
         assert not isinstance(app.screen, TagsScreen)
-        assert app.reader.path == "Beta.md"
+        assert app.main.reader.path == "Beta.md"

@@ -33,8 +33,8 @@ async def test_palette_rebuild_shows_progress_and_reports(demo_copy: Path) -> No
     async with app.run_test(size=SIZE) as pilot:
         await settle_workers(pilot)
         shown: list[tuple[str, int, int]] = []
-        show = app._show_progress
-        app._show_progress = lambda verb, done, total: (
+        show = app.main._show_progress
+        app.main._show_progress = lambda verb, done, total: (
             shown.append((verb, done, total)),
             show(verb, done, total),
         )
@@ -43,7 +43,7 @@ async def test_palette_rebuild_shows_progress_and_reports(demo_copy: Path) -> No
         assert not app.query_one("#progress").display, "the bar goes away when done"
         report = next(n for n in app._notifications if n.title == "Rebuild index")
         assert f"{app.ws.stats().files} files" in report.message
-        assert app.status.state.activity == ""
+        assert app.main.status.state.activity == ""
 
 
 EDITOR_SCRIPT = """#!/bin/sh
@@ -74,15 +74,15 @@ async def test_edit_runs_editor_and_rereads_the_note(
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle_workers(pilot)
-        app.open_path(NOTE)
+        app.main.navigator.open_path(NOTE)
         await settle_workers(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         await pilot.press("e")
         await settle_workers(pilot)
         assert (demo_copy / NOTE).read_text("utf-8").endswith("appended by the editor\n")
         view = app.query_one(NoteView)
         assert view.lines[-1] == "appended by the editor"
-        assert app.reader.path == NOTE
+        assert app.main.reader.path == NOTE
 
 
 async def test_edit_without_a_terminal_says_why(demo_copy: Path, editor: Path) -> None:
@@ -90,14 +90,14 @@ async def test_edit_without_a_terminal_says_why(demo_copy: Path, editor: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await settle_workers(pilot)
         before = (demo_copy / NOTE).read_text("utf-8")
-        app.open_path(NOTE)
+        app.main.navigator.open_path(NOTE)
         await settle_workers(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         await pilot.press("e")
         await settle_workers(pilot)
         assert any("no terminal" in n.message for n in app._notifications)
         assert (demo_copy / NOTE).read_text("utf-8") == before
-        assert app.reader.path == NOTE
+        assert app.main.reader.path == NOTE
 
 
 def closed_port() -> int:
@@ -115,17 +115,18 @@ async def test_toggle_vectors_reports_an_unavailable_provider(demo_copy: Path) -
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle_workers(pilot)
-        assert app.status.state.vectors == "vectors off"
-        app.action_toggle_vectors()  # the palette's "Toggle vectors" (the palette: see rebuild)
+        assert app.main.status.state.vectors == "vectors off"
+        # The palette's "Toggle vectors" (the palette itself: see rebuild).
+        app.main.action_toggle_vectors()
         await settle_workers(pilot)
-        assert app.status.state.vectors.startswith("vectors unavailable:")
+        assert app.main.status.state.vectors.startswith("vectors unavailable:")
         note = next(n for n in app._notifications if n.title == "Vectors")
         assert note.severity == "warning" and "unavailable" in note.message
-        app.action_focus_search()
+        app.main.action_focus_search()
         await pilot.press(*"bm25")
         await pilot.pause(0.3)
         await settle_workers(pilot)
-        assert app.search_pane.hits, "keyword search still answers"
-        app.action_toggle_vectors()
+        assert app.main.search_pane.hits, "keyword search still answers"
+        app.main.action_toggle_vectors()
         await settle_workers(pilot)
-        assert app.status.state.vectors == "vectors off"
+        assert app.main.status.state.vectors == "vectors off"

@@ -50,9 +50,9 @@ async def test_each_vault_link_form_is_followed_with_tab_and_enter(tmp_path: Pat
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_path("Home.md")
+        app.main.navigator.open_path("Home.md")
         await settle(pilot)
-        app.focus_reader()
+        app.main.focus_reader()
         view = app.query_one(NoteView)
         for _ in range(nth + 1):
             await pilot.press("tab")
@@ -60,9 +60,9 @@ async def test_each_vault_link_form_is_followed_with_tab_and_enter(tmp_path: Pat
         assert link is not None and link.match.target == EXPECTED[nth][0]
         await pilot.press("enter")
         await settle(pilot)
-        assert app.reader.path == EXPECTED[nth][1]
+        assert app.main.reader.path == EXPECTED[nth][1]
         if nth == 3:  # `#Efficiency` scrolls to the heading
             line = next(
-                i for i, text in enumerate(app.reader.view.lines, 1) if text == "## Efficiency"
+                i for i, text in enumerate(app.main.reader.view.lines, 1) if text == "## Efficiency"
             )
             assert view.current_line <= line <= view.current_line + view.size.height

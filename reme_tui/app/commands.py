@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from reme_tui.screens.tags import open_tags
+from reme_tui.app.main_screen import MainScreen
 
-# (title, help, app action name)
+# (title, help, action name: the main screen's, or the app's with an "app." prefix)
 COMMANDS: list[tuple[str, str, str]] = [
     ("Optimize index", "Compact tombstones and vocabulary; shows before → after", "optimize"),
     ("Rebuild index", "Drop derived state and re-read every file (with progress)", "rebuild"),
@@ -28,7 +27,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     (
         "Open settings file",
         "Theme, keymap, pane defaults (settings.yaml); applied on save",
-        "open_settings",
+        "app.open_settings",
     ),
 ]
 
@@ -37,9 +36,11 @@ class RemeCommands(Provider):
     """Index maintenance and view toggles."""
 
     def _runner(self, action: str) -> Callable[[], object]:
-        if action == "tags":  # a view of its own, not an action of the app
-            return partial(open_tags, self.app)
-        return getattr(self.app, f"action_{action}")
+        """The action's method on the browser's main screen (under any dialog), or the app's."""
+        namespace, _, name = action.rpartition(".")
+        main = next((s for s in self.app.screen_stack if isinstance(s, MainScreen)), None)
+        target = main if namespace != "app" and main is not None else self.app
+        return getattr(target, f"action_{name}")
 
     async def discover(self) -> Hits:
         for title, help_text, action in COMMANDS:

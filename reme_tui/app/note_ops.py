@@ -1,8 +1,8 @@
 """Link-safe file operations on the open note: rename/move, delete, new, undo.
 
-A mixin of `RemeApp`. The modal screens of `reme_tui.screens.file_ops` do the work through
-`Workspace.move/delete/create`; the workspace listener then refreshes search results and
-neighbours. Here the reader is pointed at the note's new place *before* that refresh runs,
+A controller of `MainScreen`. The modal screens of `reme_tui.screens.file_ops` do the work
+through `Workspace.move/delete/create`; the workspace listener then refreshes search results
+and neighbours. Here the reader is pointed at the note's new place *before* that refresh runs,
 so the refresh re-reads the right file instead of reporting the old path as deleted. Undo
 (`Workspace.undo`) reverts the last delete or move, also one made by another process.
 """
@@ -10,99 +10,112 @@ so the refresh re-reads the right file instead of reporting the old path as dele
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 
-from textual import work
-
-from reme_core import DeleteReport, MoveReport
-from reme_tui.app.base import BrowserBase
+from reme_core import DeleteReport, MoveReport, UndoReport, Workspace
 from reme_tui.messages import Undone
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 
+if TYPE_CHECKING:
+    from reme_tui.app.main_screen import MainScreen
 
-class NoteOps(BrowserBase):
-    """Rename / delete / new-note actions, shared by the keys and the command palette."""
+
+class NoteOps:
+    """Rename / delete / new-note / undo, shared by the keys and the command palette."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
 
     def _open_note_path(self) -> str:
         """The open note's path, or "" after telling the user to open one."""
-        path = self.reader.path
-        if self.ws is None or not path or not (self.ws.root / path).exists():
-            self.notify("Open a note first.", timeout=2)
+        path, ws = self.screen.reader.path, self.screen.ws
+        if ws is None or not path or not (ws.root / path).exists():
+            self.screen.notify("Open a note first.", timeout=2)
             return ""
         return path
 
-    def action_move_note(self) -> None:
-        """Rename/move the open note; the screen previews the links it will rewrite."""
-        path = self._open_note_path()
-        if path and self.ws is not None:
-            self.push_screen(MoveScreen(self.ws, path), self._moved)
+    def _workspace(self) -> Workspace | None:
+        """The workspace, or None after saying it is still opening."""
+        ws = self.screen.ws
+        if ws is None:
+            self.screen.notify("The workspace is still opening.", timeout=2)
+        return ws
+
+    def move(self) -> None:
+        """Rename/move the open note; the dialog previews the links it will rewrite."""
+        path, ws = self._open_note_path(), self.screen.ws
+        if path and ws is not None:
+            self.screen.app.push_screen(MoveScreen(ws, path), self._moved)
 
     def _moved(self, report: MoveReport | None) -> None:
         if report is None:
             return
-        self.notify(f"{report.src} → {report.dst}\n{report.summary()}", title="Moved")
-        top = int(self.reader.view.scroll_y)
-        ranges = list(self.reader.view.ranges)
-        self.reader.retarget(report.src, report.dst)
-        self.open_path(report.dst, ranges, record=False, top=top)
+        self.screen.notify(f"{report.src} → {report.dst}\n{report.summary()}", title="Moved")
+        self._follow(report.src, report.dst)
 
-    def action_delete_note(self) -> None:
+    def _follow(self, src: str, dst: str) -> None:
+        """The open note moved: keep the reader's place in it at its new path."""
+        reader = self.screen.reader
+        top = int(reader.view.scroll_y)
+        ranges = list(reader.view.ranges)
+        reader.retarget(src, dst)
+        self.screen.navigator.open_path(dst, ranges, record=False, top=top)
+
+    def delete(self) -> None:
         """Delete the open note after showing what still links to it."""
-        path = self._open_note_path()
-        if path and self.ws is not None:
-            self.push_screen(DeleteScreen(self.ws, path), self._deleted)
+        path, ws = self._open_note_path(), self.screen.ws
+        if path and ws is not None:
+            self.screen.app.push_screen(DeleteScreen(ws, path), self._deleted)
 
     def _deleted(self, report: DeleteReport | None) -> None:
         if report is None:
             return
         n = len(report.inbound)
         left = f"\n{n} inbound link{'s' * (n != 1)} now dangling" if n else ""
-        self.notify(
+        self.screen.notify(
             f"Moved {report.path} to {report.trash}{left}\nCtrl+Z puts it back", title="Deleted"
         )
-        self.reader.forget(
+        reader = self.screen.reader
+        reader.forget(
             f"[b]{report.path}[/b] was deleted.\n\n"
             "Press [b]b[/b] to go back, or search for another note."
         )
-        self.neighbours.clear(f"{report.path} was deleted.")
-        if self.reader.history.back:
-            self.action_go_back()
+        self.screen.neighbours.clear(f"{report.path} was deleted.")
+        if reader.history.back:
+            self.screen.navigator.back()
 
-    def action_undo(self) -> None:
-        """Revert the last delete or move made through reme (here or by another process)."""
-        if self.ws is None:
-            self.notify("The workspace is still opening.", timeout=2)
-            return
-        self.undo_worker()
+    def undo(self) -> None:
+        """Revert the last delete or move made through reme (here or by another process),
+        in a worker: a refusal reaches the user through the error hub."""
+        ws = self._workspace()
+        if ws is not None:
+            self.screen.run_worker(
+                lambda: self.screen.post_message(Undone(ws.undo())),
+                thread=True,
+                exclusive=True,
+                group="file-ops",
+                name="undo",
+                exit_on_error=False,
+            )
 
-    @work(thread=True, exclusive=True, group="file-ops", name="undo", exit_on_error=False)
-    def undo_worker(self) -> None:
-        """Undo off the UI thread; a refusal reaches the user through the error hub."""
-        assert self.ws is not None
-        self.post_message(Undone(self.ws.undo()))
-
-    def on_undone(self, message: Undone) -> None:
-        report = message.report
-        text = "\n".join(report.lines()[:2])
-        self.notify(text, title="Undone")
-        if report.op == "move" and self.reader.path == report.source:
-            top = int(self.reader.view.scroll_y)
-            ranges = list(self.reader.view.ranges)
-            self.reader.retarget(report.source, report.path)
-            self.open_path(report.path, ranges, record=False, top=top)
+    def undone(self, report: UndoReport) -> None:
+        """Say what was reverted; follow a moved-back open note, show a restored one."""
+        self.screen.notify("\n".join(report.lines()[:2]), title="Undone")
+        if report.op == "move" and self.screen.reader.path == report.source:
+            self._follow(report.source, report.path)
         elif report.op == "delete":
-            self.open_path(report.path)
-            self.focus_reader()
+            self.screen.navigator.open_path(report.path)
+            self.screen.focus_reader()
 
-    def action_new_note(self) -> None:
+    def new(self) -> None:
         """Create a note in the open note's folder (the workspace root when none is open)."""
-        if self.ws is None:
-            self.notify("The workspace is still opening.", timeout=2)
-            return
-        folder = posixpath.dirname(self.reader.path)
-        self.push_screen(NewNoteScreen(self.ws, folder), self._created)
+        ws = self._workspace()
+        if ws is not None:
+            folder = posixpath.dirname(self.screen.reader.path)
+            self.screen.app.push_screen(NewNoteScreen(ws, folder), self._created)
 
     def _created(self, path: str | None) -> None:
         if path:
-            self.notify(f"Created {path}", title="New note")
-            self.open_path(path)
-            self.focus_reader()
+            self.screen.notify(f"Created {path}", title="New note")
+            self.screen.navigator.open_path(path)
+            self.screen.focus_reader()

@@ -1,19 +1,25 @@
-"""App mixin: the user's settings (theme, keymap, pane and reader defaults) applied at start and
-the theme saved when it changes; the workspace's state (last query, recent notes) kept for the
-next session; a palette action to edit the settings file."""
+"""The user's settings (theme, keymap, pane and reader defaults) applied at start, the theme
+saved when it changes, and the palette action to edit the settings file.
+
+A controller of `RemeApp`: settings are app-wide, the pane defaults are handed to the main
+screen.
+"""
 
 from __future__ import annotations
 
 import os
 import shlex
 import subprocess
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 from textual.binding import Binding
 
-from reme_tui.settings import ensure_settings_file, load_settings, save_setting
-from reme_tui.state import WorkspaceState, load_state
+from reme_tui.settings import ensure_settings_file, load_settings, save_setting, settings_path
+
+if TYPE_CHECKING:
+    from reme_tui.app.browser import RemeApp
 
 
 def binding_ids(*classes: type) -> set[str]:
@@ -27,67 +33,57 @@ def binding_ids(*classes: type) -> set[str]:
 
 
 class Preferences:
-    """Mixed into RemeApp (which provides root, reader, neighbours, notify, theme, ...)."""
+    """Reads settings.yaml into the app and its main screen; keeps the theme chosen."""
 
-    app_state: WorkspaceState
-    _saved_theme: str | None
-    _links_choice: bool | None  # None: the pane follows the terminal width
+    def __init__(self, app: RemeApp) -> None:
+        self.app = app
+        self.settings_file: Path = settings_path()
+        self._saved_theme: str | None = None
 
-    def keymap_classes(self) -> tuple[type, ...]:
-        """Classes whose bindings a keymap may remap (RemeApp adds its widgets and screens)."""
-        return (type(self),)
-
-    def apply_settings(self: Any, first: bool = True) -> None:
+    def apply(self, *, first: bool = True) -> None:
         """Read the settings file and apply it; each problem is one warning naming file, line
-        and key. On the first call the workspace state is read and the theme watched."""
+        and key. From the first call on, a theme the user picks is saved."""
+        app = self.app
         settings = load_settings(
-            binding_ids=binding_ids(*self.keymap_classes()), themes=self.available_themes
+            binding_ids=binding_ids(*app.keymap_classes()), themes=app.available_themes
         )
         self.settings_file = settings.path
         for problem in settings.problems:
-            self.notify(problem, title="Settings", severity="warning", timeout=10)
+            app.notify(problem, title="Settings", severity="warning", timeout=10)
         self._saved_theme = settings.theme
-        if settings.theme and settings.theme != self.theme:
-            self.theme = settings.theme
-        self.set_keymap(settings.keymap)
-        if settings.links_pane != "auto":
-            self._links_choice = settings.links_pane == "show"
-            self.neighbours.display = self._links_choice
+        if settings.theme and settings.theme != app.theme:
+            app.theme = settings.theme
+        app.set_keymap(settings.keymap)
+        app.main.apply_settings(settings, first=first)
         if first:
-            self.reader.markdown_mode = settings.reader_mode == "rendered"
-            self.app_state = load_state(self.root)
-            self.watch(self, "theme", self._theme_changed, init=False)
+            app.watch(app, "theme", self._theme_changed, init=False)
 
-    def _theme_changed(self: Any, theme: str) -> None:
+    def _theme_changed(self, theme: str) -> None:
         """Keep the chosen theme for the next session."""
         if theme == self._saved_theme:
             return
         try:
             save_setting(self.settings_file, "theme", theme)
         except OSError as exc:
-            self.notify(f"{self.settings_file}: cannot save the theme ({exc.strerror})")
+            self.app.notify(f"{self.settings_file}: cannot save the theme ({exc.strerror})")
             return
         self._saved_theme = theme
 
-    def action_open_settings(self: Any) -> None:
+    def open_settings(self) -> None:
         """Edit the settings file in $VISUAL/$EDITOR, then apply it."""
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         try:
             path = ensure_settings_file(self.settings_file)
-            with self.suspend():
+            with self.app.suspend():
                 subprocess.run([*shlex.split(editor), str(path)], check=False)
         except SuspendNotSupported:
-            self.notify(
+            self.app.notify(
                 f"Edit {self.settings_file} from another shell; it applies at the next start.",
                 title="Settings",
                 timeout=8,
             )
             return
         except OSError as exc:
-            self.notify(f"Cannot open {self.settings_file} with {editor!r}: {exc}")
+            self.app.notify(f"Cannot open {self.settings_file} with {editor!r}: {exc}")
             return
-        self.apply_settings(first=False)
-
-    def remember_query(self, line: str) -> None:
-        """The query typed last, restored in the search box next time."""
-        self.app_state.last_query = line
+        self.apply(first=False)

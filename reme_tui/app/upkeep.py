@@ -1,62 +1,53 @@
-"""Background upkeep of the browser: the live watcher, $EDITOR, optimize, rebuild, vectors.
+"""Upkeep of the index from the browser: $EDITOR, sync, optimize, rebuild, vectors.
 
-A mixin of `RemeApp`; every long task is a named worker so the app's one
-`on_worker_state_changed` turns failures into notifications.
+A controller of `MainScreen`; every long task is a named worker of the screen, so its
+failure reaches the app's one error hub, and posts its result to the screen, which hands it
+back here on the UI thread.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shlex
 import subprocess
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
-from textual import work
 from textual.app import SuspendNotSupported
 
-from reme_tui.app.base import BrowserBase
+from reme_core import ReindexSummary
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
 
+if TYPE_CHECKING:
+    from reme_tui.app.main_screen import MainScreen
 
-class Upkeep(BrowserBase):
-    """Watcher and maintenance actions, run as workers."""
 
-    def start_watcher(self) -> None:
-        """The live watcher (imported here: watchfiles costs start-up time)."""
-        from reme_core.indexing.watcher import watch_workspace
+class Upkeep:
+    """Editor hand-over and maintenance actions, run as workers."""
 
-        self.watch_worker(watch_workspace)
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self.last_optimize: list[str] = []
 
-    @work(exclusive=True, group="watcher", name="watcher", exit_on_error=False)
-    async def watch_worker(self, watch_workspace: Callable[..., Any]) -> None:
-        """Run reme_core's live watcher; its batches reach the UI through the listener."""
-        self._watch_stop = asyncio.Event()
-        self.status.update_state(watcher=True)
-        try:
-            async for _report in watch_workspace(self.ws, stop_event=self._watch_stop):
-                pass  # applied: the workspace listener posts IndexChanged
-        finally:
-            self.status.update_state(watcher=False)
+    def _run(self, work: Callable[[], object], group: str, name: str) -> None:
+        self.screen.run_worker(
+            work, thread=True, exclusive=True, group=group, name=name, exit_on_error=False
+        )
 
-    def action_edit(self) -> None:
+    def edit(self) -> None:
         """Open $VISUAL/$EDITOR at the current line; re-read the note afterwards."""
-        path = self.reader.path
-        if self.ws is None or not path or not (self.ws.root / path).exists():
-            self.notify("Open a note first.", timeout=2)
+        screen, ws = self.screen, self.screen.ws
+        path = screen.reader.path
+        if ws is None or not path or not (ws.root / path).exists():
+            screen.notify("Open a note first.", timeout=2)
             return
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        command = [
-            *shlex.split(editor),
-            f"+{self.reader.view.current_line}",
-            str(self.ws.root / path),
-        ]
+        command = [*shlex.split(editor), f"+{screen.reader.view.current_line}", str(ws.root / path)]
         try:
-            with self.suspend():
+            with screen.app.suspend():
                 subprocess.run(command, check=False)
         except SuspendNotSupported:
-            self.notify(
+            screen.notify(
                 f"This session has no terminal to lend {editor!r} (headless or web). Edit "
                 f"{path} from another shell: the watcher shows the change here.",
                 title="Edit",
@@ -65,80 +56,88 @@ class Upkeep(BrowserBase):
             )
             return
         except OSError as exc:
-            self.notify(f"Cannot run {editor!r}: {exc}", severity="error")
+            screen.notify(f"Cannot run {editor!r}: {exc}", severity="error")
             return
-        self.action_sync()
-        self.read_worker(path, list(self.reader.view.ranges), "", None)
+        self.sync()
+        screen.navigator.read(path, list(screen.reader.view.ranges), "", None)
 
-    @work(thread=True, exclusive=True, group="sync", name="sync", exit_on_error=False)
-    def action_sync(self) -> None:
+    def sync(self) -> None:
         """Apply changes on disk now (the listener refreshes the panes)."""
-        if self.ws is not None:
-            self.ws.sync()
+        ws = self.screen.ws
+        if ws is not None:
+            self._run(ws.sync, "sync", "sync")
 
-    def action_optimize(self) -> None:
+    def optimize(self) -> None:
         """Compact the index and report before → after."""
-        if self.ws is None:
+        ws = self.screen.ws
+        if ws is None:
             return
-        self.status.update_state(activity="optimizing…")
-        self.optimize_worker()
+        self.screen.status.update_state(activity="optimizing…")
+        self._run(
+            lambda: self.screen.post_message(Optimized(ws.optimize().lines())),
+            "maintenance",
+            "optimize",
+        )
 
-    @work(thread=True, exclusive=True, group="maintenance", name="optimize", exit_on_error=False)
-    def optimize_worker(self) -> None:
-        """Optimize off the UI thread."""
-        assert self.ws is not None
-        self.post_message(Optimized(self.ws.optimize().lines()))
+    def optimized(self, lines: list[str]) -> None:
+        """Show optimize's before → after."""
+        self.last_optimize = lines
+        self.screen.progress_done()
+        self.screen.notify("\n".join(lines), title="Optimize index: before → after", timeout=12)
+        self.screen.refresh_stats()
 
-    def on_optimized(self, message: Optimized) -> None:
-        lines = self.last_optimize = message.lines
-        self._progress_done()
-        self.notify("\n".join(lines), title="Optimize index: before → after", timeout=12)
-        self.refresh_stats()
-
-    @work(thread=True, exclusive=True, group="maintenance", name="rebuild", exit_on_error=False)
-    def action_rebuild(self) -> None:
+    def rebuild(self) -> None:
         """Drop derived state and re-read every file, with progress."""
-        if self.ws is None:
+        ws = self.screen.ws
+        if ws is None:
             return
-        self.post_message(Rebuilt(self.ws.reindex(self._progress("rebuilding"))))
+        progress = self.screen.progress("rebuilding")
+        self._run(
+            lambda: self.screen.post_message(Rebuilt(ws.reindex(progress))),
+            "maintenance",
+            "rebuild",
+        )
 
-    def on_rebuilt(self, message: Rebuilt) -> None:
-        summary = message.summary
-        self._progress_done()
-        self.notify(
+    def rebuilt(self, summary: ReindexSummary) -> None:
+        """Report the rebuild; show the open note and the results from the new index."""
+        screen = self.screen
+        screen.progress_done()
+        screen.notify(
             f"{summary.files} files, {summary.chunks} chunks, {summary.links} links "
             f"({summary.dangling_links} dangling), {len(summary.skipped)} skipped "
             f"in {summary.seconds:.1f} s",
             title="Rebuild index",
             timeout=10,
         )
-        self.refresh_stats()
-        self.search_pane.refresh_results()
-        if self.reader.path:
-            self.open_path(self.reader.path, list(self.reader.view.ranges), record=False)
+        self.screen.refresh_stats()
+        screen.search_pane.refresh_results()
+        if screen.reader.path:
+            screen.navigator.open_path(
+                screen.reader.path, list(screen.reader.view.ranges), record=False
+            )
 
-    def action_toggle_vectors(self) -> None:
+    def toggle_vectors(self) -> None:
         """Turn vector recall on or off; switching on may load a model, so in a worker."""
-        if self.ws is None:
-            self.notify("The workspace is still opening.", timeout=2)
+        ws = self.screen.ws
+        if ws is None:
+            self.screen.notify("The workspace is still opening.", timeout=2)
             return
-        self.status.update_state(vectors="vectors: switching…")
-        self.vectors_worker()
+        self.screen.status.update_state(vectors="vectors: switching…")
+        self._run(
+            lambda: self.screen.post_message(VectorsToggled(ws.toggle_vectors())),
+            "maintenance",
+            "vectors",
+        )
 
-    @work(thread=True, exclusive=True, group="maintenance", name="vectors", exit_on_error=False)
-    def vectors_worker(self) -> None:
-        """Flip vectors through the workspace and report the state it ends in."""
-        assert self.ws is not None
-        self.post_message(VectorsToggled(self.ws.toggle_vectors()))
-
-    def on_vectors_toggled(self, message: VectorsToggled) -> None:
-        status = message.status
-        self.status.update_state(vectors=status)
+    def vectors_toggled(self, status: str) -> None:
+        """Show the state vectors ended in (a warning when unavailable)."""
+        self.screen.status.update_state(vectors=status)
         bad = "unavailable" in status
-        self.notify(status, title="Vectors", severity="warning" if bad else "information")
-        self.search_pane.refresh_results()
+        self.screen.notify(status, title="Vectors", severity="warning" if bad else "information")
+        self.screen.search_pane.refresh_results()
 
-    def _poll_vectors(self) -> None:
+    def poll_vectors(self) -> None:
         """Keep the header's vector state current while a model starts or embeds (cheap)."""
-        if self.ws is not None and "switching" not in self.status.state.vectors:
-            self.status.update_state(vectors=self.ws.vector_status())
+        ws = self.screen.ws
+        if ws is not None and "switching" not in self.screen.status.state.vectors:
+            self.screen.status.update_state(vectors=ws.vector_status())

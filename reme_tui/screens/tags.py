@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
@@ -21,7 +21,6 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from reme_core import TagCount, Workspace, list_tags
-from reme_tui.messages import OpenNote
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -126,17 +125,3 @@ class TagsScreen(ModalScreen[str | None]):
             self.query_one(Input).focus()
         else:
             self.dismiss(None)
-
-
-def open_tags(app: App[object]) -> None:
-    """Push the Tags view; the chosen note opens in the reader."""
-    ws = getattr(app, "ws", None)
-    if ws is None:
-        app.notify("The workspace is still opening.", timeout=2)
-        return
-
-    def opened(path: str | None) -> None:
-        if path:
-            app.post_message(OpenNote(path))
-
-    app.push_screen(TagsScreen(ws), opened)

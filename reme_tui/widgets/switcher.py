@@ -98,7 +98,7 @@ class NoteSwitcher(Provider):
             self._warming = asyncio.create_task(asyncio.to_thread(self.ranker.prepare_typos))
 
     def _open(self, path: str) -> None:
-        self.app.post_message(OpenNote(path))
+        self.screen.post_message(OpenNote(path))  # the screen the switcher was opened on
 
     async def discover(self) -> Hits:
         for ranked in self.ranker.rank("", DISCOVER_LIMIT, self.recent):

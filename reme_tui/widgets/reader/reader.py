@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -118,6 +119,22 @@ class Reader(Vertical):
         """Replace the note with an explanation (empty workspace, deleted file, error)."""
         self.query_one("#reader-message", Static).update(message)
         self._show("message")
+
+    def show_welcome(self, root: Path, *, has_notes: bool) -> None:
+        """The first words once the workspace is open: the keys that matter most, or where
+        notes go while there are none."""
+        if has_notes:
+            self.show_message(
+                "Search on the left ([b]/[/b]), or press [b]o[/b] to open a note by name.\n\n"
+                "In a note: [b]Tab[/b] selects a link, [b]Enter[/b] follows it, "
+                "[b]b[/b] goes back;\n[b]r[/b] renames, [b]n[/b] makes a new note, "
+                "[b]l[/b] shows or hides the links, [b]Ctrl+P[/b] has the rest."
+            )
+        else:
+            self.show_message(
+                f"[b]This workspace has no notes yet.[/b]\n\nAdd Markdown files under "
+                f"{root} (daily/, digest/ or any folder) and they appear here."
+            )
 
     def _show(self, which: str) -> None:
         self.query_one("#reader-message").display = which == "message"
@@ -310,7 +327,8 @@ class Reader(Vertical):
         message.stop()
         try:
             if ws.node(link.target) is not None or (ws.root / link.target).exists():
-                self.app.post_message(FollowLink(message.target, message.anchor, message.source))
+                # Posted to the screen, past this handler: the note exists, follow it.
+                self.screen.post_message(FollowLink(message.target, message.anchor, message.source))
                 return
         except RemeError as exc:  # e.g. `[[../../x]]`: a link out of the workspace
             self.notify(f"This link cannot be followed: {exc}", title="Link", severity="warning")

@@ -1,0 +1,165 @@
+"""Showing a note in the reader with its links beside it, and moving back and forth.
+
+A controller of `MainScreen`: it reads notes and gathers their links in the screen's workers
+(so their failures reach the app's error hub); the results they post (`NoteRead`,
+`NoteUnreadable`, `NeighboursGathered`) are shown by the screen on the UI thread.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.worker import get_current_worker
+
+from reme_core import FileRefused, PathRefused, Workspace
+from reme_tui.messages import (
+    FollowLink,
+    NeighboursGathered,
+    NoteRead,
+    NoteUnreadable,
+    OpenNote,
+)
+from reme_tui.widgets.neighbours import gather
+from reme_tui.widgets.reader.note_view import parse_line_anchor
+from reme_tui.widgets.reader.reader import Place, load_note
+
+if TYPE_CHECKING:
+    from reme_tui.app.main_screen import MainScreen
+
+
+class Navigator:
+    """Which note the reader shows, where in it, and the way back."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+
+    def open_path(
+        self,
+        path: str,
+        ranges: list[tuple[int, int]] | None = None,
+        anchor: str = "",
+        *,
+        record: bool = True,
+        top: int | None = None,
+    ) -> None:
+        """Show a note (with ranges or an anchor) and its neighbours; explain dangling links."""
+        screen, ws = self.screen, self.screen.ws
+        if ws is None:
+            return
+        try:
+            node = ws.node(path)
+        except PathRefused as exc:  # a `../..` link out of the workspace
+            screen.notify(str(exc), title="Link", severity="warning")
+            return
+        if node is None and not (ws.root / path).exists():
+            screen.notify(
+                f"Dangling link: {path} does not exist (yet).", title="Link", severity="warning"
+            )
+            return
+        reader = screen.reader
+        if record and path:
+            current = reader.here()
+            if current is None or current.path != path or ranges or anchor:
+                reader.history.visit(current)
+        self.read(path, list(ranges or []), anchor, top)
+        self.gather_neighbours(path)
+        screen.browser.app_state.opened(path)  # first among the recent notes,
+        screen.browser.app_state.save()  # saved at once (a kill keeps it)
+
+    def reread(self) -> None:
+        """Read the open note and its links again (it or a neighbour changed)."""
+        path = self.screen.reader.path
+        if path:
+            self.read(path, list(self.screen.reader.view.ranges), "", None)
+            self.gather_neighbours(path)
+
+    def read(self, path: str, ranges: list[tuple[int, int]], anchor: str, top: int | None) -> None:
+        """Read a note in a worker; a newer read (the user moved on, or a rename retargeted
+        the reader) cancels this one."""
+        ws = self.screen.ws
+        if ws is None:
+            return
+        render = self.screen.reader.markdown_mode
+        self.screen.run_worker(
+            partial(self._read, ws, path, ranges, anchor, top, render),
+            thread=True,
+            exclusive=True,
+            group="reader",
+            name="read note",
+            exit_on_error=False,
+        )
+
+    def _read(
+        self,
+        ws: Workspace,
+        path: str,
+        ranges: list[tuple[int, int]],
+        anchor: str,
+        top: int | None,
+        render: bool,
+    ) -> None:
+        worker = get_current_worker()
+        try:
+            note = load_note(ws, path, render=render)
+        except FileRefused as exc:
+            if not worker.is_cancelled:
+                gone = not (ws.root / path).exists()
+                self.screen.post_message(NoteUnreadable(path, str(exc), gone))
+            return
+        if not worker.is_cancelled:
+            self.screen.post_message(NoteRead(note, ranges, top, anchor))
+
+    def gather_neighbours(self, path: str) -> None:
+        """Links and mentions of a note (its traverse while the pane shows traverses), in a
+        worker."""
+        ws = self.screen.ws
+        if ws is None:
+            return
+        traverse = self.screen.neighbours.traverse_mode
+        self.screen.run_worker(
+            partial(self._gather, ws, path, traverse),
+            thread=True,
+            exclusive=True,
+            group="neighbours",
+            name="links",
+            exit_on_error=False,
+        )
+
+    def _gather(self, ws: Workspace, path: str, traverse: bool) -> None:
+        data = gather(ws, path, traverse=traverse)
+        if not get_current_worker().is_cancelled:
+            self.screen.post_message(NeighboursGathered(data))
+
+    def open_note(self, message: OpenNote) -> None:
+        """A pane, the switcher or the Tags view chose a note (maybe a line range of it)."""
+        start = message.start_line
+        ranges = [(start, message.end_line or start)] if start else []
+        self.open_path(message.path, ranges, message.anchor)
+        self.screen.focus_reader()
+
+    def follow_link(self, message: FollowLink) -> None:
+        """A link of the open note: a `#L9-L10` anchor is a range, any other a heading; a
+        link to a place in the same note is a step in the history only with a place."""
+        ranges = parse_line_anchor(message.anchor)
+        anchor = "" if ranges else message.anchor
+        if message.target == message.source:
+            self.open_path(message.target, ranges, anchor, record=bool(ranges or anchor))
+            return
+        self.open_path(message.target, ranges, anchor)
+
+    def back(self) -> None:
+        """Return to the previous place."""
+        reader = self.screen.reader
+        self._travel(reader.history.go_back(reader.here()), "Nothing to go back to.")
+
+    def forward(self) -> None:
+        """Undo a back."""
+        reader = self.screen.reader
+        self._travel(reader.history.go_forward(reader.here()), "Nothing forward.")
+
+    def _travel(self, place: Place | None, empty: str) -> None:
+        if place is None:
+            self.screen.notify(empty, timeout=2)
+            return
+        self.open_path(place.path, place.ranges, record=False, top=place.top)
