@@ -17,6 +17,7 @@ from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_col
 from reme_core.index.name_field import NameColumns
 from reme_core.index.postings_builder import PostingsBuilder
 from reme_core.store.database import BatchWrite, ChunkArrays, FileRow
+from reme_core.text.joined_strings import JoinedStrings
 
 # File ids are handed out one past the largest; this many past the file count is churn no
 # workspace reaches, and it bounds the dense id -> slot map a load allocates.
@@ -44,7 +45,7 @@ class FileColumns:
 class IndexColumns:
     """Everything `MemoryIndex.load` needs, as a snapshot or the store's rows give it."""
 
-    vocab: list[str]
+    vocab: Sequence[str]  # a list, or a snapshot's `JoinedStrings`
     postings: tuple[np.ndarray, np.ndarray, np.ndarray]  # term-major (ptr, docs, tfs)
     doc_lengths: np.ndarray  # int64 per chunk
     doc_rowid: np.ndarray  # int64 per chunk, in rowid order
@@ -160,6 +161,8 @@ def _check_text(values: Sequence[str], what: str) -> None:
     """ValueError unless every value is a str (`map(type)`: no Python loop per value). Lone
     surrogates cannot come from SQLite (it refuses to decode them) and a snapshot's JSON is
     checked for them before it is parsed (`snapshot._untext`)."""
+    if isinstance(values, JoinedStrings):
+        return  # decoded from UTF-8 and cut at NULs: text by construction
     if set(map(type, values)) - {str}:
         raise ValueError(f"{what} are not all text")
 

@@ -19,7 +19,7 @@ from reme_core.models import FileLink
 class LinkColumns:
     """Links as parallel columns, strings interned in `strings`; each source's in source order."""
 
-    strings: list[str]
+    strings: Sequence[str]  # a list, or a snapshot's `JoinedStrings`
     source: np.ndarray  # int32 ids into `strings`
     target: np.ndarray
     anchor: np.ndarray

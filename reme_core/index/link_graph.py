@@ -18,6 +18,11 @@ import numpy as np
 
 from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.models import FileLink
+from reme_core.text.joined_strings import JoinedStrings
+
+# Paths a graph over a snapshot's joined strings finds by a byte search before it builds its
+# string -> id dict (a cold search looks up its ten hits; a browser session, thousands).
+_SEARCHES_BEFORE_DICT = 64
 
 __all__ = [
     "DIRECTIONS",
@@ -71,7 +76,8 @@ class LinkGraph:
         self._n_edges = 0
         # Edges loaded at open, as columns; a source in `_void` has been replaced (or removed).
         self._base: LinkColumns | None = None
-        self._sid: dict[str, int] = {}
+        self._sid: dict[str, int] | None = {}  # string -> id; None: not made yet (`_sid_of`)
+        self._sid_searches = 0
         self._by_source: Grouped | None = None
         self._by_target: Grouped | None = None
         self._base_counts = np.zeros(0, dtype=np.int64)
@@ -84,7 +90,9 @@ class LinkGraph:
         n = len(links.strings)
         self._files = set(files)
         self._base = links
-        self._sid = dict(zip(links.strings, range(n)))
+        # A snapshot's strings stay joined: the first look-ups search them (`_sid_of`).
+        self._sid = None if isinstance(links.strings, JoinedStrings) else _ids(links.strings)
+        self._sid_searches = 0
         self._by_source = Grouped(links.source, n)
         self._by_target = Grouped(links.target, n)
         self._base_counts = np.bincount(links.source, minlength=n)
@@ -92,8 +100,19 @@ class LinkGraph:
         self._void = set()
         self._void_ids = np.zeros(n, dtype=bool)
 
+    def _sid_of(self, path: str) -> int | None:
+        """The loaded string id of ``path``: by a byte search for a cold search's few paths,
+        from a dict once the graph is used more (`_SEARCHES_BEFORE_DICT`)."""
+        if self._sid is None and self._base is not None:
+            strings = self._base.strings
+            self._sid_searches += 1
+            if isinstance(strings, JoinedStrings) and self._sid_searches <= _SEARCHES_BEFORE_DICT:
+                return strings.index_of(path)
+            self._sid = _ids(strings)
+        return self._sid.get(path) if self._sid is not None else None
+
     def _base_out(self, source: str) -> list[FileLink]:
-        sid = self._sid.get(source)
+        sid = self._sid_of(source)
         if sid is None or source in self._void or self._by_source is None:
             return []
         assert self._base is not None
@@ -143,7 +162,7 @@ class LinkGraph:
 
     def _void_base(self, source: str) -> None:
         """Stop using the loaded edges of `source` (its links now live in the overlay)."""
-        sid = self._sid.get(source)
+        sid = self._sid_of(source)
         if sid is not None and source not in self._void:
             self._void.add(source)
             self._void_ids[sid] = True
@@ -158,7 +177,7 @@ class LinkGraph:
     def inlinks(self, path: str) -> list[FileLink]:
         """Links pointing at `path`, sorted by source path, then line."""
         result = [link for links in self._in.get(path, {}).values() for link in links]
-        sid = self._sid.get(path)
+        sid = self._sid_of(path)
         if sid is not None and self._by_target is not None:
             assert self._base is not None
             strings, source = self._base.strings, self._base.source
@@ -208,8 +227,8 @@ class LinkGraph:
         base, by_source, by_target = self._base, self._by_source, self._by_target
         if base is None or by_source is None or by_target is None:
             return
-        sid = self._sid
-        keys = np.fromiter((sid.get(p, -1) for p in paths), np.int64, len(paths))
+        sids = map(self._sid_of, paths)
+        keys = np.fromiter((-1 if s is None else s for s in sids), np.int64, len(paths))
         known = np.flatnonzero(keys >= 0)
         if not len(known):
             return
@@ -264,8 +283,8 @@ class LinkGraph:
         targets = set(self._in)
         if self._base is not None:
             live = np.ones(len(self._base), dtype=bool)
-            void = [self._sid[p] for p in self._void]
-            if void:
+            void = np.flatnonzero(self._void_ids)
+            if len(void):
                 live &= ~np.isin(self._base.source, void)
             targets.update(self._base.strings[t] for t in np.unique(self._base.target[live]))
         result: list[FileLink] = []
@@ -279,8 +298,8 @@ class LinkGraph:
         counts = {t: sum(map(len, by_source.values())) for t, by_source in self._in.items()}
         if self._base is not None:
             live = np.ones(len(self._base), dtype=bool)
-            void = [self._sid[p] for p in self._void]
-            if void:
+            void = np.flatnonzero(self._void_ids)
+            if len(void):
                 live &= ~np.isin(self._base.source, void)
             targets, n = np.unique(self._base.target[live], return_counts=True)
             strings = self._base.strings
@@ -354,3 +373,9 @@ def _add_anchor(grouped: dict[str, list[str]], key: str, anchor: str) -> None:
 
 def _first(item: tuple[int, str]) -> int:
     return item[0]
+
+
+def _ids(strings: Sequence[str]) -> dict[str, int]:
+    """String -> id of a string table (a repeated string keeps its first id)."""
+    values = strings.to_list() if isinstance(strings, JoinedStrings) else strings
+    return dict(zip(reversed(values), range(len(values) - 1, -1, -1)))

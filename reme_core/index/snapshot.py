@@ -42,6 +42,7 @@ from reme_core.index.index_columns import FileColumns, IndexColumns
 from reme_core.index.json_rows import JsonRows, is_mapping, is_text_list, pack_rows
 from reme_core.index.link_columns import LinkColumns
 from reme_core.index.name_field import NameColumns
+from reme_core.text.joined_strings import JoinedStrings
 
 SNAPSHOT_NAME = "bm25-postings.npz"
 _VERSION = 3  # 3: strings NUL-joined, per-file JSON rows, postings checked per term
@@ -87,6 +88,15 @@ def _strings(values: Sequence[str]) -> np.ndarray:
     else:
         data = bytes([_AS_JSON]) + json.dumps(list(values)).encode("ascii")
     return np.frombuffer(data, dtype=np.uint8)
+
+
+def _joined(arr: np.ndarray, n: int | None = None) -> Sequence[str]:
+    """A stored string table (the vocabulary, the link strings) left joined (`JoinedStrings`):
+    a search looks up its few terms and paths without splitting 150k strings."""
+    if arr.dtype == np.uint8 and len(arr) and arr[0] == _JOINED:
+        body = arr[1:].tobytes()
+        return JoinedStrings(body, body.count(b"\0") + 1 if n is None else n)
+    return _unstrings(arr, n)
 
 
 def _unstrings(arr: np.ndarray, n: int | None = None) -> list[str]:
@@ -282,7 +292,7 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
             if link_ints.ndim != 2 or link_ints.shape[0] != 6:
                 return None
             return IndexColumns(
-                vocab=_unstrings(data["vocab"], len(data["ptr"]) - 1),
+                vocab=_joined(data["vocab"], len(data["ptr"]) - 1),
                 postings=(data["ptr"], data["docs"], data["tfs"]),
                 doc_lengths=data["doc_lengths"],
                 doc_rowid=data["doc_rowid"],
@@ -291,7 +301,7 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
                 doc_end=data["doc_end"],
                 files=_files(data),
                 links=LinkColumns(
-                    _unstrings(data["link_strings"]),
+                    _joined(data["link_strings"]),
                     link_ints[0],
                     link_ints[1],
                     link_ints[2],

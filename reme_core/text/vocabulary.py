@@ -8,42 +8,76 @@ from itertools import islice, repeat
 
 import numpy as np
 
+from reme_core.text.joined_strings import JoinedStrings
+
+# Look-ups a vocabulary over joined strings answers by a byte search before it builds its
+# dict (a cold search makes a few dozen; a browser session makes thousands).
+_SEARCHES_BEFORE_DICT = 64
+
 
 class Vocabulary:
     """Ids are assigned in first-seen order and never change while the vocabulary lives
-    (optimize rewrites the stored vocabulary, and the index is loaded from it again)."""
+    (optimize rewrites the stored vocabulary, and the index is loaded from it again).
+
+    Over a snapshot's `JoinedStrings` the terms stay joined until they are needed as a list
+    (adding terms, prefixes, the snapshot) or looked up often; a repeated term keeps its
+    first id either way."""
 
     def __init__(self, terms: Iterable[str] = ()) -> None:
-        self._terms: list[str] = list(terms)
-        self._ids: dict[str, int] = dict(zip(self._terms, range(len(self._terms))))
-        if len(self._ids) != len(self._terms):  # a term repeated: the first one keeps its id
-            self._terms = list(dict.fromkeys(self._terms))
-            self._ids = dict(zip(self._terms, range(len(self._terms))))
+        self._joined: JoinedStrings | None = None
+        self._searches = 0
+        self._terms: list[str] = []
+        self._ids: dict[str, int] = {}
+        if isinstance(terms, JoinedStrings):
+            self._joined = terms
+        else:
+            self._index(list(terms))
         # Terms in sorted order for prefix look-ups, made on first use and then kept up with
         # new terms (ids only grow).
         self._sorted: list[str] = []
         self._sorted_upto = 0
 
+    def _index(self, terms: list[str]) -> None:
+        self._terms = terms
+        self._ids = dict(zip(terms, range(len(terms))))
+        if len(self._ids) != len(terms):  # a term repeated: the first one keeps its id
+            self._ids = dict(zip(reversed(terms), range(len(terms) - 1, -1, -1)))
+
+    def _listed(self) -> None:
+        """Split joined terms into the list and dict (once)."""
+        if self._joined is not None:
+            joined, self._joined = self._joined, None
+            self._index(joined.to_list())
+
     def __len__(self) -> int:
-        return len(self._terms)
+        return len(self._joined) if self._joined is not None else len(self._terms)
 
     def __contains__(self, term: str) -> bool:
-        return term in self._ids
+        return self.id_of(term) is not None
 
     def id_of(self, term: str) -> int | None:
         """The id of ``term``, or None when it was never added."""
+        if self._joined is not None:
+            self._searches += 1
+            if self._searches <= _SEARCHES_BEFORE_DICT:
+                return self._joined.index_of(term)
+            self._listed()
         return self._ids.get(term)
 
     def term(self, term_id: int) -> str:
         """The term behind an id (IndexError for an unknown id)."""
+        if self._joined is not None:
+            return self._joined[term_id]
         return self._terms[term_id]
 
     def terms(self) -> list[str]:
         """All terms in id order (what the store persists)."""
+        self._listed()
         return list(self._terms)
 
     def add(self, term: str) -> int:
         """The id of ``term``, assigning the next free one if it is new."""
+        self._listed()
         term_id = self._ids.get(term)
         if term_id is None:
             term_id = self._ids[term] = len(self._terms)
@@ -55,6 +89,7 @@ class Vocabulary:
 
         Known terms are looked up by a C-level ``map``; only the new ones are touched in Python.
         """
+        self._listed()
         terms = terms if isinstance(terms, list) else list(terms)
         ids = np.fromiter(map(self._ids.get, terms, repeat(-1)), dtype=np.int64, count=len(terms))
         new_at = np.flatnonzero(ids < 0)
@@ -71,6 +106,7 @@ class Vocabulary:
         """Ids of up to ``limit`` terms that start with ``prefix`` (in term order)."""
         if not prefix:
             return []
+        self._listed()
         if not self._sorted_upto:
             self._sorted = sorted(self._terms)
         else:
@@ -90,5 +126,5 @@ class Vocabulary:
 
         BM25Index.search ignores negative ids, so a query can pass the array straight through.
         """
-        get = self._ids.get
-        return np.fromiter((get(t, -1) for t in terms), dtype=np.int32, count=len(terms))
+        found = map(self.id_of, terms)
+        return np.fromiter((-1 if i is None else i for i in found), np.int32, count=len(terms))
