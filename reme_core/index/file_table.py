@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 import numpy as np
 
@@ -89,6 +90,11 @@ class FileTable:
         """The slots of paths that have one (KeyError otherwise), as int64."""
         slot_of = self._slot_of
         return np.fromiter((slot_of[p] for p in paths), np.int64, count=len(paths))
+
+    def slots_or_none(self, paths: Sequence[str]) -> np.ndarray:
+        """The slots of ``paths`` as int64, -1 for a path that never had one."""
+        get = self._slot_of.get
+        return np.fromiter(map(get, paths, repeat(-1)), np.int64, count=len(paths))
 
     def origins(self) -> dict[str, str]:
         """Each live path's origin (a copy: the caller may read it outside the index lock)."""

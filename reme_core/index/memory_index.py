@@ -72,8 +72,6 @@ class MemoryIndex:
         files = cols.files
         n = len(files.paths)
         self.vocab = Vocabulary(cols.vocab)
-        if len(self.vocab) != len(cols.vocab):
-            raise ValueError("a term is repeated in the vocabulary")
         ptr, docs, tfs = cols.postings
         self.bm25 = BM25Index.from_postings(
             ptr, docs, tfs, cols.doc_lengths, len(cols.vocab), checked=cols.postings_checked
@@ -292,6 +290,14 @@ class MemoryIndex:
             field = entry[1].updated(*args, changed)
         self._cache[key] = (self._version, field)
         return field
+
+    def stat_columns(
+        self, paths: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What the start-up diff compares with a walk's ``paths``: each path's slot (-1:
+        none), and per slot whether its file is indexed, its mtime and its size."""
+        live, mtimes, sizes = self.nodes.stat_columns(self.files.slot, len(self.files))
+        return self.files.slots_or_none(paths), live, mtimes, sizes
 
     def live_slots(self) -> np.ndarray:
         """Bool per file slot: its file is indexed now."""

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from reme_core.gc_pause import bulk_objects
 from reme_core.index.index_columns import FileColumns
 from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder
 from reme_core.models import FileNode
@@ -94,18 +93,25 @@ class NodeTable(Mapping[str, FileNode]):
             )
         return out
 
-    def stats(self) -> dict[str, tuple[float, int]]:
-        """(mtime, size) of every live file, what the start-up diff compares."""
-        out: dict[str, tuple[float, int]] = {}
-        files = self._files
-        if files is not None:
-            with bulk_objects():  # 50k tuples: the collector would walk the whole index twice
-                out = dict(zip(files.paths, zip(files.mtimes.tolist(), files.sizes.tolist())))
-            if len(self._base) != len(files.paths) or self._built:  # else: all as loaded
-                out = {p: out[p] for p in self._base if p not in self._built}
+    def stat_columns(
+        self, slot_of: Callable[[str], int | None], n_slots: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(live, mtime, size) per file slot, what the start-up diff compares. A loaded file's
+        slot is its row in the loaded columns (`FileTable.from_columns`), so those are copied
+        as arrays; only changed files are looked up."""
+        live = np.zeros(n_slots, dtype=bool)
+        mtimes = np.full(n_slots, np.nan)
+        sizes = np.full(n_slots, -1, dtype=np.int64)
+        if self._files is not None and self._base:
+            rows = np.fromiter(self._base.values(), np.int64, len(self._base))
+            live[rows] = True
+            mtimes[rows] = np.asarray(self._files.mtimes)[rows]
+            sizes[rows] = np.asarray(self._files.sizes)[rows]
         for path, node in self._built.items():
-            out[path] = (node.st_mtime, node.size)
-        return out
+            slot = slot_of(path)
+            if slot is not None:
+                live[slot], mtimes[slot], sizes[slot] = True, node.st_mtime, node.size
+        return live, mtimes, sizes
 
     def columns(
         self, paths: Sequence[str], origins: Sequence[str], dates: np.ndarray
@@ -218,7 +224,7 @@ class NodeTable(Mapping[str, FileNode]):
 _LINK_FIELDS = ("source", "target", "anchor", "alias", "raw", "line", "embed")
 
 
-def _compacted(strings: list[str], *cols: np.ndarray) -> LinkColumns:
+def _compacted(strings: Sequence[str], *cols: np.ndarray) -> LinkColumns:
     """Link columns keeping only the strings they use ("" stays string 0)."""
     source, target, anchor, alias, raw, line, embed = cols
     ints = (source, target, anchor, alias, raw)

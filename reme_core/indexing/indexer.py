@@ -21,7 +21,6 @@ from reme_core.errors import RemeError
 from reme_core.files.paths import regular_inside, resolve_inside
 from reme_core.files.scanner import FileStat, ScanAhead, Scope, list_files
 from reme_core.files.text_decode import UNDECODABLE_NAME
-from reme_core.gc_pause import bulk_objects
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
 from reme_core.indexing.live_index import LiveIndex
 from reme_core.indexing.maintenance import OptimizeReport
@@ -104,21 +103,24 @@ class Indexer:
         for name in disk.undecodable:  # left out by the walk: no path of it can be stored
             self.warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
         changes = Changes()
-        with self.live.lock:
-            stored = self.live.memory.nodes.stats()
-        # C-level maps and one comprehension, the collector paused (50k tuples): this compares
-        # 50k files in a few milliseconds.
-        with bulk_objects():
-            was = list(map(stored.get, disk.paths))
-            now = zip(disk.mtimes, disk.sizes)
-            changed = [i for i, pair in enumerate(zip(was, now)) if pair[0] != pair[1]]
-            gone = sorted(stored.keys() - set(disk.paths))
-        for i in changed:
-            (changes.added if was[i] is None else changes.modified).append(disk.paths[i])
-        with self.live.lock:
-            origins = {path: self.live.memory.files.origin(path) for path in gone}
-        for path in gone:
-            mtime, size = stored[path]
+        memory = self.live.memory
+        with self.live.lock:  # arrays, not an object per file: 50k files in a few ms
+            slots, live, mtimes, sizes = memory.stat_columns(disk.paths)
+            indexed = slots >= 0
+            indexed[indexed] = live[slots[indexed]]
+            seen = np.zeros(len(live), dtype=bool)
+            seen[slots[indexed]] = True
+            unseen = np.flatnonzero(live & ~seen).tolist()
+            gone = sorted((memory.files.path(s), float(mtimes[s]), int(sizes[s])) for s in unseen)
+            origins = {path: memory.files.origin(path) for path, _, _ in gone}
+        at = slots[indexed]
+        moved = np.zeros(len(slots), dtype=bool)
+        moved[indexed] = (mtimes[at] != np.asarray(disk.mtimes)[indexed]) | (
+            sizes[at] != np.asarray(disk.sizes, dtype=np.int64)[indexed]
+        )
+        changes.added = [disk.paths[i] for i in np.flatnonzero(~indexed).tolist()]
+        changes.modified = [disk.paths[i] for i in np.flatnonzero(moved).tolist()]
+        for path, mtime, size in gone:
             stat = None
             if origins.get(path) == "reindex" and not self.rebuild_scope.ignores(path):
                 # Taken by a rebuild from outside the watched folders: keep it while it exists.
