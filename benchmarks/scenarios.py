@@ -168,7 +168,7 @@ def edit(ctx: Context) -> Result:
     """One-file edit -> searchable and committed (`Workspace.apply`, the watcher's path minus
     the quiet window), a 100-file burst, then delete 100 files + optimize."""
     from reme_core import Workspace
-    from reme_core.workspace import Changes
+    from reme_core.indexing.indexer import Changes
 
     root = ctx.copy("edit")
     ws = Workspace.open(root)

@@ -15,13 +15,13 @@ from typing import Any
 
 # name -> (module, name in the module)
 _EXPORTS: dict[str, tuple[str, str]] = {
-    "BatchReport": ("reme_core.workspace", "BatchReport"),
-    "Changes": ("reme_core.workspace", "Changes"),
+    "BatchReport": ("reme_core.indexing.indexer", "BatchReport"),
+    "Changes": ("reme_core.indexing.indexer", "Changes"),
     "Config": ("reme_core.config", "Config"),
     "ConfigError": ("reme_core.errors", "ConfigError"),
     "DeleteReport": ("reme_core.edit.file_ops", "DeleteReport"),
     "Discovered": ("reme_core.files.discovery", "Discovered"),
-    "FileChange": ("reme_core.workspace", "FileChange"),
+    "FileChange": ("reme_core.indexing.indexer", "FileChange"),
     "FileChunk": ("reme_core.models", "FileChunk"),
     "FileLink": ("reme_core.models", "FileLink"),
     "FileNode": ("reme_core.models", "FileNode"),
@@ -43,7 +43,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "PathRefused": ("reme_core.errors", "PathRefused"),
     "RangeError": ("reme_core.errors", "RangeError"),
     "ReadResult": ("reme_core.query.reading", "ReadResult"),
-    "ReindexSummary": ("reme_core.workspace", "ReindexSummary"),
+    "ReindexSummary": ("reme_core.indexing.rebuild", "ReindexSummary"),
     "RemeError": ("reme_core.errors", "RemeError"),
     "RenderedLine": ("reme_core.parse.markdown_render", "RenderedLine"),
     "RetrieveResult": ("reme_core.query.retrieve", "RetrieveResult"),

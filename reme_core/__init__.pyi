@@ -17,7 +17,9 @@ from reme_core.errors import (
 )
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.files.walk_ahead import walk_ahead
+from reme_core.indexing.indexer import BatchReport, Changes, FileChange
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
+from reme_core.indexing.rebuild import ReindexSummary
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
 from reme_core.parse.anchors import line_ranges
 from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
@@ -41,13 +43,7 @@ from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_h
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
-from reme_core.workspace import (
-    BatchReport,
-    Changes,
-    FileChange,
-    ReindexSummary,
-    Workspace,
-)
+from reme_core.workspace import Workspace
 
 __all__ = [
     "MARKDOWN_STYLES",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -266,8 +265,3 @@ def load_config(root: Path, overrides: dict[str, Any] | None = None) -> Config:
     if overrides:
         _apply(config, overrides, "option", {})
     return config
-
-
-def config_to_dict(config: Config) -> dict[str, Any]:
-    """Plain dict of the settings (for `stats --json` and stored fingerprints)."""
-    return dataclasses.asdict(config)

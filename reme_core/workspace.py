@@ -13,16 +13,17 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from reme_core.config import Config, config_to_dict, load_config
-from reme_core.edit.journal_files import JOURNAL_DIR
+from reme_core.config import Config, load_config
+from reme_core.edit.journal_files import journals_left
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath, state_dir_name
 from reme_core.files.scanner import ScanAhead, scopes_for
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
-from reme_core.indexing.indexer import BatchReport, Changes, FileChange, Indexer, ProgressFn
+from reme_core.indexing.indexer import BatchReport, Changes, Indexer, ProgressFn
 from reme_core.indexing.live_index import IndexPlace, LiveIndex
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport, index_stats, run_optimize
 from reme_core.indexing.opening import open_live_index
@@ -34,6 +35,7 @@ from reme_core.query import notes
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.filters import SearchFilters
 from reme_core.query.graph_results import NoteLinks, TraverseResult
+from reme_core.query.options import SearchOptions
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
@@ -49,15 +51,6 @@ if TYPE_CHECKING:
     from reme_core.edit.file_ops import DeleteReport, MoveReport
     from reme_core.edit.undo import UndoReport
     from reme_core.edit.write import WriteReport
-
-# Re-exported: callers import the batch types from here, as before the split.
-__all__ = [
-    "BatchReport",
-    "Changes",
-    "FileChange",
-    "ReindexSummary",
-    "Workspace",
-]
 
 
 class Workspace:
@@ -98,14 +91,11 @@ class Workspace:
         """
         root = Path(path).expanduser()
         if not root.is_dir():
-            if walk is not None:
-                walk.close()
+            ScanAhead.drop(walk)
             raise RemeError(f"{root}: not a folder")
         ws = cls(root.resolve(), load_config(root, overrides))
         # The start-up diff's walk runs on another core while the index loads.
-        ahead = ws._walk(walk) if sync else None
-        if walk is not None and ahead is not walk:
-            walk.close()  # another workspace's folders, or no start-up diff
+        ahead = ScanAhead.reuse(walk, ws.root, ws.watch_scope) if sync else ScanAhead.drop(walk)
         try:
 
             def build(live: LiveIndex) -> None:
@@ -118,8 +108,7 @@ class Workspace:
                 fresh_walk = ws.last_reindex is not None or recovered
                 ws.sync(progress, None if fresh_walk else ahead)
         finally:
-            if ahead is not None:
-                ahead.close()
+            ScanAhead.drop(ahead)
         if ws.config.vectors.enabled:
             ws.vectors = VectorIndex(ws)
             ws.vectors.start()
@@ -128,34 +117,15 @@ class Workspace:
     def _recover(self) -> bool:
         """Finish or roll back what a crash interrupted (`file_ops.recover`), if a journal
         was left; True when files changed."""
-        try:
-            if not os.listdir(self.state_dir / JOURNAL_DIR):
-                return False
-        except OSError:
-            return False
-        from reme_core.edit import file_ops
-
-        return file_ops.recover(self)
-
-    def _walk(self, walk: ScanAhead | None) -> ScanAhead:
-        """The walk given, if it walks this workspace's folders; else one started now."""
-        if walk is not None and walk.root == self.root and walk.scope == self.watch_scope:
-            return walk
-        return ScanAhead(self.root, self.watch_scope)
+        return journals_left(self.state_dir) and _file_ops().recover(self)
 
     def _attach(self, live: LiveIndex) -> None:
         if getattr(self, "live", None) is live:
             return
         listeners = self.indexer.listeners if hasattr(self, "indexer") else []
         self.live = live
-        self.indexer = Indexer(
-            live,
-            self.watch_scope,
-            self.rebuild_scope,
-            self.settings,
-            self.config.workers,
-            self.warn,
-        )
+        scopes = (self.watch_scope, self.rebuild_scope)
+        self.indexer = Indexer(live, *scopes, self.settings, self.config.workers, self.warn)
         self.indexer.listeners.extend(listeners)
 
     def warn(self, message: str) -> None:
@@ -241,10 +211,6 @@ class Workspace:
             self.last_reindex = rebuild.run(progress)
             return self.last_reindex
 
-    def save_snapshot(self) -> bool:
-        """Write the snapshot now when a commit of ours left it stale (False otherwise)."""
-        return self.live.save_snapshot()
-
     def close(self) -> None:
         """Write a stale snapshot, then release the database."""
         if self.vectors is not None:
@@ -284,10 +250,6 @@ class Workspace:
             nodes = self.index.nodes
             return {path: nodes.frontmatter(path) for path in sorted(nodes)}
 
-    def settings_dict(self) -> dict[str, Any]:
-        """The effective settings (for `stats --json`)."""
-        return config_to_dict(self.config)
-
     # -- searching ----------------------------------------------------------------------------
     @property
     def tokenizer(self) -> Tokenizer:
@@ -320,22 +282,13 @@ class Workspace:
         """
         s = self.config.search
         filters = SearchFilters.of(s, start_date, end_date, path, tags, exclude_paths, exclude_tags)
-        vector_search = self.vectors.prepare(query) if self.vectors is not None else None
+        options = SearchOptions.of(
+            s, limit, min_score, vector_weight, expand_links, max_links_per_direction, group
+        )
+        vectors = self.vectors.prepare(query) if self.vectors is not None else None
         self.refresh_if_changed()
         run = functools.partial(
-            run_search,
-            self,
-            query,
-            limit=s.limit if limit is None else limit,
-            min_score=s.min_score if min_score is None else min_score,
-            filters=filters,
-            vector_weight=s.vector_weight if vector_weight is None else vector_weight,
-            expand_links=s.expand_links if expand_links is None else expand_links,
-            max_links_per_direction=max_links_per_direction or s.max_links_per_direction,
-            phrases=phrases,
-            exclude_terms=exclude_terms,
-            vector_search=vector_search,
-            group=group,
+            run_search, self, query, options, filters, phrases, exclude_terms, vectors
         )
         with self.lock:
             try:
@@ -421,23 +374,17 @@ class Workspace:
         self, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
     ) -> MoveReport:
         """Move a file and rewrite the wikilinks that point at it, all or nothing."""
-        from reme_core.edit import file_ops
-
-        return file_ops.move(self, src, dst, rewrite_links, dry_run)
+        return _file_ops().move(self, src, dst, rewrite_links, dry_run)
 
     def delete(self, path: str, permanent: bool = False) -> DeleteReport:
         """Move a file to `.trash/` (`permanent`: remove it); the report lists the inbound
         links left dangling."""
-        from reme_core.edit import file_ops
-
-        return file_ops.delete(self, path, permanent)
+        return _file_ops().delete(self, path, permanent)
 
     def undo(self) -> UndoReport:
         """Revert the last delete or move made through reme, by any process (`UndoRefused`
         when nothing can be, or the files changed since)."""
-        from reme_core.edit import file_ops
-
-        return file_ops.undo_last(self)
+        return _file_ops().undo_last(self)
 
     def create(
         self,
@@ -448,9 +395,7 @@ class Workspace:
         body: str = "",
     ) -> Path:
         """Write a new note with frontmatter and index it."""
-        from reme_core.edit import file_ops
-
-        return file_ops.create(self, path, name, description, metadata, body)
+        return _file_ops().create(self, path, name, description, metadata, body)
 
     def write(
         self,
@@ -462,6 +407,13 @@ class Workspace:
     ) -> WriteReport:
         """Create or replace a note's body and merge fields into its frontmatter, keeping the
         keys it does not name; written atomically and indexed at once (seed 003)."""
-        from reme_core.edit import write as edit_write
+        from reme_core.edit.write import write
 
-        return edit_write.write(self, path, content, name, description, metadata)
+        return write(self, path, content, name, description, metadata)
+
+
+def _file_ops() -> ModuleType:
+    """`reme_core.edit.file_ops`, imported when first needed (see the imports above)."""
+    from reme_core.edit import file_ops
+
+    return file_ops

@@ -23,6 +23,15 @@ JOURNAL_DIR = "journal"
 TEMP_SUFFIX = ".reme-tmp"
 
 
+def journals_left(state_dir: Path) -> bool:
+    """Whether a journal folder holds anything: what an open checks before it imports and
+    runs the recovery (`journal_recovery`), which then finds out what is left to do."""
+    try:
+        return bool(os.listdir(state_dir / JOURNAL_DIR))
+    except OSError:
+        return False
+
+
 def temp_name(rel: str, op_id: str, n: int) -> str:
     """The temp file beside `rel`: a dot name (ignored by the index) that names its journal."""
     folder, _, name = rel.rpartition("/")

@@ -238,6 +238,21 @@ class ScanAhead:
         os.close(write_fd)
         self._pid, self._fd = pid, read_fd
 
+    @classmethod
+    def reuse(cls, walk: ScanAhead | None, root: Path, scope: Scope) -> ScanAhead:
+        """``walk`` when it walks these folders (`walk_ahead` started it early), else a walk
+        started now (and ``walk`` stopped)."""
+        if walk is not None and walk.root == root and walk.scope == scope:
+            return walk
+        cls.drop(walk)
+        return cls(root, scope)
+
+    @staticmethod
+    def drop(walk: ScanAhead | None) -> None:
+        """Stop a walk that will not be used (none: nothing to do)."""
+        if walk is not None:
+            walk.close()
+
     @property
     def forked(self) -> bool:
         """Whether the walk runs in a child (else `result` walks in this process)."""

@@ -14,6 +14,7 @@ from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.expansion import expand_many
 from reme_core.query.filters import SearchFilters, file_mask, validate_date
 from reme_core.query.notes import note_chunks
+from reme_core.query.options import SearchOptions
 from reme_core.query.results import SearchHit, SearchResult
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse
@@ -35,17 +36,11 @@ VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.nd
 def run_search(
     ws: IndexReader,
     query: str,
-    *,
-    limit: int,
-    min_score: float,
+    options: SearchOptions,
     filters: SearchFilters,
-    vector_weight: float,
-    expand_links: bool,
-    max_links_per_direction: int,
     phrases: Sequence[str] = (),
     exclude_terms: Sequence[str] = (),
     vector_search: VectorSearch | None = None,
-    group: bool = False,
 ) -> SearchResult:
     """The whole §8 pipeline; the caller holds the workspace lock."""
     validate_date(filters.start_date, "start_date")
@@ -53,7 +48,7 @@ def run_search(
     result = SearchResult(query=query)
     index, tokenizer = ws.index, ws.tokenizer
     terms = _query_terms(tokenizer, query, phrases)
-    limit = max(1, int(limit))
+    limit, group = options.limit, options.group
     candidates = _candidate_count(ws.config.search, limit, bool(phrases or exclude_terms or group))
     mask, slots = _doc_mask(index, filters)
     term_ids = [i for i in (index.vocab.id_of(t) for t in terms) if i is not None]
@@ -68,7 +63,7 @@ def run_search(
         result.message = "Nothing to search for: the query has no words."
         result.counts = _counts(0, 0, 0, hybrid=False)
         return result
-    ranked = _fused(kw, vec_docs, vec_scores, vector_weight, min_score)
+    ranked = _fused(kw, vec_docs, vec_scores, options.vector_weight, options.min_score)
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.chunks, ranked)
@@ -78,8 +73,9 @@ def run_search(
     _mark_matched(index, tokenizer, query, term_ids, hits, hit_docs)
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
-    if expand_links:
-        result.link_expansion = expand_many(index, [h.path for h in hits], max_links_per_direction)
+    if options.expand_links:
+        paths = [h.path for h in hits]
+        result.link_expansion = expand_many(index, paths, options.max_links_per_direction)
     hybrid = bool(len(kw.docs) and len(vec_docs))
     result.counts = _counts(len(vec_docs), len(kw.docs), len(hits), hybrid=hybrid)
     if not hits:
