@@ -195,7 +195,7 @@ class Grouped:
     def _scan_gather(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`gather` by one pass over the key column (a key given twice gets its rows twice)."""
         assert self._key is not None
-        found = np.flatnonzero(np.isin(self._key, keys))
+        found = np.flatnonzero(np.isin(self._key, keys, kind="sort"))  # few keys: sort them
         by_key = np.argsort(keys, kind="stable")
         sorted_keys = keys[by_key]
         row_keys = self._key[found]

@@ -37,10 +37,14 @@ class JoinedStrings(Sequence[str]):
             return self.to_list()[i]
         if not -self._n <= i < self._n:
             raise IndexError("string index out of range")
+        nuls = self._separators()
+        i %= self._n
+        return self._data[int(nuls[i]) + 1 : int(nuls[i + 1])].decode("utf-8")
+
+    def _separators(self) -> np.ndarray:
         if self._nuls is None:
             self._nuls = np.flatnonzero(np.frombuffer(self._data, np.uint8) == 0)
-        i %= self._n
-        return self._data[int(self._nuls[i]) + 1 : int(self._nuls[i + 1])].decode("utf-8")
+        return self._nuls
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.to_list())
@@ -54,7 +58,7 @@ class JoinedStrings(Sequence[str]):
         except UnicodeEncodeError:  # a lone surrogate is no stored string
             return None
         at = self._data.find(needle)
-        return None if at < 0 else self._data.count(b"\0", 0, at)
+        return None if at < 0 else int(np.searchsorted(self._separators(), at))
 
     def to_list(self) -> list[str]:
         """Every string, in order (made once)."""
