@@ -62,8 +62,11 @@ class Result:
 
 
 def cli() -> list[str]:
-    """The real `reme-tui` entry point (or the module when the script is not on PATH)."""
-    exe = shutil.which("reme-tui")
+    """The real `reme-tui` entry point: the script installed beside this interpreter (what a
+    venv runs; a version manager's shim on PATH, such as pyenv's, adds its own start-up), else
+    the one on PATH, else the module."""
+    beside = Path(sys.executable).with_name("reme-tui")
+    exe = str(beside) if beside.is_file() else shutil.which("reme-tui")
     return [exe] if exe else [sys.executable, "-m", "reme_tui"]
 
 
