@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pathspec import GitIgnoreSpec
-
 GITIGNORE = ".gitignore"
 _MAX_GITIGNORE_BYTES = 1 << 20
 
@@ -22,6 +20,8 @@ class Excludes:
     __slots__ = ("_spec", "patterns")
 
     def __init__(self, patterns: Sequence[str]) -> None:
+        from pathspec import GitIgnoreSpec  # here: a workspace without excludes never loads it
+
         self.patterns = tuple(patterns)
         self._spec = GitIgnoreSpec.from_lines(self.patterns)
 

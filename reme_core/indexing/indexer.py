@@ -7,7 +7,6 @@ rebuild (`--reindex`) is reme_core.indexing.rebuild.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -24,6 +23,7 @@ from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
 from reme_core.indexing.live_index import LiveIndex
 from reme_core.indexing.maintenance import OptimizeReport
+from reme_core.models import content_hash
 from reme_core.parse.parse_pool import parse_many
 from reme_core.parse.parsing import VANISHED, ParsedBatch, ParseSettings, TermSpaces
 from reme_core.store.database import BatchWrite, is_busy, retry_busy
@@ -266,7 +266,7 @@ class Indexer:
             return None
         if (before.st_mtime_ns, before.st_size) != (after.st_mtime_ns, after.st_size):
             return None
-        if hashlib.blake2b(data, digest_size=16).hexdigest() != digest:
+        if content_hash(data) != digest:
             return None
         return RACY_MTIME if time.time() - after.st_mtime < RACY_SECONDS else after.st_mtime
 

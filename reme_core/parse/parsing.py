@@ -8,7 +8,6 @@ global vocabulary once per worker (not once per batch), then translates ids with
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import os
 from collections.abc import Sequence
@@ -23,7 +22,7 @@ from reme_core.files.paths import regular_inside
 from reme_core.files.text_decode import decode_text, looks_binary
 from reme_core.gc_pause import bulk_objects
 from reme_core.index.link_resolution import normalize_target
-from reme_core.models import FileLink, FileNode, ParsedFile
+from reme_core.models import FileLink, FileNode, ParsedFile, content_hash
 from reme_core.parse.frontmatter import split_frontmatter
 from reme_core.parse.markdown_chunker import chunk_markdown
 from reme_core.parse.tags import inline_tags
@@ -123,7 +122,7 @@ def parse_file(root: Path, relpath: str, settings: ParseSettings) -> ParsedFile:
         path=relpath,
         st_mtime=st.st_mtime,
         size=st.st_size,
-        content_hash=hashlib.blake2b(data, digest_size=16).hexdigest(),
+        content_hash=content_hash(data),
         warnings=list(warnings),
     )
     if relpath.endswith(".md"):

@@ -16,7 +16,6 @@ alike, instead of context-dependent guesses that may not line up.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
@@ -31,6 +30,8 @@ backend = ""  # "rjieba" or "jieba" once loaded; "" before, or when neither can 
 
 def jieba_cut() -> Cut:
     """The reference: jieba's search-mode cut with its dictionary loaded (raises if missing)."""
+    import logging
+
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
