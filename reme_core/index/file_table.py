@@ -25,8 +25,11 @@ class FileTable:
         self._slot_of: dict[str, int] = {}
         self._paths: list[str] = []
         self._dates = np.zeros(0, dtype=np.int32)  # capacity grows by doubling
-        self._ids: dict[str, int] = {}
-        self._origins: dict[str, str] = {}
+        self._id_dict: dict[str, int] = {}
+        self._origin_dict: dict[str, str] = {}
+        # The loaded ids and origins, slot by slot, until a look-up needs them by path: a
+        # cold search never does (two 50k-entry dicts were a tenth of its load).
+        self._loaded: tuple[np.ndarray, Sequence[str]] | None = None
         self._sorted: tuple[int, list[str], np.ndarray] | None = None  # (slots, paths, order)
 
     @classmethod
@@ -39,9 +42,30 @@ class FileTable:
         if len(table._slot_of) != n:
             raise ValueError("duplicate paths")
         table._dates = np.asarray(files.dates, dtype=np.int32).copy()
-        table._ids = dict(zip(table._paths, np.asarray(files.ids, dtype=np.int64).tolist()))
-        table._origins = dict(zip(table._paths, files.origins))
+        table._loaded = (np.asarray(files.ids, dtype=np.int64), files.origins)
         return table
+
+    @property
+    def _ids(self) -> dict[str, int]:
+        """Live path -> store id (made from the loaded columns on first use)."""
+        if self._loaded is not None:
+            self._by_path()
+        return self._id_dict
+
+    @property
+    def _origins(self) -> dict[str, str]:
+        """Live path -> origin (made from the loaded columns on first use)."""
+        if self._loaded is not None:
+            self._by_path()
+        return self._origin_dict
+
+    def _by_path(self) -> None:
+        assert self._loaded is not None
+        ids, origins = self._loaded
+        self._loaded = None
+        n = len(ids)
+        self._id_dict = dict(zip(self._paths[:n], ids.tolist()))
+        self._origin_dict = dict(zip(self._paths[:n], origins))
 
     # -- one file -----------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -123,9 +147,13 @@ class FileTable:
     def slots_of_ids(self, file_ids: np.ndarray) -> np.ndarray:
         """Each store id's slot, for loaded ids (ascending, as `check_columns` makes sure,
         so the dense map is bounded); ValueError for an id of no file."""
-        ids = np.fromiter(self._ids.values(), np.int64, count=len(self._ids))
+        if self._loaded is not None:  # as loaded: row i is slot i
+            ids, slots = self._loaded[0], np.arange(len(self._loaded[0]))
+        else:
+            ids = np.fromiter(self._ids.values(), np.int64, count=len(self._ids))
+            slots = self.slots(list(self._ids))
         slot_of_file = np.full(int(ids.max()) + 1 if len(ids) else 1, -1, dtype=np.int32)
-        slot_of_file[ids] = self.slots(list(self._ids))
+        slot_of_file[ids] = slots
         file_ids = np.asarray(file_ids, dtype=np.int64)
         if len(file_ids) and (file_ids.min() < 0 or file_ids.max() >= len(slot_of_file)):
             raise ValueError("chunks of unknown files")
