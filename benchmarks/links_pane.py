@@ -74,7 +74,7 @@ async def _time_open(root: Path, paths: list[str], runs: int) -> dict[str, dict[
     }
     async with app.run_test(size=(140, 40)) as pilot:
         await _until(pilot, lambda: app.ws is not None, timeout=600)
-        pane, reader = app.neighbours, app.reader
+        pane, reader = app.main.neighbours, app.main.reader
         shown: list[float] = []
         original_show = pane.show
 
@@ -96,7 +96,7 @@ async def _time_open(root: Path, paths: list[str], runs: int) -> dict[str, dict[
                     await pilot.pause()
                     ticks.clear()
                     t0 = time.perf_counter()
-                    app.open_path(path, record=False)
+                    app.main.navigator.open_path(path, record=False)
                     await _until(pilot, partial(_shown, app, path, mode == "rendered"))
                     await pilot.pause()
                     f = figures[path]
@@ -111,7 +111,7 @@ async def _time_open(root: Path, paths: list[str], runs: int) -> dict[str, dict[
 
 def _shown(app: RemeApp, path: str, rendered: bool) -> bool:
     """Is the note on screen, in the mode asked for, with its links?"""
-    reader, data = app.reader, app.neighbours.data
+    reader, data = app.main.reader, app.main.neighbours.data
     return (
         reader.path == path
         and (reader.view.rendered is not None) == rendered

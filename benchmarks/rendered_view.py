@@ -103,25 +103,26 @@ async def _time_ui(root: Path, path: str, runs: int, links_pane: bool) -> dict[s
     (a note with 2,000 links costs the links pane's OptionList more than the reader).
     """
     app = RemeApp(root, watch=False)
-    if not links_pane:
-        app.neighbours_worker = lambda path: None  # type: ignore[method-assign]
     opens, toggles, stalls = [], [], []
     async with app.run_test(size=(140, 40)) as pilot:
         await _until(pilot, lambda: app.ws is not None, timeout=600)
+        navigator = app.main.navigator
+        if not links_pane:
+            navigator.gather_neighbours = lambda path: None  # type: ignore[method-assign]
         ticks: list[float] = []
         app.set_interval(0.01, lambda: ticks.append(time.perf_counter()))
-        reader = app.reader
+        reader = app.main.reader
         for _ in range(runs):
             reader.markdown_mode = True
             reader.path = ""  # a new place each time: nothing cached
             ticks.clear()
             t0 = time.perf_counter()
-            app.open_path(path, record=False)
+            navigator.open_path(path, record=False)
             await _until(pilot, lambda: reader.path == path and reader.view.rendered is not None)
             opens.append(time.perf_counter() - t0)
             stalls.append(_longest_gap([t0, *ticks, time.perf_counter()]))
             reader.markdown_mode = False
-            app.open_path(path, record=False)
+            navigator.open_path(path, record=False)
             await _until(pilot, lambda: reader.view.rendered is None and reader.note is not None)
             reader.note.rendered = None
             app.focus_reader()

@@ -255,7 +255,7 @@ async def _tui_run(app_cls: Any, ctx: Context) -> dict[str, float]:
         deadline = time.perf_counter() + 120
         while app.ws is None and time.perf_counter() < deadline:
             await pilot.pause(0.05)
-        pane = app.search_pane
+        pane = app.main.search_pane
         show, display = pane.show_results, app._display
 
         def spy_show(line: str, found: Any) -> None:
