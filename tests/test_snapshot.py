@@ -98,8 +98,7 @@ def test_json_rows_decode_on_demand_and_never_trust_a_row() -> None:
     assert list(again) == values
     hostile = np.frombuffer(b'[1]\0{"a": "\\ud800"}\0{not json', dtype=np.uint8)
     assert list(JsonRows(hostile, 3, is_mapping, dict)) == [{}, {}, {}]
-    with pytest.raises(ValueError):
-        JsonRows(hostile, 2, is_mapping, dict)
+    assert list(JsonRows(hostile, 2, is_mapping, dict)) == [{}, {}]  # rows of another count
 
 
 @pytest.mark.parametrize(

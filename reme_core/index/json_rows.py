@@ -36,23 +36,32 @@ def is_text_list(value: Any) -> bool:
 class JsonRows(Sequence[T]):
     """A read-only sequence of JSON values over NUL-separated UTF-8 texts."""
 
-    __slots__ = ("_data", "_decoded", "_empty", "_ends", "_starts", "_valid")
+    __slots__ = ("_bounds", "_data", "_decoded", "_empty", "_n", "_valid")
 
     def __init__(
         self, data: np.ndarray, n: int, valid: Callable[[Any], bool], empty: Callable[[], T]
     ) -> None:
-        """``data``: uint8 bytes of ``n`` texts joined by NUL; ValueError for another count."""
-        ends = np.flatnonzero(data == 0) if n else np.zeros(0, np.int64)
-        if n and len(ends) != n - 1:
-            raise ValueError("JSON rows of another count")
-        self._data = data
-        self._ends = np.append(ends, len(data)) if n else ends
-        self._starts = np.concatenate([[0], self._ends[:-1] + 1]) if n else ends
+        """``data``: uint8 bytes of ``n`` texts joined by NUL (counted when first read)."""
+        self._data, self._n = data, n
+        self._bounds: tuple[np.ndarray, np.ndarray] | None = None  # found on first read
         self._valid, self._empty = valid, empty
         self._decoded: dict[int, T] = {}
 
+    def _rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's start and end; rows of another count than promised are all empty."""
+        if self._bounds is None:
+            n = self._n
+            ends = np.flatnonzero(self._data == 0) if n else np.zeros(0, np.int64)
+            if n and len(ends) == n - 1:
+                ends = np.append(ends, len(self._data))
+                self._bounds = (np.concatenate([[0], ends[:-1] + 1]), ends)
+            else:  # a damaged snapshot: no row can be told from the next
+                empty = np.zeros(n, np.int64)
+                self._bounds = (empty, empty)
+        return self._bounds
+
     def __len__(self) -> int:
-        return len(self._ends)
+        return self._n
 
     @overload
     def __getitem__(self, i: int) -> T: ...
@@ -73,7 +82,8 @@ class JsonRows(Sequence[T]):
 
     def raw(self, i: int) -> bytes:
         """Row ``i`` as stored (a snapshot written again copies it without decoding)."""
-        return self._data[int(self._starts[i]) : int(self._ends[i])].tobytes()
+        starts, ends = self._rows()
+        return self._data[int(starts[i]) : int(ends[i])].tobytes()
 
     def decoded(self, i: int) -> bool:
         """Whether row ``i`` has been decoded (and so may have been handed out)."""
@@ -82,13 +92,13 @@ class JsonRows(Sequence[T]):
     def rows_containing(self, needle: bytes) -> list[int]:
         """Rows whose stored text holds ``needle``: a prefilter, so that (say) only the
         notes with an alias are decoded when the resolver is built."""
-        data = self._data.tobytes()
+        data, ends = self._data.tobytes(), self._rows()[1]
         found: list[int] = []
-        at = data.find(needle)
+        at = data.find(needle) if len(ends) and ends[-1] else -1
         while at >= 0:
-            row = int(np.searchsorted(self._ends, at))
+            row = int(np.searchsorted(ends, at))
             found.append(row)
-            at = data.find(needle, int(self._ends[row]) + 1) if row + 1 < len(self._ends) else -1
+            at = data.find(needle, int(ends[row]) + 1) if row + 1 < len(ends) else -1
         return found
 
     def _decode(self, i: int) -> T:

@@ -94,8 +94,7 @@ def _joined(arr: np.ndarray, n: int | None = None) -> Sequence[str]:
     """A stored string table (the vocabulary, the link strings) left joined (`JoinedStrings`):
     a search looks up its few terms and paths without splitting 150k strings."""
     if arr.dtype == np.uint8 and len(arr) and arr[0] == _JOINED:
-        body = arr[1:].tobytes()
-        return JoinedStrings(body, body.count(b"\0") + 1 if n is None else n)
+        return JoinedStrings(arr[1:].tobytes(), n)
     return _unstrings(arr, n)
 
 

@@ -14,13 +14,16 @@ import numpy as np
 
 
 class JoinedStrings(Sequence[str]):
-    """``n`` strings, UTF-8 and NUL-joined; ValueError for bytes that are not that."""
+    """``n`` strings, UTF-8 and NUL-joined (None: as many as there are, at least one);
+    ValueError for bytes that are not that."""
 
-    def __init__(self, data: bytes, n: int) -> None:
+    def __init__(self, data: bytes, n: int | None) -> None:
         data.decode("utf-8")  # strict: no lone surrogate, no invalid byte gets through
-        self._data = b"\0" + data + b"\0" if n else b"\0"  # no strings: nothing between NULs
-        if (not n and data) or n < 0 or self._data.count(b"\0") != n + 1:
+        if n is None:
+            n = data.count(b"\0") + 1
+        elif (not n and data) or n < 0 or data.count(b"\0") != max(n - 1, 0):
             raise ValueError("joined strings of another count")
+        self._data = b"\0" + data + b"\0" if n else b"\0"  # no strings: nothing between NULs
         self._n = n
         self._nuls: np.ndarray | None = None  # byte offset of every separator, when needed
         self._list: list[str] | None = None
