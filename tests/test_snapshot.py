@@ -10,9 +10,14 @@ import numpy as np
 import pytest
 
 from reme_core import Workspace
-from reme_core.index import snapshot
-from reme_core.index.json_rows import JsonRows, is_mapping, pack_rows
 from reme_core.index.snapshot import SNAPSHOT_NAME
+from reme_core.index.stored_text import (
+    JsonRows,
+    is_mapping,
+    pack_rows,
+    pack_strings,
+    unpack_strings,
+)
 
 FILES = {
     "daily/2026-01-02/a.md": "# Alpha\n\nbeta gamma alpha\n",
@@ -107,6 +112,6 @@ def test_json_rows_decode_on_demand_and_never_trust_a_row() -> None:
 def test_string_lists_round_trip(values: list[str]) -> None:
     """NUL-joined when no string holds a NUL of its own, JSON otherwise: same list back
     (the count tells no strings from one empty string)."""
-    assert snapshot._unstrings(snapshot._strings(values), len(values)) == values
+    assert unpack_strings(pack_strings(values), len(values)) == values
     with pytest.raises(ValueError):
-        snapshot._unstrings(snapshot._strings(values), len(values) + 2)
+        unpack_strings(pack_strings(values), len(values) + 2)

@@ -19,11 +19,11 @@ from reme_core.index.bm25 import BM25Index
 from reme_core.index.chunk_table import ChunkTable
 from reme_core.index.file_table import FileTable
 from reme_core.index.index_columns import IndexColumns, check_columns
-from reme_core.index.json_rows import JsonRows
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
 from reme_core.index.name_field import NameColumns, NameField
 from reme_core.index.node_table import NodeTable
+from reme_core.index.stored_text import JsonRows
 from reme_core.models import FileLink, FileNode, aliases_of, note_tags
 from reme_core.text.tokenizer import without_cjk
 from reme_core.text.vocabulary import Vocabulary

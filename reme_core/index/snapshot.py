@@ -22,27 +22,34 @@ invariants.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import mmap
 import os
-import re
 import stat
 import struct
 import threading
 import zipfile
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
 from reme_core.index.index_columns import FileColumns, IndexColumns
-from reme_core.index.json_rows import JsonRows, is_mapping, is_text_list, pack_rows
 from reme_core.index.link_columns import LinkColumns
 from reme_core.index.name_field import NameColumns
-from reme_core.text.joined_strings import JoinedStrings
+from reme_core.index.stored_text import (
+    JsonRows,
+    is_mapping,
+    is_text_list,
+    pack_json,
+    pack_rows,
+    pack_strings,
+    unpack_json,
+    unpack_strings,
+    unpack_table,
+)
 
 SNAPSHOT_NAME = "bm25-postings.npz"
 _VERSION = 3  # 3: strings NUL-joined, per-file JSON rows, postings checked per term
@@ -55,65 +62,6 @@ def stamp(generation: int, state: tuple[float, ...]) -> np.ndarray:
     for v in state:  # floats by their bits: equal sums of the same rows are bit-identical
         values.append(int(np.float64(v).view(np.int64)) if isinstance(v, float) else int(v))
     return np.array(values, dtype=np.int64)
-
-
-def _text(value: Any) -> np.ndarray:
-    # ensure_ascii: one byte per character of the JSON, whatever the text
-    return np.frombuffer(json.dumps(value, default=str).encode("ascii"), dtype=np.uint8)
-
-
-# A JSON escape of a lone surrogate: no text this program indexes has one, and no database,
-# JSON output or terminal could take it.
-_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
-
-
-def _untext(arr: np.ndarray) -> Any:
-    if arr.dtype != np.uint8:
-        raise ValueError("text arrays are bytes")
-    data = arr.tobytes()
-    if _SURROGATE.search(data):
-        raise ValueError("text with lone surrogates")
-    return json.loads(data)
-
-
-# How `_strings` stores a list of strings: NUL-joined UTF-8 (split is ~5x faster to read than
-# a JSON array), or a JSON array for a list in which some string holds a NUL of its own.
-_JOINED, _AS_JSON = ord("S"), ord("J")
-
-
-def _strings(values: Sequence[str]) -> np.ndarray:
-    joined = "\0".join(values)
-    if joined.count("\0") == max(len(values) - 1, 0):
-        data = bytes([_JOINED]) + joined.encode("utf-8")
-    else:
-        data = bytes([_AS_JSON]) + json.dumps(list(values)).encode("ascii")
-    return np.frombuffer(data, dtype=np.uint8)
-
-
-def _joined(arr: np.ndarray, n: int | None = None) -> Sequence[str]:
-    """A stored string table (the vocabulary, the link strings) left joined (`JoinedStrings`):
-    a search looks up its few terms and paths without splitting 150k strings."""
-    if arr.dtype == np.uint8 and len(arr) and arr[0] == _JOINED:
-        return JoinedStrings(arr[1:].tobytes(), n)
-    return _unstrings(arr, n)
-
-
-def _unstrings(arr: np.ndarray, n: int | None = None) -> list[str]:
-    """A stored list of strings (of ``n`` of them, when given); ValueError otherwise."""
-    if arr.dtype != np.uint8 or not len(arr):
-        raise ValueError("text arrays are bytes")
-    if arr[0] == _AS_JSON:
-        values = _untext(arr[1:])
-        if not isinstance(values, list) or set(map(type, values)) - {str}:
-            raise ValueError("a list of strings was expected")
-    elif arr[0] == _JOINED:
-        body = arr[1:].tobytes().decode("utf-8")  # strict: no lone surrogate gets through
-        values = body.split("\0") if body or n != 0 else []
-    else:
-        raise ValueError("unknown text encoding")
-    if n is not None and len(values) != n:
-        raise ValueError("a list of strings of another length")
-    return values
 
 
 # Each member's dtype and shape: each dimension names a count of the stamp (`_sizes`), or
@@ -291,7 +239,7 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
             if link_ints.ndim != 2 or link_ints.shape[0] != 6:
                 return None
             return IndexColumns(
-                vocab=_joined(data["vocab"], len(data["ptr"]) - 1),
+                vocab=unpack_table(data["vocab"], len(data["ptr"]) - 1),
                 postings=(data["ptr"], data["docs"], data["tfs"]),
                 doc_lengths=data["doc_lengths"],
                 doc_rowid=data["doc_rowid"],
@@ -300,7 +248,7 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
                 doc_end=data["doc_end"],
                 files=_files(data),
                 links=LinkColumns(
-                    _joined(data["link_strings"]),
+                    unpack_table(data["link_strings"]),
                     link_ints[0],
                     link_ints[1],
                     link_ints[2],
@@ -322,13 +270,13 @@ def _files(data: dict[str, np.ndarray]) -> FileColumns:
     n = len(data["file_ids"])
     return FileColumns(
         ids=data["file_ids"],
-        paths=_unstrings(data["file_paths"], n),
+        paths=unpack_strings(data["file_paths"], n),
         mtimes=data["file_mtimes"],
         sizes=data["file_sizes"],
-        hashes=_unstrings(data["file_hashes"], n),
+        hashes=unpack_strings(data["file_hashes"], n),
         frontmatter=JsonRows(data["file_frontmatter"], n, is_mapping, dict),
         warnings=JsonRows(data["file_warnings"], n, is_text_list, list),
-        origins=_unstrings(data["file_origins"], n),
+        origins=unpack_strings(data["file_origins"], n),
         dates=data["file_dates"],
         tags=JsonRows(data["file_tags"], n, is_text_list, list),
     )
@@ -339,7 +287,7 @@ def _names(data: dict[str, np.ndarray]) -> NameColumns | None:
     built again on first use; `NameField.from_columns` checks the rest)."""
     if "name_ptr" not in data:
         return None
-    head = _untext(data["name_vocab"])
+    head = unpack_json(data["name_vocab"])
     if not isinstance(head, dict):
         return None
     vocab, cjk_free = head.get("vocab"), head.get("cjk_free")
@@ -377,18 +325,18 @@ def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
                 doc_file=cols.doc_file,
                 doc_start=cols.doc_start,
                 doc_end=cols.doc_end,
-                vocab=_strings(cols.vocab),
+                vocab=pack_strings(cols.vocab),
                 file_ids=files.ids,
                 file_mtimes=files.mtimes,
                 file_sizes=files.sizes,
                 file_dates=files.dates,
-                file_paths=_strings(files.paths),
-                file_hashes=_strings(files.hashes),
-                file_origins=_strings(files.origins),
+                file_paths=pack_strings(files.paths),
+                file_hashes=pack_strings(files.hashes),
+                file_origins=pack_strings(files.origins),
                 file_frontmatter=pack_rows(files.frontmatter),
                 file_warnings=pack_rows(files.warnings),
                 file_tags=pack_rows(files.tags or [[] for _ in files.paths]),
-                link_strings=_strings(links.strings),
+                link_strings=pack_strings(links.strings),
                 link_ints=np.stack(
                     [links.source, links.target, links.anchor, links.alias, links.raw, links.line]
                 ).astype(np.int32),
@@ -408,7 +356,7 @@ def _name_members(names: NameColumns | None) -> dict[str, Any]:
         "name_ptr": np.asarray(names.ptr, dtype=np.int64),
         "name_terms": np.asarray(names.term_ids, dtype=np.int32),
         "name_tfs": np.asarray(names.tfs, dtype=np.int32),
-        "name_vocab": _text({"vocab": names.vocab, "cjk_free": names.cjk_free}),
+        "name_vocab": pack_json({"vocab": names.vocab, "cjk_free": names.cjk_free}),
     }
 
 
