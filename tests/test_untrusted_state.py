@@ -344,6 +344,15 @@ def test_a_snapshot_with_altered_arrays_is_ignored(
     ws.close()
 
 
+def built_settled(make_tree: MakeTree) -> tuple[Path, Path]:
+    """`built`, its files older than the racy window: an open has nothing to catch up with,
+    so nothing checks the snapshot's postings before a search reads them."""
+    root = make_tree(FILES)
+    for path in FILES:
+        os.utime(root / path, (1_700_000_000, 1_700_000_000))
+    return built(lambda _files: root)
+
+
 def _point_outside(term: str) -> Callable[[dict[str, np.ndarray]], None]:
     """Make one term's postings point past the last chunk (the checksum is written anew)."""
 
@@ -362,10 +371,7 @@ def test_a_term_whose_snapshot_postings_are_damaged_is_answered_from_the_rows(
     """A snapshot's postings are checked term by term as searches first read them, so an
     open maps them without reading them: the damaged term is caught when it is searched,
     and the index loaded from the rows then, with the same answers and no traceback."""
-    root = make_tree(FILES)
-    for path in FILES:  # not just written: the open has nothing to catch up with
-        os.utime(root / path, (1_700_000_000, 1_700_000_000))
-    root, state = built(lambda _files: root)
+    root, state = built_settled(make_tree)
     expected = answers(root)
     snap = state / SNAPSHOT_NAME
     _rewrite_snapshot(snap, _point_outside("bravo"))
@@ -379,6 +385,28 @@ def test_a_term_whose_snapshot_postings_are_damaged_is_answered_from_the_rows(
         assert snapshot.load(snap, current_stamp(ws)) is not None  # written again, sound
     finally:
         ws.close()
+    assert answers(root) == expected
+
+
+def test_closing_over_damaged_postings_writes_a_sound_snapshot(make_tree: MakeTree) -> None:
+    """A close that only has a new name field to save still checks the postings it would
+    write out: damaged ones are loaded from the rows instead, and nothing raises."""
+    root, state = built_settled(make_tree)
+    expected = answers(root)
+    snap = state / SNAPSHOT_NAME
+
+    def damage(arrays: dict[str, np.ndarray]) -> None:
+        _point_outside("bravo")(arrays)
+        for key in [k for k in arrays if k.startswith("name_")]:
+            del arrays[key]  # a snapshot without the name field: a search builds it
+
+    _rewrite_snapshot(snap, damage)
+    ws = Workspace.open(root)
+    damaged = snap.read_bytes()
+    assert hits(ws, "alpha") == ["daily/a.md"]  # builds the name field the snapshot lacked
+    assert snap.read_bytes() == damaged
+    ws.close()
+    assert snap.read_bytes() != damaged
     assert answers(root) == expected
 
 

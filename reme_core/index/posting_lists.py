@@ -148,6 +148,7 @@ class PostingLists:
     def live_postings(self) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
         """``postings()`` and ``doc_lengths()`` of the live documents only, renumbered densely in
         doc id order (for a snapshot); the index is unchanged apart from folding its delta."""
+        self.check_all()
         self._fold()
         n = self._n_total
         live = self._live[:n]

@@ -285,6 +285,9 @@ class LiveIndex:
         with self.lock:
             if self.store.conn is None or not self._worth_saving():
                 return False
+            self.check_postings()  # a name field alone may be new: the postings as loaded
+            if not self._worth_saving():
+                return False  # they were damaged: loaded from the rows, the snapshot written
             try:
                 with bulk_objects(), self.store.reading():
                     generation = self.store.generation()
