@@ -54,15 +54,6 @@ class SearchRequested(Message):
     parsed: ParsedQuery
 
 
-@dataclass
-class SearchDone(Message):
-    """A search finished: how many hits and how long the worker took, for the status line."""
-
-    query: str
-    hits: int
-    seconds: float
-
-
 # -- results of the app's workers: posted from their threads, handled on the UI thread ----------
 @dataclass
 class WorkspaceOpened(Message):

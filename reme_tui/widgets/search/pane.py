@@ -19,7 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reme_core import ParsedQuery, SearchHit, Workspace, parse_query
-from reme_tui.messages import OpenNote, SearchDone, SearchRequested
+from reme_tui.messages import OpenNote, SearchRequested
 from reme_tui.widgets.search.hit_block import HitBlock
 
 DEBOUNCE_SECONDS = 0.15
@@ -150,7 +150,6 @@ class SearchPane(Vertical):
             results.highlighted = keep
         else:
             self.set_status(message or "No results.")
-        self.post_message(SearchDone(line, len(hits), seconds))
 
     @on(OptionList.OptionSelected, "#results")
     def _selected(self, event: OptionList.OptionSelected) -> None:
