@@ -70,3 +70,19 @@ async def test_the_tags_view_opens_a_tagged_note(
         await settle_workers(pilot)
         assert not isinstance(app.screen, TagsScreen)
         assert app.main.reader.path == "Beta.md"
+
+
+async def test_down_from_the_filter_lands_on_the_first_tag(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    """Down then Enter lists the first tag's notes (the list used to take the focus with no
+    row highlighted, and Enter did nothing)."""
+    app = RemeApp(make_tree(VAULT), watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle_workers(pilot)
+        await run_command(pilot, "Tags")
+        assert isinstance(app.screen, TagsScreen)
+        await settle_workers(pilot)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.screen.shown is not None and app.screen.shown.tag == "project"

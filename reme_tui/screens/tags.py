@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
 
 from reme_core import TagCount, Workspace, list_tags
 from reme_tui.widgets.safe_text import drawable
@@ -53,6 +54,11 @@ class TagsScreen(ModalScreen[str | None]):
     @work(thread=True, exclusive=True, group="tags", exit_on_error=False)
     def _load(self) -> None:
         self.post_message(self.Loaded(list_tags(self.ws)))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A failed listing says so where the tags would be (never a silent empty view)."""
+        if event.worker.group == "tags" and event.state is WorkerState.ERROR:
+            self._status(f"Cannot list the tags: {event.worker.error}")
 
     @dataclass
     class Loaded(Message):
@@ -116,7 +122,11 @@ class TagsScreen(ModalScreen[str | None]):
             self._show_notes(tag)
 
     def action_to_list(self) -> None:
-        self.query_one(OptionList).focus()
+        """Down from the filter: into the list, on its first row (so Enter chooses it)."""
+        options = self.query_one(OptionList)
+        if options.highlighted is None and options.option_count:
+            options.highlighted = 0
+        options.focus()
 
     def action_back(self) -> None:
         """From a tag's notes back to every tag; from there, close."""
