@@ -148,7 +148,7 @@ def _inside(real_root: Path, path: str) -> bool:
 
 # Folders are walked by descriptor where the platform allows: each file's `stat` then names
 # it relative to its open folder (`fstatat`), not by a path the kernel resolves from the
-# root again; the walk of 50k files takes a third less time.
+# root again (with the temp-name test by strings, the 50k walk went 0.40 -> 0.33 s).
 _BY_FD = os.scandir in os.supports_fd and os.open in os.supports_dir_fd
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 
