@@ -96,6 +96,39 @@ def test_worker_term_space_ships_only_new_terms(make_tree) -> None:
     assert fresh.terms == ["delta"] and fresh.space == (os.getpid(), 0)
 
 
+def test_worker_term_counts_are_the_tokenizers_with_words_stemmed_once(make_tree) -> None:
+    """Words are looked up before stemming: inflections of one stem are one term, across
+    batches of a job too, and each chunk's counts are exactly `Tokenizer.tokenize`'s."""
+    from collections import Counter
+
+    from reme_core.parse.parsing import parse_file, tokenizer_for
+
+    texts = {
+        "a.md": "# Capacity\n\nTripled capacity, tripling capacities.\n"
+        "snake_case 光伏逆变器 __bold__\n",
+        "b.md": "capacities TRIPLES Capacity\n\n## Other\n\nrunning runs ran 逆变器\n",
+    }
+    root = make_tree(texts)
+    settings = ParseSettings(use_jieba=False, stemmer="english")
+    tok = tokenizer_for(False, "english")
+    vocab = Vocabulary()
+    spaces = TermSpaces(vocab)
+    for name in texts:
+        batch = parse_batch(str(root), [name], settings, job="job-stem")
+        ids = spaces.ids(batch)
+        ends = np.cumsum(batch.doc_nterms)
+        starts = ends - batch.doc_nterms
+        chunks = parse_file(root, name, settings).chunks
+        assert len(chunks) == len(batch.doc_nterms)
+        for chunk, a, b in zip(chunks, starts, ends, strict=True):
+            got = {vocab.term(int(i)): int(tf) for i, tf in zip(ids[a:b], batch.tfs[a:b])}
+            assert got == dict(Counter(tok.tokenize(chunk.text)))
+    assert len(vocab.terms()) == len(set(vocab.terms()))
+    assert vocab.terms().count("capac") == 1 and "capacities" not in vocab.terms()
+    second = parse_batch(str(root), ["b.md"], settings, job="job-stem")
+    assert second.terms == []  # every word of b.md was given its term the first time
+
+
 def test_term_space_out_of_step_is_refused(make_tree) -> None:
     root = make_tree({"a.md": "alpha\n", "b.md": "beta\n"})
     settings = ParseSettings(use_jieba=False)

@@ -85,8 +85,37 @@ class ParsedBatch:
 
 
 _TOKENIZERS: dict[tuple[bool, str], Tokenizer] = {}
-# This process's term space while it serves a pool job: (job id, term -> worker-local id).
-_SPACE: tuple[str, dict[str, int]] = ("", {})
+
+
+class _TermSpace:
+    """Term ids local to one worker (or one batch), looked up by the word before stemming.
+
+    A word is stemmed the first time this space sees it (stemming every token was a quarter
+    of a worker's time); its term id is then one dict lookup per occurrence.
+    """
+
+    def __init__(self, job: str = "") -> None:
+        self.job = job
+        self.terms: dict[str, int] = {}  # term -> id, in first-seen order
+        self.word_ids: dict[str, int] = {}  # word -> its term's id
+
+    def add(self, words: list[str], tokenizer: Tokenizer) -> list[str]:
+        """Give every word of `words` a term id; returns the terms new to this space, in the
+        order their first words appear (the order the vocabulary assigns ids in)."""
+        fresh = list(itertools.filterfalse(self.word_ids.__contains__, dict.fromkeys(words)))
+        terms, word_ids = self.terms, self.word_ids
+        new: list[str] = []
+        for word, term in zip(fresh, tokenizer.stem(fresh), strict=True):
+            term_id = terms.get(term)
+            if term_id is None:
+                term_id = terms[term] = len(terms)
+                new.append(term)
+            word_ids[word] = term_id
+        return new
+
+
+# This process's term space while it serves a pool job.
+_SPACE = _TermSpace()
 
 
 def tokenizer_for(use_jieba: bool, stemmer: str = "none") -> Tokenizer:
@@ -179,7 +208,7 @@ def parse_batch(
     ``job`` names a pool job: term ids then come from this process's term space for that job
     (see the module docstring); without it the batch numbers its own terms from 0. Files that
     are gone, or no longer regular files inside the workspace, are reported as vanished.
-    Term counting is one vectorised pass over the whole batch (token -> id by a C-level
+    Term counting is one vectorised pass over the whole batch (word -> term id by a C-level
     `map`, then `np.unique` of (chunk, term) keys) rather than a Counter per chunk.
     """
     with bulk_objects():  # a batch's objects are freed by reference counting: ~12% faster
@@ -192,7 +221,7 @@ def _parse_batch(
     global _SPACE
     tokenizer = tokenizer_for(settings.use_jieba, settings.stemmer)
     batch = ParsedBatch()
-    tokens: list[str] = []
+    words: list[str] = []
     lengths: list[int] = []
     base = Path(root)
     fit = set(regular_inside(base, relpaths))
@@ -210,20 +239,18 @@ def _parse_batch(
             batch.skipped.append((rel, reason))
             continue
         for chunk in parsed.chunks:
-            chunk_tokens = tokenizer.tokenize(chunk.text)
-            lengths.append(len(chunk_tokens))
-            tokens.extend(chunk_tokens)
+            chunk_words = tokenizer.words(chunk.text)
+            lengths.append(len(chunk_words))
+            words.extend(chunk_words)
         batch.files.append(parsed)
-    if job and _SPACE[0] != job:
-        _SPACE = (job, {})
-    space = _SPACE[1] if job else {}
-    known = len(space)
-    # First-seen order, as the vocabulary assigns ids.
-    batch.terms = list(itertools.filterfalse(space.__contains__, dict.fromkeys(tokens)))
-    space.update(zip(batch.terms, range(known, known + len(batch.terms))))
+    if job and _SPACE.job != job:
+        _SPACE = _TermSpace(job)
+    space = _SPACE if job else _TermSpace()
+    known = len(space.terms)
+    batch.terms = space.add(words, tokenizer)
     batch.space = (os.getpid(), known) if job else None
-    n_terms = max(len(space), 1)
-    ids = np.fromiter(map(space.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+    n_terms = max(len(space.terms), 1)
+    ids = np.fromiter(map(space.word_ids.__getitem__, words), dtype=np.int64, count=len(words))
     chunk_of = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
     keys, tfs = np.unique(chunk_of * n_terms + ids, return_counts=True)
     batch.doc_nterms = np.bincount(keys // n_terms, minlength=len(lengths)).astype(np.int32)

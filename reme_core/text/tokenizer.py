@@ -81,7 +81,11 @@ class Tokenizer:
 
     def tokenize(self, text: str) -> list[str]:
         """Terms of ``text`` in reading order, duplicates kept (term frequencies need them)."""
-        words = self.words(text)
+        return self.stem(self.words(text))
+
+    def stem(self, words: list[str]) -> list[str]:
+        """The terms of `words` (one per word, in order): a word's term depends on that word
+        alone, so a caller that sees a word many times may stem it once."""
         if self.stemmer == "none" or not words:
             return words
         return _stem_words(self.stemmer)(words)
