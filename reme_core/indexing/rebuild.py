@@ -254,6 +254,7 @@ class Rebuild:
                 built.memory.name_field(tokenize, cjk=False)
                 cols.names = built.memory.name_columns(cols.files.paths)
                 snapshot.save(snap, current, cols)
+                built.memory.names_unsaved = False  # saved just now: not again at close
         finally:
             copier.join()
         if failed:
