@@ -18,6 +18,7 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from reme_core.text.joined_strings import JoinedStrings
+from reme_core.text.json_text import json_text
 
 T = TypeVar("T")
 
@@ -174,13 +175,11 @@ def pack_rows(values: Sequence[Any]) -> np.ndarray:
     """
     if isinstance(values, JsonRows):
         texts = [
-            json.dumps(values[i], ensure_ascii=False, default=str).encode("utf-8")
-            if values.decoded(i)
-            else values.raw(i)
+            json_text(values[i]).encode("utf-8") if values.decoded(i) else values.raw(i)
             for i in range(len(values))
         ]
     else:
-        texts = [json.dumps(v, ensure_ascii=False, default=str).encode("utf-8") for v in values]
+        texts = [json_text(v).encode("utf-8") for v in values]
     return np.frombuffer(b"\0".join(texts), dtype=np.uint8)
 
 

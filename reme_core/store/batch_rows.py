@@ -3,12 +3,12 @@ with one `executemany` per table (the store's hottest write path: every batch of
 
 from __future__ import annotations
 
-import json
 import sqlite3
 
 import numpy as np
 
 from reme_core.store.rows import BatchWrite, _link_row, select_in
+from reme_core.text.json_text import json_text
 
 
 def write_batch(conn: sqlite3.Connection, batch: BatchWrite) -> tuple[list[int], np.ndarray]:
@@ -38,10 +38,10 @@ def _upsert_files(conn: sqlite3.Connection, batch: BatchWrite) -> list[int]:
             node.st_mtime,
             node.size,
             node.content_hash,
-            json.dumps(node.frontmatter, ensure_ascii=False, default=str),
-            json.dumps(node.warnings, ensure_ascii=False),
+            json_text(node.frontmatter),
+            json_text(node.warnings),
             origin,
-            json.dumps(node.inline_tags, ensure_ascii=False),
+            json_text(node.inline_tags),
         )
         file_id = known.get(node.path)
         if file_id is None:  # the id SQLite would give: inserts run in this order
