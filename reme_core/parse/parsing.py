@@ -102,7 +102,8 @@ class _TermSpace:
     def add(self, words: list[str], tokenizer: Tokenizer) -> list[str]:
         """Give every word of `words` a term id; returns the terms new to this space, in the
         order their first words appear (the order the vocabulary assigns ids in)."""
-        fresh = list(itertools.filterfalse(self.word_ids.__contains__, dict.fromkeys(words)))
+        # Known words are looked up, not inserted: most of a batch's words are known.
+        fresh = list(dict.fromkeys(itertools.filterfalse(self.word_ids.__contains__, words)))
         terms, word_ids = self.terms, self.word_ids
         new: list[str] = []
         for word, term in zip(fresh, tokenizer.stem(fresh), strict=True):
