@@ -124,3 +124,38 @@ def test_errors_have_exit_codes_and_no_traceback(root: Path, args, code, needle)
 def test_missing_workspace_folder(tmp_path: Path) -> None:
     out = run("search", "x", "-w", str(tmp_path / "nope"))
     assert out.returncode == 1 and "not a folder" in out.stderr
+
+
+_BLAS_PROBE = """
+import os, sys
+from reme_tui.cli.program import main
+main(["stats", "-w", sys.argv[1]])
+import numpy  # already loaded by the command
+print(len(os.listdir("/proc/self/task")), os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2, reason="Linux, 2+ cores"
+)
+def test_commands_start_no_blas_threads_unless_asked(root: Path) -> None:
+    """A one-shot command leaves OpenBLAS to one thread (its start-up spin cost a cold search
+    a sixth of its time); a user's own OPENBLAS_NUM_THREADS is kept."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+
+    def probe(extra: dict[str, str]) -> tuple[int, str]:
+        out = subprocess.run(
+            [sys.executable, "-c", _BLAS_PROBE, str(root)],
+            capture_output=True,
+            text=True,
+            env={**env, **extra},
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr
+        threads, setting = out.stdout.split()[-2:]
+        return int(threads), setting
+
+    ours, setting = probe({})
+    theirs, kept = probe({"OPENBLAS_NUM_THREADS": "2"})
+    assert (setting, kept) == ("1", "2")
+    assert ours < theirs
