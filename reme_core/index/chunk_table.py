@@ -146,19 +146,32 @@ class FileDocs:
     """BM25 doc ids of each file's chunks; the loaded ones stay one sorted array until changed."""
 
     def __init__(self, paths: Sequence[str] = (), doc_slot: np.ndarray | None = None) -> None:
-        self._slot: dict[str, int] = {}
+        self._slot_dict: dict[str, int] = {}
         self._grouped: Grouped | None = None
+        # The loaded paths, until a look-up by path needs their dict: a cold search makes
+        # none (50k entries were a tenth of its load).
+        self._paths: Sequence[str] | None = None
         if doc_slot is not None and len(doc_slot):
             self._grouped = Grouped(doc_slot, len(paths))
-            counts = np.diff(self._grouped.ptr)
-            self._slot = {paths[i]: i for i in np.flatnonzero(counts).tolist()}
+            self._paths = paths
         self._own: dict[str, np.ndarray] = {}
+
+    @property
+    def _slot(self) -> dict[str, int]:
+        """Loaded path -> its slot, for the paths that have docs (made on first use)."""
+        if self._paths is not None and self._grouped is not None:
+            paths, self._paths = self._paths, None
+            counts = np.diff(self._grouped.ptr)
+            self._slot_dict = {paths[i]: i for i in np.flatnonzero(counts).tolist()}
+        return self._slot_dict
 
     def get(self, path: str) -> np.ndarray | None:
         docs = self._own.get(path)
-        if docs is None and path in self._slot and self._grouped is not None:
-            slot = self._slot[path]
-            docs = self._grouped.order[self._grouped.ptr[slot] : self._grouped.ptr[slot + 1]]
+        if docs is None and self._grouped is not None:
+            slot = self._slot.get(path)
+            if slot is not None:
+                ptr = self._grouped.ptr
+                docs = self._grouped.order[ptr[slot] : ptr[slot + 1]]
         return docs
 
     def pop(self, path: str) -> np.ndarray | None:
