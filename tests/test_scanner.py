@@ -105,3 +105,21 @@ def test_scan_calls_when_many_once_past_the_count(tree: Path) -> None:
     scan(tree, SCOPE, when_many=(len(found), lambda: calls.append(2)))  # in the last folder
     scan(tree, SCOPE, when_many=(len(found) + 1, lambda: calls.append(3)))
     assert calls == [1, 2]  # never reached: never called
+
+
+def test_walk_leaves_out_exactly_the_ignored_names(make_tree) -> None:
+    """The walk's quick name test lets through every name `is_ignored` would refuse: dot
+    names, editor temp names (with suffixes that are temp endings too), the state folder
+    at the root only."""
+    names = ["a.md", ".a.md", "#a.md#", "a.md~", "4913", "x.tmp", "y.swp", "#", "b#.md", "~c.md"]
+    files: dict[str, str | bytes] = {}
+    for folder in ("", "sub/", "metadata/", "sub/metadata/", ".dot/", "sub/x#/", "~d/"):
+        for name in names:
+            files[f"{folder}{name}"] = "text\n"
+    root = make_tree(files)
+    suffixes = (".md", "~", "#", ".tmp", ".swp", "4913")
+    scope = Scope(("",), suffixes)
+    got = sorted(list_files(root, scope).paths)
+    want = sorted(p for p in files if p.endswith(suffixes) and not scope.ignores(p))
+    assert got == want
+    assert "sub/metadata/a.md" in got and "metadata/a.md" not in got and "sub/a.md~" not in got

@@ -15,16 +15,16 @@ METADATA_DIR = "metadata"  # derived state in memory mode (ReMe's layer)
 VAULT_STATE_DIR = ".reme-tui"  # derived state in vault mode: hidden, like .obsidian/
 # Editor temp files: *~, *.swp, *.swo, *.swx, *.tmp, #*# and vim's 4913 probe (SPEC §1), as
 # string tests (the walk tests every name; a regex per name was a tenth of it).
-_TEMP_ENDINGS = ("~", ".swp", ".swo", ".swx", ".tmp")
-_CASELESS = os.path.normcase("A") == "a"  # Windows: names compare case-insensitively
+TEMP_ENDINGS = ("~", ".swp", ".swo", ".swx", ".tmp")
+CASELESS = os.path.normcase("A") == "a"  # Windows: names compare case-insensitively
 
 
 def is_temp_name(name: str) -> bool:
     """Whether a file name is an editor's temp file."""
-    if _CASELESS:
+    if CASELESS:
         name = name.lower()
     return (
-        name.endswith(_TEMP_ENDINGS)
+        name.endswith(TEMP_ENDINGS)
         or (len(name) > 1 and name[0] == "#" and name[-1] == "#")
         or name == "4913"
     )

@@ -15,7 +15,14 @@ from pathlib import Path
 
 from reme_core.config import Config
 from reme_core.files.excludes import Excludes
-from reme_core.files.paths import METADATA_DIR, is_ignored, is_ignored_child, state_dir_name
+from reme_core.files.paths import (
+    CASELESS,
+    METADATA_DIR,
+    TEMP_ENDINGS,
+    is_ignored,
+    is_ignored_child,
+    state_dir_name,
+)
 from reme_core.files.text_decode import shown_name, undecodable
 
 WATCH_LAYERS = ("daily", "digest")
@@ -208,7 +215,11 @@ def _entries(
     paths, mtimes, sizes = found.paths, found.mtimes, found.sizes
     for entry in entries:
         name = entry.name
-        if is_ignored_child(rel, name, state_dir):
+        # Most names cannot be ignored: only those the cheap test lets through are asked
+        # (all of them where names compare caselessly: the endings are lower case).
+        if (
+            CASELESS or name[0] in ".#" or name.endswith(TEMP_ENDINGS) or name == "4913" or not rel
+        ) and is_ignored_child(rel, name, state_dir):
             continue
         try:
             if not name.isascii() and undecodable(name):  # no path of it could be stored
