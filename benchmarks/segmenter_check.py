@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from reme_core.text import segmenter
-from reme_core.text.tokenizer import _CJK_SPLIT
+from reme_core.text.tokenizer import _cjk_split
 
 DEMO = Path(__file__).resolve().parents[1] / "reme_tui" / "demo"
 RARE_HAN = ["々", "〆", "〇", "㐀", "㑇", "䶵", "𠀀", "𪚥", "豈", "﨑", "鿿", "龥", "\u9fd6"]
@@ -36,7 +36,7 @@ def han_runs(folder: Path) -> Counter[str]:
         except (OSError, UnicodeDecodeError):
             continue
         text = unicodedata.normalize("NFKC", text).lower()
-        runs.update(m.group(1) for m in _CJK_SPLIT.finditer(text) if m.group(1))
+        runs.update(m.group(1) for m in _cjk_split().finditer(text) if m.group(1))
     return runs
 
 
@@ -45,7 +45,7 @@ def random_runs(n: int, seed: int = 15) -> list[str]:
     import jieba
 
     rng = random.Random(seed)
-    words = sorted(w for w, f in jieba.dt.FREQ.items() if f > 0 and _CJK_SPLIT.fullmatch(w))
+    words = sorted(w for w, f in jieba.dt.FREQ.items() if f > 0 and _cjk_split().fullmatch(w))
     out = []
     for _ in range(n):
         k = rng.randint(1, 8)
