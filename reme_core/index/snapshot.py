@@ -52,7 +52,7 @@ from reme_core.index.stored_text import (
 )
 
 SNAPSHOT_NAME = "bm25-postings.npz"
-_VERSION = 3  # 3: strings NUL-joined, per-file JSON rows, postings checked per term
+_VERSION = 4  # 3: strings NUL-joined, per-file JSON rows, postings checked per term; 4: no sums
 _SAVING = threading.Lock()  # one writer per process: the temporary file is named by pid
 
 
@@ -111,15 +111,15 @@ _LOCAL_HEADER = struct.Struct("<4s5H3L2H")
 
 
 def _sizes(expected: np.ndarray) -> dict[str, int]:
-    """The lengths the stamp's counts fix (`Store.state`: files, max id, sizes, mtimes,
-    chunks, max rowid, links, terms after the version and generation)."""
+    """The lengths the stamp's counts fix (`Store.state`: files, max id, chunks, max rowid,
+    links, terms after the version and generation)."""
     counts = expected.tolist()
     return {
         "stamp": len(counts),
         "files": counts[2],
-        "chunks": counts[6],
-        "links": counts[8],
-        "terms+1": counts[9] + 1,
+        "chunks": counts[4],
+        "links": counts[6],
+        "terms+1": counts[7] + 1,
         "files+1": counts[2] + 1,
         "six": 6,
     }

@@ -189,16 +189,19 @@ class Store:
         ]
 
     def state(self) -> tuple[float, ...]:
-        """Counts and sums that move with any committed change (aggregates only, no row read)."""
-        files = self.conn.execute(
-            "SELECT count(*), coalesce(max(id), 0), coalesce(sum(size), 0), "
-            "coalesce(sum(mtime), 0.0) FROM files"
-        ).fetchone()
-        chunks = self.conn.execute("SELECT count(*), coalesce(max(rowid), 0) FROM chunks")
-        links = self.conn.execute("SELECT count(*) FROM links").fetchone()[0]
-        vocab = self.conn.execute("SELECT count(*) FROM vocab").fetchone()[0]
-        n_files, max_id, sizes, mtimes = files
-        return (n_files, max_id, sizes, float(mtimes), *chunks.fetchone(), links, vocab)
+        """Row counts and largest ids, which move with any row added or removed (every commit
+        of ours also bumps the generation the snapshot's stamp holds beside them).
+
+        Each is answered from an index or the table's last page: sums over the files table
+        read all 50k of its rows, 10-35 ms of every cold start.
+        """
+        return tuple(
+            self.conn.execute(
+                "SELECT (SELECT count(*) FROM files), (SELECT coalesce(max(id), 0) FROM files), "
+                "(SELECT count(*) FROM chunks), (SELECT coalesce(max(rowid), 0) FROM chunks), "
+                "(SELECT count(*) FROM links), (SELECT count(*) FROM vocab)"
+            ).fetchone()
+        )
 
     def load_links(self) -> dict[int, list[tuple[str, str, int, str, int, str]]]:
         """Links per file id, in source order: (target, anchor, line, alias, embed, raw)."""
