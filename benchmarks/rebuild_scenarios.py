@@ -92,7 +92,9 @@ def floor(ctx: Context) -> Result:
     """Single-process read + chunk + tokenise (`parse_file` + `Tokenizer.tokenize`, with the
     index's own tokenizer settings) per file."""
     from reme_core.config import load_config
-    from reme_core.parse.parsing import ParseSettings, parse_file, tokenizer_for
+    from reme_core.parse.parsing import parse_file
+    from reme_core.parse.settings import ParseSettings
+    from reme_core.text.tokenizer import tokenizer_for
 
     root = ctx.root
     paths = corpus_paths(root)

@@ -25,12 +25,10 @@ from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
 from reme_core.indexing.indexer import BatchReport, Changes, Indexer, ProgressFn
 from reme_core.indexing.live_index import IndexPlace, LiveIndex
-from reme_core.indexing.maintenance import IndexStats, OptimizeReport, index_stats, run_optimize
 from reme_core.indexing.opening import open_live_index
-from reme_core.indexing.rebuild import Rebuild, ReindexSummary
 from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk, FileLink, FileNode
-from reme_core.parse.parsing import ParseSettings, tokenizer_for
+from reme_core.parse.settings import ParseSettings
 from reme_core.query import notes
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.filters import SearchFilters
@@ -41,16 +39,19 @@ from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
 from reme_core.query.search import run_search
 from reme_core.store.database import Store
-from reme_core.text.tokenizer import Tokenizer
+from reme_core.text.tokenizer import Tokenizer, tokenizer_for
 from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
 if TYPE_CHECKING:
-    # The edit modules are imported by the methods that edit: a program that only searches
-    # (a cold `reme-tui search`) does not load them.
+    # The edit, rebuild and maintenance modules (and through them the parsers) are imported
+    # by the methods that use them: a program that only searches (a cold `reme-tui search`)
+    # does not load them.
     from reme_core.edit.file_ops import DeleteReport, MoveReport
     from reme_core.edit.undo import UndoReport
     from reme_core.edit.write import WriteReport
+    from reme_core.indexing.maintenance import IndexStats, OptimizeReport
+    from reme_core.indexing.rebuild import ReindexSummary
 
 
 class Workspace:
@@ -204,6 +205,8 @@ class Workspace:
 
         One rebuild at a time across processes (the state folder's lock).
         """
+        from reme_core.indexing.rebuild import Rebuild
+
         with self.write_lock, self.state_lock.held():
             rebuild = Rebuild(
                 self.live, self.rebuild_scope, self.settings, self.config.workers, self.warn
@@ -361,11 +364,15 @@ class Workspace:
     # -- maintenance --------------------------------------------------------------------------
     def optimize(self) -> OptimizeReport:
         """Compact tombstones and vocabulary, rewrite the persisted state, report before/after."""
+        from reme_core.indexing.maintenance import run_optimize
+
         with self.write_lock:
             return run_optimize(self.live)
 
     def stats(self) -> IndexStats:
         """Counts for the header and `reme-tui stats`."""
+        from reme_core.indexing.maintenance import index_stats
+
         with self._fresh():
             return index_stats(self.live)
 

@@ -28,7 +28,7 @@ from tests.helpers import read_text, wait_for
 ZYGOTE = r"""
 import json, os, signal, sys
 from reme_tui.cli import program as cli
-from reme_core.parse.parsing import tokenizer_for
+from reme_core.text.tokenizer import tokenizer_for
 tokenizer_for(True).tokenize("预热 warm up")
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # killed children are reaped by the kernel
 for line in sys.stdin:

@@ -31,7 +31,7 @@ EARLIER = "digest/earlier.md"
 ZYGOTE = r"""
 import json, os, signal, sys
 from reme_core import UndoRefused, Workspace
-from reme_core.parse.parsing import tokenizer_for
+from reme_core.text.tokenizer import tokenizer_for
 tokenizer_for(True).tokenize("warm up")
 for line in sys.stdin:
     req = json.loads(line)

@@ -14,7 +14,8 @@ import pytest
 
 from reme_core import Workspace
 from reme_core.parse.parse_pool import BATCH_FILES, POOL_THRESHOLD
-from reme_core.parse.parsing import VANISHED, ParseSettings, TermSpaces, parse_batch
+from reme_core.parse.parsing import VANISHED, TermSpaces, parse_batch
+from reme_core.parse.settings import ParseSettings
 from reme_core.text.vocabulary import Vocabulary
 from tests.conftest import write_files
 
@@ -101,7 +102,8 @@ def test_worker_term_counts_are_the_tokenizers_with_words_stemmed_once(make_tree
     batches of a job too, and each chunk's counts are exactly `Tokenizer.tokenize`'s."""
     from collections import Counter
 
-    from reme_core.parse.parsing import parse_file, tokenizer_for
+    from reme_core.parse.parsing import parse_file
+    from reme_core.text.tokenizer import tokenizer_for
 
     texts = {
         "a.md": "# Capacity\n\nTripled capacity, tripling capacities.\n"

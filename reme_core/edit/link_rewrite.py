@@ -32,7 +32,7 @@ from reme_core.parse.wikilinks import (
 
 if TYPE_CHECKING:
     from reme_core.edit.target import EditTarget
-    from reme_core.parse.parsing import ParseSettings
+    from reme_core.parse.settings import ParseSettings
 
 _NEWLINE = re.compile(r"(\r\n|\r|\n)")
 _BOM = "\ufeff"

@@ -12,7 +12,7 @@ from reme_core.indexing.live_index import HoldsIndex
 if TYPE_CHECKING:
     from reme_core.files.scanner import Scope
     from reme_core.indexing.indexer import BatchReport, Changes
-    from reme_core.parse.parsing import ParseSettings
+    from reme_core.parse.settings import ParseSettings
 
 
 class EditTarget(HoldsIndex, Protocol):

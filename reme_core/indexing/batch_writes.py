@@ -6,11 +6,14 @@ Also the "racily clean" rule both apply to a file read moments after it was writ
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from reme_core.parse.parsing import ParsedBatch, TermSpaces
 from reme_core.store.database import BatchWrite
+
+if TYPE_CHECKING:
+    from reme_core.parse.parsing import ParsedBatch, TermSpaces
 
 # A file read within RACY_SECONDS of its mtime could still change within the same timestamp
 # tick without changing its size (git's "racily clean" problem). Such files are stored with

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -22,11 +22,15 @@ from reme_core.files.scanner import FileStat, ScanAhead, Scope, list_files
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
 from reme_core.indexing.live_index import LiveIndex
-from reme_core.indexing.maintenance import OptimizeReport
 from reme_core.models import content_hash
-from reme_core.parse.parse_pool import parse_many
-from reme_core.parse.parsing import VANISHED, ParsedBatch, ParseSettings, TermSpaces
+from reme_core.parse.settings import ParseSettings
 from reme_core.store.database import BatchWrite, is_busy, retry_busy
+
+if TYPE_CHECKING:
+    # The parsers are imported when there is something to parse: a start-up diff that finds
+    # every file unchanged (a cold search, usually) never loads them.
+    from reme_core.indexing.maintenance import OptimizeReport
+    from reme_core.parse.parsing import ParsedBatch
 
 ProgressFn = Callable[[int, int], None]
 ChangeKind = Literal["added", "modified", "deleted"]
@@ -170,6 +174,8 @@ class Indexer:
         return report
 
     def _apply(self, changes: Changes, progress: ProgressFn | None) -> BatchReport:
+        from reme_core.parse.parsing import VANISHED
+
         started = time.perf_counter()
         candidates = sorted(set(changes.added) | set(changes.modified))
         unfit = set(candidates).difference(regular_inside(self.root, candidates))
@@ -201,6 +207,8 @@ class Indexer:
         """One transaction. Term ids are assigned inside it, after catching up with any other
         writer, so two processes never hand out the same id for different terms.
         """
+        from reme_core.parse.parsing import TermSpaces
+
         live = self.live
         live.refresh_if_changed()
         live.check_postings()  # nothing is built on postings a snapshot left unchecked
@@ -278,6 +286,8 @@ class Indexer:
     def _parse(
         self, paths: Sequence[str], progress: ProgressFn | None
     ) -> tuple[list[ParsedBatch], list[tuple[str, str]]]:
+        from reme_core.parse.parse_pool import parse_many
+
         done = 0
         total = len(paths)
 

@@ -26,7 +26,7 @@ from reme_core.index import snapshot
 from reme_core.index.index_columns import columns_from_rows
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
-from reme_core.parse.pool_worker import pid_alive
+from reme_core.processes import pid_alive
 from reme_core.store.database import Store, StoreError, is_busy, retry_busy
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reme_core.files.paths import METADATA_DIR
+from reme_core.indexing.db_files import remove_db, remove_stale_rebuilds
 from reme_core.indexing.live_index import DB_NAME, IndexPlace, LiveIndex
-from reme_core.indexing.rebuild import remove_db, remove_stale_rebuilds
 from reme_core.indexing.state_lock import StateLock
 from reme_core.store.database import Store, StoreError, retry_busy
 

@@ -7,7 +7,6 @@ answering searches, then installs them into it in one step.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import sqlite3
 import threading
@@ -23,6 +22,7 @@ from reme_core.index import snapshot
 from reme_core.index.index_columns import ColumnsBuilder, IndexColumns
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.indexing.batch_writes import batch_writes, mark_racy
+from reme_core.indexing.db_files import remove_db, remove_stale_rebuilds
 from reme_core.indexing.live_index import DB_NAME, REBUILD_KEY, LiveIndex
 from reme_core.parse.parse_pool import POOL_THRESHOLD, parse_many, pool_context, uses_pool
 from reme_core.parse.parsing import (
@@ -32,7 +32,6 @@ from reme_core.parse.parsing import (
     TermSpaces,
     tokenizer_for,
 )
-from reme_core.parse.pool_worker import pid_alive
 from reme_core.store.database import Store, is_busy, retry_busy
 
 ProgressFn = Callable[[int, int], None]
@@ -48,26 +47,6 @@ class ReindexSummary:
     dangling_links: int
     skipped: list[tuple[str, str]]
     seconds: float
-
-
-def remove_db(db: Path) -> None:
-    """Delete a database and its log (the log first: never an old log beside a new file)."""
-    if db.parent.is_symlink():  # never delete through one: it may be another program's
-        raise PermissionError(errno.EPERM, f"{db.parent.name} is a symbolic link")
-    for suffix in ("-wal", "-shm", ""):
-        with contextlib.suppress(FileNotFoundError):
-            Path(f"{db}{suffix}").unlink()
-
-
-def remove_stale_rebuilds(db: Path) -> None:
-    """Delete rebuild files left by processes that died mid-rebuild."""
-    for leftover in db.parent.glob(f"{DB_NAME}.rebuild-*"):
-        # index.sqlite.rebuild-<pid>, and its -wal, -shm or -journal beside it
-        pid = leftover.name[len(DB_NAME) + len(".rebuild-") :].split("-", 1)[0]
-        if not pid.isdigit() or pid_alive(int(pid)) or not leftover.is_file():
-            continue
-        with contextlib.suppress(OSError):
-            leftover.unlink()
 
 
 class _Built:

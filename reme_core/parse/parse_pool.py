@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reme_core.parse import pool_worker
-from reme_core.parse.parsing import ParsedBatch, ParseSettings, parse_batch
+from reme_core.parse.parsing import ParsedBatch, parse_batch
+from reme_core.parse.settings import ParseSettings
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

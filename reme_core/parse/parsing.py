@@ -13,7 +13,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,45 +24,14 @@ from reme_core.index.link_resolution import normalize_target
 from reme_core.models import FileLink, FileNode, ParsedFile, content_hash
 from reme_core.parse.frontmatter import split_frontmatter
 from reme_core.parse.markdown_chunker import chunk_markdown
+from reme_core.parse.settings import ParseSettings
 from reme_core.parse.tags import inline_tags
 from reme_core.parse.text_chunker import chunk_text
 from reme_core.parse.wikilinks import find_markdown_links, find_wikilinks
-from reme_core.text.tokenizer import Tokenizer
+from reme_core.text.tokenizer import Tokenizer, tokenizer_for
 from reme_core.text.vocabulary import Vocabulary
 
-if TYPE_CHECKING:
-    from reme_core.config import Config
-
 VANISHED = "vanished"
-
-
-@dataclass(frozen=True, slots=True)
-class ParseSettings:
-    """The parts of the config a worker needs (small and picklable)."""
-
-    encoding: str = "utf-8"
-    invalid_encoding_policy: str = "replace"
-    chunk_max_bytes: int = 4096
-    max_file_bytes: int = 20 * 1024 * 1024
-    use_jieba: bool = True
-    stemmer: str = "english"
-    markdown_links: bool = False  # Obsidian semantics: Markdown links are edges, `#tags` tags
-    # Bumped when the same bytes parse to different nodes, so indexes built before rebuild
-    # (it is part of the stored fingerprint). 2: inline `#tags` in vaults.
-    parse_version: int = 2
-
-    @classmethod
-    def from_config(cls, config: Config, markdown_links: bool) -> ParseSettings:
-        """The parse settings a workspace's config gives (the config owns the defaults)."""
-        return cls(
-            encoding=config.encoding,
-            invalid_encoding_policy=config.invalid_encoding_policy,
-            chunk_max_bytes=config.chunk_max_bytes,
-            max_file_bytes=config.max_file_bytes,
-            use_jieba=config.use_jieba,
-            stemmer=config.stemmer,
-            markdown_links=markdown_links,
-        )
 
 
 @dataclass(slots=True)
@@ -82,9 +50,6 @@ class ParsedBatch:
     doc_nterms: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     term_idx: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     tfs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
-
-
-_TOKENIZERS: dict[tuple[bool, str], Tokenizer] = {}
 
 
 class _TermSpace:
@@ -117,14 +82,6 @@ class _TermSpace:
 
 # This process's term space while it serves a pool job.
 _SPACE = _TermSpace()
-
-
-def tokenizer_for(use_jieba: bool, stemmer: str = "none") -> Tokenizer:
-    """One tokenizer per process and mode, so jieba's dictionary loads once."""
-    tok = _TOKENIZERS.get((use_jieba, stemmer))
-    if tok is None:
-        tok = _TOKENIZERS[use_jieba, stemmer] = Tokenizer(use_jieba, stemmer)
-    return tok
 
 
 def read_stable(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:

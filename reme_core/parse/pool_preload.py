@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import gc
 
-from reme_core.parse.parsing import tokenizer_for
 from reme_core.parse.pool_worker import start_worker  # noqa: F401  (the workers' initializer)
+from reme_core.text.tokenizer import tokenizer_for
 
 tokenizer_for(True, "english").tokenize("warm up 预热")  # jieba and the stemmer
 gc.freeze()

@@ -15,6 +15,7 @@ import threading
 import time
 
 from reme_core.parse import parsing  # noqa: F401  (the parsing stack, loaded before the fork)
+from reme_core.processes import pid_alive
 
 _POLL_SECONDS = 0.5
 
@@ -50,14 +51,3 @@ def _exit_with(host_pid: int) -> None:
         while pid_alive(host_pid):
             time.sleep(_POLL_SECONDS)
     os._exit(0)
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether a process exists (one owned by another user counts as alive)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True

@@ -153,6 +153,17 @@ class Tokenizer:
         return list(dict.fromkeys(self.tokenize(text)))
 
 
+_TOKENIZERS: dict[tuple[bool, str], Tokenizer] = {}
+
+
+def tokenizer_for(use_jieba: bool, stemmer: str = "none") -> Tokenizer:
+    """One tokenizer per process and mode, so jieba's dictionary loads once."""
+    tok = _TOKENIZERS.get((use_jieba, stemmer))
+    if tok is None:
+        tok = _TOKENIZERS[use_jieba, stemmer] = Tokenizer(use_jieba, stemmer)
+    return tok
+
+
 def has_cjk(text: str) -> bool:
     """Whether text holds Han, kana or Hangul (whose terms need jieba or bigrams)."""
     return not text.isascii() and _cjk_char().search(text) is not None
