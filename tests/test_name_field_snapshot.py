@@ -50,7 +50,9 @@ def _fresh_ranking(ws: Workspace, terms: list[str], cjk: bool = False) -> list[t
         index.files.paths,
         index.live_slots(),
         index.nodes.frontmatter,
-        tok.tokenize if cjk else (lambda text: tok.tokenize(without_cjk(text))),
+        tok.tokenize_many
+        if cjk
+        else (lambda texts: tok.tokenize_many(list(map(without_cjk, texts)))),
         {},
     )
     return _ranked(ws, field, terms)

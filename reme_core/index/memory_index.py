@@ -21,7 +21,7 @@ from reme_core.index.file_table import FileTable
 from reme_core.index.index_columns import IndexColumns, check_columns
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
-from reme_core.index.name_field import NameColumns, NameField
+from reme_core.index.name_field import NameColumns, NameField, Tokenize
 from reme_core.index.node_table import NodeTable
 from reme_core.index.stored_text import JsonRows
 from reme_core.models import FileLink, FileNode, aliases_of, note_tags
@@ -54,7 +54,7 @@ class MemoryIndex:
         self._cache: dict[str, tuple[int, Any]] = {}
         # per CJK mode, path -> (names, terms): only changed files are tokenised again
         self._name_terms: dict[bool, dict[str, tuple[str, list[str]]]] = {}
-        self._name_tokenize: Callable[[str], list[str]] | None = None  # of the last Latin field
+        self._name_tokenize: Tokenize | None = None  # of the last Latin field
         # path -> the version that last put or removed it: what a name field must update
         self._changed_at: dict[str, int] = {}
         # A Latin name field was built that the loaded columns lacked: a snapshot written now
@@ -262,15 +262,16 @@ class MemoryIndex:
             entry = self._cache[key] = (self._version, build())
         return entry[1]
 
-    def name_field(self, tokenize: Callable[[str], list[str]], cjk: bool = True) -> NameField:
-        """The names of the live files as a field of their own (built once per version).
+    def name_field(self, tokenize: Tokenize, cjk: bool = True) -> NameField:
+        """The names of the live files as a field of their own (built once per version);
+        ``tokenize`` takes a list of texts (`Tokenizer.tokenize_many`).
 
         ``cjk=False`` leaves the CJK part of names out, so a Latin query never waits for
         jieba's dictionary (about a second) to tokenise Chinese file names.
         """
         if not cjk:
             self._name_tokenize = plain = tokenize
-            tokenize = lambda text: plain(without_cjk(text))  # noqa: E731
+            tokenize = lambda texts: plain(list(map(without_cjk, texts)))  # noqa: E731
         cache = self._name_terms.setdefault(cjk, {})
         key = f"names-{cjk}"
         entry = self._cache.get(key)

@@ -26,28 +26,31 @@ from reme_core.models import aliases_of
 from reme_core.text.tokenizer import has_cjk
 from reme_core.text.vocabulary import Vocabulary
 
-Tokenize = Callable[[str], list[str]]
+# Texts to their terms, one list per text (`Tokenizer.tokenize_many`).
+Tokenize = Callable[[list[str]], list[list[str]]]
 _FIELDS = ("name", "title")
 NAME_B = 0.2
 
 
-_ALIAS_KEYS = frozenset(("aliases", "alias"))
-
-
 def name_text(path: str, frontmatter: dict[str, Any]) -> str:
-    """The names of a note, one per line: file name, `name`, `title`, aliases.
+    """The names of a note, one per line: file name, `name`, `title`, aliases (each once).
 
-    Every name of every note is built again when the field is (after each commit at 50k
-    files): `aliases_of` is asked only when some key can be one, and a note whose only name
-    is its file name costs no list or set.
+    Every name of every note is built when the field is (50k of them after a rebuild), so
+    the common shapes are quick: a Markdown file name loses its suffix by a slice, and a note
+    whose only name is its file name costs no list or set.
     """
-    stem = posixpath.splitext(path[path.rfind("/") + 1 :])[0]
-    names = [str(frontmatter[k]) for k in _FIELDS if isinstance(frontmatter.get(k), str)]
-    if any(isinstance(k, str) and k.lower() in _ALIAS_KEYS for k in frontmatter):
-        names += [a for a in aliases_of(frontmatter) if isinstance(a, str) and a.strip()]
+    base = path[path.rfind("/") + 1 :]
+    if base.endswith(".md") and len(base) > 3 and base[0] != ".":
+        stem = base[:-3]  # what `posixpath.splitext` gives for such a name
+    else:
+        stem = posixpath.splitext(base)[0]
+    names = [v for k in _FIELDS if isinstance(v := frontmatter.get(k), str)]
+    if frontmatter:
+        names += aliases_of(frontmatter)  # stripped, non-empty strings
     if not names:
         return stem.strip()
-    return "\n".join(dict.fromkeys(n.strip() for n in [stem, *names] if n.strip()))
+    kept = [n for n in map(str.strip, [stem, *names]) if n]
+    return "\n".join(dict.fromkeys(kept) if len(kept) > 1 else kept)
 
 
 @dataclass(slots=True)
@@ -185,19 +188,21 @@ def _rows(
 ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], bool]:
     """The doc-major CSR (ptr, term ids, counts) of these slots' names, terms added to
     ``vocab``, and whether no name held a CJK character."""
+    names = [
+        (path, name_text(path, frontmatter(path)))
+        for path in map(paths.__getitem__, slots.tolist())
+    ]
+    cjk_free = not any(has_cjk(text) for _, text in names)
+    # Tokenised together: the names not in the cache, or whose text changed since.
+    fresh = [(path, text) for path, text in names if (cache.get(path) or (None,))[0] != text]
+    for (path, text), terms in zip(fresh, tokenize([text for _, text in fresh]), strict=True):
+        cache[path] = (text, terms)
     tokens: list[str] = []
     lengths = np.zeros(len(slots), dtype=np.int64)
-    cjk_free = True
-    for n, slot in enumerate(slots.tolist()):
-        path = paths[slot]
-        text = name_text(path, frontmatter(path))
-        if cjk_free and has_cjk(text):
-            cjk_free = False
-        known = cache.get(path)
-        if known is None or known[0] != text:
-            known = cache[path] = (text, tokenize(text))
-        tokens += known[1]
-        lengths[n] = len(known[1])
+    for n, (path, _) in enumerate(names):
+        terms = cache[path][1]
+        tokens += terms
+        lengths[n] = len(terms)
     # Term counts of every name at once: unique (name, term) keys, as a parse batch does.
     ids = vocab.add_many(tokens).astype(np.int64)
     width = max(len(vocab), 1)

@@ -229,7 +229,9 @@ class Rebuild:
             if snap is not None and current is not None:
                 # The name field, built here while the copy waits on the disk, travels in
                 # the snapshot: otherwise every cold search builds it (~0.5 s at 50k).
-                tokenize = tokenizer_for(self.settings.use_jieba, self.settings.stemmer).tokenize
+                tokenize = tokenizer_for(
+                    self.settings.use_jieba, self.settings.stemmer
+                ).tokenize_many
                 built.memory.name_field(tokenize, cjk=False)
                 cols.names = built.memory.name_columns(cols.files.paths)
                 snapshot.save(snap, current, cols)

@@ -291,7 +291,7 @@ def _with_names(
     index = ws.index
     weight = ws.config.search.name_weight
     cjk = any(map(has_cjk, terms))
-    slots, name_scores = index.name_field(ws.tokenizer.tokenize, cjk).search(terms, k)
+    slots, name_scores = index.name_field(ws.tokenizer.tokenize_many, cjk).search(terms, k)
     if slot_mask is not None and len(slots):
         keep = slot_mask[slots]
         slots, name_scores = slots[keep], name_scores[keep]

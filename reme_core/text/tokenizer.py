@@ -21,6 +21,7 @@ the CJK split and the Unicode word pattern.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import threading
 import unicodedata
@@ -105,6 +106,20 @@ class Tokenizer:
     def warm_up(self) -> bool:
         """Load the Han segmenter now (e.g. in a UI thread); True when rjieba or jieba is used."""
         return self.use_jieba and segmenter.load() is not None
+
+    def tokenize_many(self, texts: list[str]) -> list[list[str]]:
+        """`tokenize` of each text, the stemming done in one call for all of them (the name
+        field tokenises 50k short names: a stemmer call each was a quarter of its build)."""
+        words = list(map(self.words, texts))
+        if self.stemmer == "none":
+            return words
+        terms = self.stem(list(itertools.chain.from_iterable(words)))
+        out: list[list[str]] = []
+        at = 0
+        for text_words in words:
+            out.append(terms[at : at + len(text_words)])
+            at += len(text_words)
+        return out
 
     def words(self, text: str) -> list[str]:
         """The words of ``text`` before stemming (what a prefix is matched against)."""
