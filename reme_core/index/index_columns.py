@@ -32,11 +32,11 @@ class FileColumns:
     paths: list[str]
     mtimes: np.ndarray  # float64
     sizes: np.ndarray  # int64
-    hashes: list[str]
+    hashes: Sequence[str]  # a list, or `JoinedStrings` from a snapshot (cut out when read)
     # lists, or `JsonRows` from a snapshot (decoded, and checked, when first read)
     frontmatter: Sequence[dict[str, Any]]
     warnings: Sequence[list[str]]
-    origins: list[str]
+    origins: Sequence[str]  # the same
     dates: np.ndarray  # int32 `file_date` of each file
     tags: Sequence[list[str]] = field(default_factory=list)  # inline tags of each file
 

@@ -10,6 +10,7 @@ import numpy as np
 from reme_core.index.index_columns import FileColumns
 from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder
 from reme_core.models import FileNode
+from reme_core.text.joined_strings import as_list
 
 
 class NodeTable(Mapping[str, FileNode]):
@@ -24,36 +25,44 @@ class NodeTable(Mapping[str, FileNode]):
         self._by_source: tuple[dict[str, int], Grouped] | None = None
         if files is not None:
             self._base = dict(zip(files.paths, range(len(files.paths))))
-        self._live: dict[str, None] = dict.fromkeys(self._base)  # insertion order, like a dict
+        # The live paths in insertion order, like a dict's keys; None while they are exactly
+        # the loaded ones (`_base`'s keys): a second 50k-entry dict is made at the first change.
+        self._live: dict[str, None] | None = None
         self._built: dict[str, FileNode] = {}
 
     def __getitem__(self, path: str) -> FileNode:
         node = self._built.get(path)
         if node is None:
-            if path not in self._live:
+            if path not in self:
                 raise KeyError(path)
             node = self._built[path] = self._build(path)
         return node
 
     def __contains__(self, path: object) -> bool:
-        return path in self._live
+        return path in (self._base if self._live is None else self._live)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._live)
+        return iter(self._base if self._live is None else self._live)
 
     def __len__(self) -> int:
-        return len(self._live)
+        return len(self._base if self._live is None else self._live)
 
     def put(self, node: FileNode) -> None:
         """Add or replace a file's node."""
-        self._live[node.path] = None
+        self._changing()[node.path] = None
         self._built[node.path] = node
 
     def discard(self, path: str) -> None:
         """Forget a file (its columns are never used again)."""
-        self._live.pop(path, None)
+        self._changing().pop(path, None)
         self._built.pop(path, None)
         self._base.pop(path, None)
+
+    def _changing(self) -> dict[str, None]:
+        """The live paths as a dict of their own, to be changed."""
+        if self._live is None:
+            self._live = dict.fromkeys(self._base)
+        return self._live
 
     def frontmatter(self, path: str) -> dict[str, Any]:
         """A live file's frontmatter without building its node."""
@@ -142,6 +151,7 @@ class NodeTable(Mapping[str, FileNode]):
         files = self._files
         values: tuple[list[Any], ...] = ([], [], [], [], [], [])
         mtimes, sizes, hashes, fms, warns, tags = values
+        file_hashes = as_list(files.hashes) if files is not None else []  # split once
         for path in paths:
             node = self._built.get(path)
             if node is None:
@@ -149,7 +159,7 @@ class NodeTable(Mapping[str, FileNode]):
                 i = self._base[path]
                 mtimes.append(files.mtimes[i])
                 sizes.append(files.sizes[i])
-                hashes.append(files.hashes[i])
+                hashes.append(file_hashes[i])
                 fms.append(files.frontmatter[i])
                 warns.append(files.warnings[i])
                 tags.append(files.tags[i] if files.tags else [])

@@ -273,10 +273,10 @@ def _files(data: dict[str, np.ndarray]) -> FileColumns:
         paths=unpack_strings(data["file_paths"], n),
         mtimes=data["file_mtimes"],
         sizes=data["file_sizes"],
-        hashes=unpack_strings(data["file_hashes"], n),
+        hashes=unpack_table(data["file_hashes"], n),
         frontmatter=JsonRows(data["file_frontmatter"], n, is_mapping, dict),
         warnings=JsonRows(data["file_warnings"], n, is_text_list, list),
-        origins=unpack_strings(data["file_origins"], n),
+        origins=unpack_table(data["file_origins"], n),
         dates=data["file_dates"],
         tags=JsonRows(data["file_tags"], n, is_text_list, list),
     )
