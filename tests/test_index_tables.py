@@ -141,6 +141,7 @@ def test_chunk_table_from_columns_groups_docs_by_file() -> None:
         np.asarray([10, 11, 20, 21, 22]),
         np.asarray([1, 5, 1, 3, 8]),
         np.asarray([4, 9, 2, 7, 9]),
+        {"a.md": 0, "b.md": 1, "c.md": 2}.get,
     )
     assert table.docs_of("a.md").tolist() == [0, 1]
     assert table.docs_of("b.md") is None
@@ -151,3 +152,27 @@ def test_chunk_table_from_columns_groups_docs_by_file() -> None:
     )
     assert table.live_docs().tolist() == [0, 1, 2, 3, 4, 5, 6]
     assert table.slots(np.asarray([6, 4])).tolist() == [1, 2]
+
+
+def test_loaded_docs_are_found_by_slot_in_any_order_of_the_columns() -> None:
+    """Docs grouped by file whether the column is in file order (a binary search) or not
+    (scans, then one grouping); a removed or replaced file is not answered from the load."""
+    paths = [f"n{i}.md" for i in range(6)]
+    slot_of = {p: i for i, p in enumerate(paths)}.get
+    for slots in ([0, 0, 1, 3, 3, 3, 5], [3, 0, 5, 3, 0, 1, 3]):
+        doc_slot = np.asarray(slots, dtype=np.int32)
+        n = len(slots)
+        table = ChunkTable.from_columns(
+            paths, doc_slot, np.arange(n) + 10, np.ones(n), np.ones(n), slot_of
+        )
+        want = {p: [d for d, s in enumerate(slots) if s == i] for i, p in enumerate(paths)}
+        for _ in range(3):  # past the scans before a grouping is made
+            for path in paths:
+                got = table.docs_of(path)
+                assert (got.tolist() if got is not None else []) == want[path]
+        assert table.docs_of("other.md") is None
+        assert table.remove_file("n3.md").tolist() == want["n3.md"]
+        assert table.docs_of("n3.md") is None
+        assert table.live_docs().tolist() == sorted(
+            d for p, ds in want.items() if p != "n3.md" for d in ds
+        )

@@ -9,7 +9,7 @@ finds no stored text.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -57,14 +57,16 @@ class ChunkTable:
         rowids: np.ndarray,
         starts: np.ndarray,
         ends: np.ndarray,
+        slot_of: Callable[[str], int | None],
     ) -> ChunkTable:
-        """The table of loaded chunks, doc i for row i; ``paths`` are the file slots' paths."""
+        """The table of loaded chunks, doc i for row i; ``paths`` are the file slots' paths,
+        ``slot_of`` the file table's look-up of a path's slot."""
         table = cls()
         table._slot = np.asarray(slots, dtype=np.int32)
         table._rowid = np.asarray(rowids, dtype=np.int64)
         table._start = np.asarray(starts, dtype=np.int32)
         table._end = np.asarray(ends, dtype=np.int32)
-        table._docs = FileDocs(paths, table._slot)
+        table._docs = FileDocs(paths, table._slot, slot_of)
         return table
 
     def ends_within(self, sizes: np.ndarray) -> bool:
@@ -143,52 +145,55 @@ class ChunkTable:
 
 
 class FileDocs:
-    """BM25 doc ids of each file's chunks; the loaded ones stay one sorted array until changed."""
+    """BM25 doc ids of each file's chunks; the loaded ones stay one sorted array until changed.
 
-    def __init__(self, paths: Sequence[str] = (), doc_slot: np.ndarray | None = None) -> None:
-        self._slot_dict: dict[str, int] = {}
+    A loaded file's docs are found by its slot (the file table's look-up, ``slot_of``), not
+    by a dict of its own: a cold search asks for a few dozen of them, and a 50k-entry dict
+    and the grouping of every doc were a tenth of its time.
+    """
+
+    def __init__(
+        self,
+        paths: Sequence[str] = (),
+        doc_slot: np.ndarray | None = None,
+        slot_of: Callable[[str], int | None] | None = None,
+    ) -> None:
         self._grouped: Grouped | None = None
-        # The loaded paths, until a look-up by path needs their dict: a cold search makes
-        # none (50k entries were a tenth of its load).
-        self._paths: Sequence[str] | None = None
-        if doc_slot is not None and len(doc_slot):
+        self._paths = paths  # the loaded files, slot by slot
+        self._slot_of = slot_of
+        if doc_slot is not None and len(doc_slot) and slot_of is not None:
             self._grouped = Grouped(doc_slot, len(paths))
-            self._paths = paths
+        self._gone: set[str] = set()  # loaded files removed or given docs of their own
         self._own: dict[str, np.ndarray] = {}
-
-    @property
-    def _slot(self) -> dict[str, int]:
-        """Loaded path -> its slot, for the paths that have docs (made on first use)."""
-        if self._paths is not None and self._grouped is not None:
-            paths, self._paths = self._paths, None
-            counts = np.diff(self._grouped.ptr)
-            self._slot_dict = {paths[i]: i for i in np.flatnonzero(counts).tolist()}
-        return self._slot_dict
 
     def get(self, path: str) -> np.ndarray | None:
         docs = self._own.get(path)
-        if docs is None and self._grouped is not None:
-            slot = self._slot.get(path)
-            if slot is not None:
-                ptr = self._grouped.ptr
-                docs = self._grouped.order[ptr[slot] : ptr[slot + 1]]
-        return docs
+        if docs is not None or self._grouped is None or path in self._gone:
+            return docs
+        assert self._slot_of is not None
+        slot = self._slot_of(path)
+        if slot is None or slot >= len(self._paths):
+            return None
+        docs = self._grouped.rows_of(slot)
+        return docs if len(docs) else None
 
     def pop(self, path: str) -> np.ndarray | None:
         docs = self.get(path)
         self._own.pop(path, None)
-        self._slot.pop(path, None)
+        self._gone.add(path)
         return docs
 
     def __setitem__(self, path: str, docs: np.ndarray) -> None:
-        self._slot.pop(path, None)
+        self._gone.add(path)
         self._own[path] = docs
 
     def items(self) -> Iterator[tuple[str, np.ndarray]]:
-        for path in list(self._slot):
-            docs = self.get(path)
-            assert docs is not None
-            yield path, docs
+        if self._grouped is not None:
+            order, ptr = self._grouped.order, self._grouped.ptr
+            for slot in np.flatnonzero(np.diff(ptr)).tolist():
+                path = self._paths[slot]
+                if path not in self._gone:
+                    yield path, order[ptr[slot] : ptr[slot + 1]]
         yield from list(self._own.items())
 
     def values(self) -> Iterator[np.ndarray]:

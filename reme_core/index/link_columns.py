@@ -134,12 +134,14 @@ class Grouped:
         self._order: np.ndarray | None = None
         self._ptr: np.ndarray | None = None
         self._scans = 0
+        self._is_ascending: bool | None = None
 
     @classmethod
     def from_ptr(cls, ptr: np.ndarray) -> Grouped:
         """Rows already grouped: key `k` owns rows ``ptr[k]:ptr[k + 1]`` (a CSR)."""
         grouped = cls.__new__(cls)
         grouped._key, grouped._n_keys, grouped._scans = None, len(ptr) - 1, 0
+        grouped._is_ascending = True
         grouped._order = np.arange(int(ptr[-1]) if len(ptr) else 0)
         grouped._ptr = ptr
         return grouped
@@ -171,6 +173,26 @@ class Grouped:
             return False
         self._scans += 1
         return self._scans <= _SCANS_BEFORE_SORT
+
+    def rows_of(self, key: int) -> np.ndarray:
+        """The rows of one key, in order. A key column already in order (a file's chunks,
+        as loaded) answers by a binary search, with no grouping made at all."""
+        if self._order is None and self._ascending():
+            assert self._key is not None
+            lo, hi = np.searchsorted(self._key, (key, key + 1)).tolist()
+            return np.arange(lo, hi)
+        if self._scanning():
+            assert self._key is not None
+            return np.flatnonzero(self._key == key)
+        order, ptr = self._sorted()
+        return order[ptr[key] : ptr[key + 1]]
+
+    def _ascending(self) -> bool:
+        if self._is_ascending is None:
+            key = self._key
+            assert key is not None
+            self._is_ascending = len(key) < 2 or bool(np.all(key[1:] >= key[:-1]))
+        return self._is_ascending
 
     def rows(self, key: int) -> list[int]:
         if self._scanning():

@@ -80,7 +80,7 @@ class MemoryIndex:
         paths = self.files.paths
         slots = self.files.slots_of_ids(cols.doc_file)
         self.chunks = ChunkTable.from_columns(
-            paths, slots, cols.doc_rowid, cols.doc_start, cols.doc_end
+            paths, slots, cols.doc_rowid, cols.doc_start, cols.doc_end, self.files.slot
         )
         if not self.chunks.ends_within(np.asarray(files.sizes, dtype=np.int64)):
             raise ValueError("chunks end past the last line their file can have")
