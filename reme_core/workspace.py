@@ -20,7 +20,8 @@ from reme_core.config import Config, load_config
 from reme_core.edit.journal_files import journals_left
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath, state_dir_name
-from reme_core.files.scanner import ScanAhead, scopes_for
+from reme_core.files.scan_ahead import ScanAhead
+from reme_core.files.scanner import scopes_for
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
 from reme_core.indexing.indexer import BatchReport, Changes, Indexer, ProgressFn

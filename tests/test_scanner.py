@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
-from reme_core.files.scanner import Listing, ScanAhead, Scope, list_files, scan
+from reme_core.files.scan_ahead import Part, ScanAhead
+from reme_core.files.scanner import Listing, Scope, list_files, scan
 from tests.helpers import hits
 
 SCOPE = Scope(("daily", "digest"), (".md",))
@@ -94,8 +95,11 @@ class _Fixed(ScanAhead):
     def __init__(self, listing: Listing) -> None:
         self._listing, self._pid, self._fd = listing, 0, -1
 
-    def result(self) -> Listing:
-        return copy.deepcopy(self._listing)
+    def result(self, each: Part | None = None) -> Listing:
+        listing = copy.deepcopy(self._listing)
+        if each is not None:
+            each(listing, 0)
+        return listing
 
 
 def test_scan_calls_when_many_once_past_the_count(tree: Path) -> None:
@@ -123,3 +127,29 @@ def test_walk_leaves_out_exactly_the_ignored_names(make_tree) -> None:
     want = sorted(p for p in files if p.endswith(suffixes) and not scope.ignores(p))
     assert got == want
     assert "sub/metadata/a.md" in got and "metadata/a.md" not in got and "sub/a.md~" not in got
+
+
+def test_scan_ahead_sends_its_walk_in_parts_that_make_the_whole(make_tree) -> None:
+    """Above a part's size the child sends parts as it walks (without waiting for the parent
+    to read): each part at its offset, and together exactly the walk done here."""
+    from reme_core.files.scan_ahead import PART_FILES
+
+    files: dict[str, str | bytes] = {
+        f"daily/2026-06-{i % 28 + 1:02d}/n{i}.md": f"note {i}\n" for i in range(PART_FILES * 3 + 17)
+    }
+    root = make_tree(files)
+    ahead = ScanAhead(root, SCOPE)
+    forked = ahead.forked
+    got: dict[int, list[str]] = {}
+    try:
+        listing = ahead.result(lambda part, offset: got.__setitem__(offset, part.paths))
+    finally:
+        ahead.close()
+    walked = list_files(root, SCOPE)
+    assert listing == walked
+    joined = [p for offset in sorted(got) for p in got[offset]]
+    assert joined == walked.paths
+    if forked:
+        assert len(got) >= 3 and all(
+            offset == sum(len(got[k]) for k in got if k < offset) for offset in got
+        )

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
-import signal
-import struct
-import threading
-from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,22 +117,50 @@ def scan(
 
 
 def list_files(
-    root: Path, scope: Scope, *, when_many: tuple[int, Callable[[], None]] | None = None
+    root: Path,
+    scope: Scope,
+    *,
+    when_many: tuple[int, Callable[[], None]] | None = None,
+    every: tuple[int, Callable[[Listing], None]] | None = None,
 ) -> Listing:
-    """`scan` as a `Listing`."""
+    """`scan` as a `Listing`; ``every`` is (n, fn): ``fn(listing so far)`` is called each
+    time n more files were found (the scan ahead sends its listing in parts)."""
     real_root = root.resolve()
     found = Listing()
     seen_dirs: set[tuple[int, int]] = set()
-    hook = [when_many] if when_many is not None else []
+    hooks = []
+    if when_many is not None:
+        n, fn = when_many
+        hooks.append(_Hook(n, 0, lambda _found: fn()))
+    if every is not None:
+        hooks.append(_Hook(every[0], every[0], every[1]))
     for top in sorted(set(scope.dirs)):
         start = root / top if top else root
         if top and (scope.ignores(top) or _excluded_dir(scope, top)):
             continue  # every path below it is ignored
         if start.is_dir():
-            _walk(str(start), top, real_root, scope, found, seen_dirs, hook)
-    if hook and len(found.paths) >= hook[0][0]:  # reached in the last folder walked
-        hook.pop()[1]()
+            _walk(str(start), top, real_root, scope, found, seen_dirs, hooks)
+    if when_many is not None and hooks[0].at <= len(found.paths):  # reached in the last folder
+        hooks[0].fn(found)
     return found
+
+
+class _Hook:
+    """``fn(found)`` once the walk has found ``at`` files, then after each ``every`` more."""
+
+    __slots__ = ("at", "every", "fn")
+
+    def __init__(self, at: int, every: int, fn: Callable[[Listing], None]) -> None:
+        self.at, self.every, self.fn = at, every, fn
+
+    def check(self, found: Listing) -> None:
+        n = len(found.paths)
+        if n >= self.at:
+            self.at = n + self.every if self.every else _NEVER
+            self.fn(found)
+
+
+_NEVER = 2**62
 
 
 def _excluded_dir(scope: Scope, rel: str) -> bool:
@@ -167,7 +189,7 @@ def _walk(
     scope: Scope,
     found: Listing,
     seen_dirs: set[tuple[int, int]],
-    hook: list[tuple[int, Callable[[], None]]],
+    hooks: list[_Hook],
     fd: int | None = None,
 ) -> None:
     """One folder, then its subfolders depth-first, in directory order; ``fd``: the folder
@@ -176,8 +198,8 @@ def _walk(
     Plain strings and `DirEntry` data (the type from the directory listing, one `stat` per
     kept file): the walk of 50k files in 7k folders is most of the start-up diff.
     """
-    if hook and len(found.paths) >= hook[0][0]:
-        hook.pop()[1]()
+    for hook in hooks:
+        hook.check(found)
     try:
         if fd is None and _BY_FD:
             fd = os.open(folder, _DIR_FLAGS)
@@ -188,7 +210,7 @@ def _walk(
         seen_dirs.add(key)
         with os.scandir(fd if fd is not None else folder) as listing:
             entries = list(listing)
-        _entries(entries, folder, rel, fd, real_root, scope, found, seen_dirs, hook)
+        _entries(entries, folder, rel, fd, real_root, scope, found, seen_dirs, hooks)
     except OSError:
         return
     finally:
@@ -205,7 +227,7 @@ def _entries(
     scope: Scope,
     found: Listing,
     seen_dirs: set[tuple[int, int]],
-    hook: list[tuple[int, Callable[[], None]]],
+    hooks: list[_Hook],
 ) -> None:
     """The entries of one listed folder: its files kept, its subfolders walked."""
     # `rel` is not ignored and lies inside one of the scope's folders, so for the entries
@@ -238,7 +260,7 @@ def _entries(
                         scope,
                         found,
                         seen_dirs,
-                        hook,
+                        hooks,
                         sub,
                     )
             elif name.endswith(suffixes) and entry.is_file():
@@ -250,122 +272,3 @@ def _entries(
                 sizes.append(st.st_size)
         except OSError:
             continue
-
-
-class ScanAhead:
-    """A scan started now in a forked child and collected later (the start-up diff's walk).
-
-    Opening a large workspace is two independent halves: loading the index (numpy and JSON)
-    and walking the folders (``scandir`` + ``stat``). On a second core the walk is free. Only
-    a single-threaded process forks (a child of a threaded one could inherit a held lock);
-    otherwise, or if anything fails, `result` walks here. The walk is a little older than the
-    loaded index, so the diff re-checks the files it calls deleted.
-    """
-
-    def __init__(self, root: Path, scope: Scope) -> None:
-        self.root, self.scope = root, scope
-        self._pid, self._fd = 0, -1
-        if not hasattr(os, "fork") or threading.active_count() != 1:
-            return
-        try:
-            read_fd, write_fd = os.pipe()
-        except OSError:
-            return
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_fd)
-            os.close(write_fd)
-            return
-        if pid == 0:  # the child: walk, send, and leave without running any exit handler
-            code = 1
-            # No collection in the child: it would write to the header of every object it
-            # inherited, copying the parent's pages (15k faults, half the walk's system time);
-            # the walk makes no cycles.
-            gc.disable()
-            try:
-                os.close(read_fd)
-                with os.fdopen(write_fd, "wb") as out:
-                    out.write(_encode(list_files(root, scope)))
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write_fd)
-        self._pid, self._fd = pid, read_fd
-
-    @classmethod
-    def reuse(cls, walk: ScanAhead | None, root: Path, scope: Scope) -> ScanAhead:
-        """``walk`` when it walks these folders (`walk_ahead` started it early), else a walk
-        started now (and ``walk`` stopped)."""
-        if walk is not None and walk.root == root and walk.scope == scope:
-            return walk
-        cls.drop(walk)
-        return cls(root, scope)
-
-    @staticmethod
-    def drop(walk: ScanAhead | None) -> None:
-        """Stop a walk that will not be used (none: nothing to do)."""
-        if walk is not None:
-            walk.close()
-
-    @property
-    def forked(self) -> bool:
-        """Whether the walk runs in a child (else `result` walks in this process)."""
-        return self._pid != 0
-
-    def result(self) -> Listing:
-        """What `list_files(root, scope)` returns, from the child when it succeeded."""
-        if self._pid:
-            pid, self._pid = self._pid, 0
-            try:
-                with os.fdopen(self._fd, "rb") as pipe:
-                    data = pipe.read()
-                _, status = os.waitpid(pid, 0)
-                if os.waitstatus_to_exitcode(status) == 0:
-                    return _decode(data)
-            except (OSError, ValueError):
-                pass
-        return list_files(self.root, self.scope)
-
-    def close(self) -> None:
-        """Stop and reap the child if `result` was never asked for (idempotent)."""
-        if self._pid:
-            pid, self._pid = self._pid, 0
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-
-
-_HEADER = struct.Struct("<3q")
-
-
-def _encode(found: Listing) -> bytes:
-    """Paths (NUL-separated, UTF-8), float64 mtimes, int64 sizes, then the names left out."""
-    names = "\0".join(found.paths).encode("utf-8")
-    left_out = "\0".join(found.undecodable).encode("utf-8")
-    header = _HEADER.pack(len(found.paths), len(names), len(left_out))
-    mtimes, sizes = array("d", found.mtimes).tobytes(), array("q", found.sizes).tobytes()
-    return header + names + mtimes + sizes + left_out
-
-
-def _decode(data: bytes) -> Listing:
-    n, n_names, n_left_out = _HEADER.unpack_from(data)
-    at = _HEADER.size + n_names
-    if min(n, n_names, n_left_out) < 0 or len(data) != at + 16 * n + n_left_out:
-        raise ValueError("truncated scan result")
-    found = Listing()
-    if n_left_out:
-        found.undecodable = data[at + 16 * n :].decode("utf-8").split("\0")
-    if not n:
-        return found
-    found.paths = data[_HEADER.size : at].decode("utf-8").split("\0")
-    if len(found.paths) != n:
-        raise ValueError("a scan result of another length")
-    mtimes, sizes = array("d"), array("q")
-    mtimes.frombytes(data[at : at + 8 * n])
-    sizes.frombytes(data[at + 8 * n : at + 16 * n])
-    found.mtimes, found.sizes = mtimes.tolist(), sizes.tolist()
-    return found

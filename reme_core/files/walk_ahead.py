@@ -15,7 +15,8 @@ from typing import Any
 
 from reme_core.config import load_config
 from reme_core.errors import RemeError
-from reme_core.files.scanner import ScanAhead, scopes_for
+from reme_core.files.scan_ahead import ScanAhead
+from reme_core.files.scanner import scopes_for
 
 
 def walk_ahead(

@@ -292,13 +292,10 @@ class MemoryIndex:
         self._cache[key] = (self._version, field)
         return field
 
-    def stat_columns(
-        self, paths: Sequence[str]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """What the start-up diff compares with a walk's ``paths``: each path's slot (-1:
-        none), and per slot whether its file is indexed, its mtime and its size."""
-        live, mtimes, sizes = self.nodes.stat_columns(self.files.slot, len(self.files))
-        return self.files.slots_or_none(paths), live, mtimes, sizes
+    def stat_columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What the start-up diff compares with a walk (whose paths' slots come from
+        `FileTable.slots_or_none`): per slot whether its file is indexed, its mtime and size."""
+        return self.nodes.stat_columns(self.files.slot, len(self.files))
 
     def live_slots(self) -> np.ndarray:
         """Bool per file slot: its file is indexed now."""
