@@ -37,7 +37,7 @@ def name_text(path: str, frontmatter: dict[str, Any]) -> str:
 
     Every name of every note is built when the field is (50k of them after a rebuild), so
     the common shapes are quick: a Markdown file name loses its suffix by a slice, and a note
-    whose only name is its file name costs no list or set.
+    whose only name is its file name is answered before any joining.
     """
     base = path[path.rfind("/") + 1 :]
     if base.endswith(".md") and len(base) > 3 and base[0] != ".":
