@@ -112,12 +112,12 @@ def test_scan_calls_when_many_once_past_the_count(tree: Path) -> None:
 
 
 def test_walk_leaves_out_exactly_the_ignored_names(make_tree) -> None:
-    """The walk's quick name test lets through every name `is_ignored` would refuse: dot
-    names, editor temp names (with suffixes that are temp endings too), the state folder
-    at the root only."""
+    """The walk leaves out what `is_ignored` refuses, no more: dot names, editor temp file
+    names (with suffixes that are temp endings too), the state folder at the root only; a
+    folder named like a temp file is walked."""
     names = ["a.md", ".a.md", "#a.md#", "a.md~", "4913", "x.tmp", "y.swp", "#", "b#.md", "~c.md"]
     files: dict[str, str | bytes] = {}
-    for folder in ("", "sub/", "metadata/", "sub/metadata/", ".dot/", "sub/x#/", "~d/"):
+    for folder in ("", "sub/", "metadata/", "sub/metadata/", ".dot/", "sub/#x#/", "old~/"):
         for name in names:
             files[f"{folder}{name}"] = "text\n"
     root = make_tree(files)
@@ -127,6 +127,7 @@ def test_walk_leaves_out_exactly_the_ignored_names(make_tree) -> None:
     want = sorted(p for p in files if p.endswith(suffixes) and not scope.ignores(p))
     assert got == want
     assert "sub/metadata/a.md" in got and "metadata/a.md" not in got and "sub/a.md~" not in got
+    assert "sub/#x#/a.md" in got and "old~/a.md" in got  # folders named like temp files
 
 
 def test_scan_ahead_sends_its_walk_in_parts_that_make_the_whole(make_tree) -> None:

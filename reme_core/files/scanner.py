@@ -238,10 +238,20 @@ def _entries(
     for entry in entries:
         name = entry.name
         # Most names cannot be ignored: only those the cheap test lets through are asked
-        # (all of them where names compare caselessly: the endings are lower case).
+        # (all of them where names compare caselessly: the endings are lower case). A folder
+        # named like an editor's temp file is no temp file: it is walked, as the watcher
+        # (`is_ignored`, which tests only a path's last part for those) would index it.
         if (
-            CASELESS or name[0] in ".#" or name.endswith(TEMP_ENDINGS) or name == "4913" or not rel
-        ) and is_ignored_child(rel, name, state_dir):
+            (
+                CASELESS
+                or name[0] in ".#"
+                or name.endswith(TEMP_ENDINGS)
+                or name == "4913"
+                or not rel
+            )
+            and is_ignored_child(rel, name, state_dir)
+            and (name[0] == "." or (not rel and name == state_dir) or not entry.is_dir())
+        ):
             continue
         try:
             if not name.isascii() and undecodable(name):  # no path of it could be stored
