@@ -4,22 +4,22 @@ without the parsers (a search that parses nothing never loads them)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from reme_core.config import Config
+from reme_core.config import Config
+
+_DEFAULTS = Config()  # the config owns the defaults, also those of settings made without one
 
 
 @dataclass(frozen=True, slots=True)
 class ParseSettings:
     """The parts of the config a worker needs (small and picklable)."""
 
-    encoding: str = "utf-8"
-    invalid_encoding_policy: str = "replace"
-    chunk_max_bytes: int = 4096
-    max_file_bytes: int = 20 * 1024 * 1024
-    use_jieba: bool = True
-    stemmer: str = "english"
+    encoding: str = _DEFAULTS.encoding
+    invalid_encoding_policy: str = _DEFAULTS.invalid_encoding_policy
+    chunk_max_bytes: int = _DEFAULTS.chunk_max_bytes
+    max_file_bytes: int = _DEFAULTS.max_file_bytes
+    use_jieba: bool = _DEFAULTS.use_jieba
+    stemmer: str = _DEFAULTS.stemmer
     markdown_links: bool = False  # Obsidian semantics: Markdown links are edges, `#tags` tags
     # Bumped when the same bytes parse to different nodes, so indexes built before rebuild
     # (it is part of the stored fingerprint). 2: inline `#tags` in vaults.
