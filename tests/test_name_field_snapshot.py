@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from reme_core import Workspace
 from reme_core.index import snapshot
@@ -99,6 +100,23 @@ def test_a_rebuild_writes_the_name_field_and_a_cold_open_adopts_it(tmp_path: Pat
         _check(ws)
         assert ws.index._cache["names-True"][1] is _adopted(ws)  # no CJK: the same field
         assert ws.search("harbor guide").results[0].name_score is not None
+    finally:
+        ws.close()
+
+
+@pytest.mark.parametrize("cjk", [False, True])
+def test_a_rebuilds_name_field_is_the_one_built_from_the_files(tmp_path: Path, cjk: bool) -> None:
+    """The pool's workers tokenise the names beside each batch; the field the rebuilt index
+    holds (before any search) ranks as one built from the files, CJK names included."""
+    root = tmp_path / "ws"
+    _notes(root, 700, cjk=cjk)  # several batches of the pool
+    ws = Workspace.open(root, {"workers": 2})
+    try:
+        field = _adopted(ws)
+        assert field.cjk_free is not cjk
+        assert ("names-True" in ws.index._cache) is not cjk  # the CJK field: built on use
+        _check(ws)
+        assert _adopted(ws) is field  # searched with, not built again
     finally:
         ws.close()
 

@@ -7,8 +7,8 @@ import posixpath
 import random
 from typing import Any
 
-from reme_core.index.name_field import name_text
 from reme_core.models import aliases_of
+from reme_core.parse.note_names import name_text
 
 
 def plain_rule(path: str, frontmatter: dict[str, Any]) -> str:

@@ -14,8 +14,9 @@ import numpy as np
 from reme_core.dates import file_date
 from reme_core.index.bm25 import BM25Index
 from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
-from reme_core.index.name_field import NameColumns
+from reme_core.index.name_field import NameColumns, NameRows
 from reme_core.index.postings_builder import PostingsBuilder
+from reme_core.parse.note_names import NameTerms
 from reme_core.store.database import BatchWrite, ChunkArrays, FileRow
 from reme_core.text.joined_strings import JoinedStrings
 
@@ -223,6 +224,7 @@ class ColumnsBuilder:
     def __init__(self, spill_dir: Path | None = None) -> None:
         self._postings = PostingsBuilder(spill_dir)
         self._links = LinkColumnsBuilder()
+        self._names = NameRows()
         self._ids = array("q")
         self._paths: list[str] = []
         self._mtimes = array("d")
@@ -238,8 +240,16 @@ class ColumnsBuilder:
         self._doc_start = array("i")
         self._doc_end = array("i")
 
-    def add(self, write: BatchWrite, file_ids: Sequence[int], rowids: np.ndarray) -> None:
-        """One committed batch: its files, their chunks' places and CSR, and their links."""
+    def add(
+        self,
+        write: BatchWrite,
+        file_ids: Sequence[int],
+        rowids: np.ndarray,
+        names: NameTerms | None = None,
+    ) -> None:
+        """One committed batch: its files, their chunks' places and CSR, their links, and
+        their name terms when the pool sent them (the name field is then built from those)."""
+        self._names.add(names, len(write.files))
         counts = []
         for pf, file_id, origin in zip(write.files, file_ids, write.origins, strict=True):
             node = pf.node
@@ -292,4 +302,5 @@ class ColumnsBuilder:
                 tags=self._tags,
             ),
             links=self._links.finish(),
+            names=self._names.columns(len(self._paths)),
         )

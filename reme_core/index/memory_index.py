@@ -8,6 +8,7 @@ first access, and the link graph answers from index arrays (see reme_core.index.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -21,11 +22,11 @@ from reme_core.index.file_table import FileTable
 from reme_core.index.index_columns import IndexColumns, check_columns
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import ObsidianResolver
-from reme_core.index.name_field import NameColumns, NameField, Tokenize
+from reme_core.index.name_field import NameColumns, NameField
 from reme_core.index.node_table import NodeTable
 from reme_core.index.stored_text import JsonRows
 from reme_core.models import FileLink, FileNode, aliases_of, note_tags
-from reme_core.text.tokenizer import without_cjk
+from reme_core.parse.note_names import Tokenize, latin_name_terms
 from reme_core.text.vocabulary import Vocabulary
 
 
@@ -271,7 +272,7 @@ class MemoryIndex:
         """
         if not cjk:
             self._name_tokenize = plain = tokenize
-            tokenize = lambda texts: plain(list(map(without_cjk, texts)))  # noqa: E731
+            tokenize = functools.partial(latin_name_terms, plain)
         cache = self._name_terms.setdefault(cjk, {})
         key = f"names-{cjk}"
         entry = self._cache.get(key)

@@ -13,7 +13,7 @@ snapshot's file order): building it was ~0.5 s of every cold search at 50k files
 
 from __future__ import annotations
 
-import posixpath
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,35 +22,11 @@ import numpy as np
 
 from reme_core.index.bm25 import BM25Index
 from reme_core.index.link_columns import Grouped
-from reme_core.models import aliases_of
+from reme_core.parse.note_names import NameTerms, Tokenize, name_text
 from reme_core.text.tokenizer import has_cjk
 from reme_core.text.vocabulary import Vocabulary
 
-# Texts to their terms, one list per text (`Tokenizer.tokenize_many`).
-Tokenize = Callable[[list[str]], list[list[str]]]
-_FIELDS = ("name", "title")
 NAME_B = 0.2
-
-
-def name_text(path: str, frontmatter: dict[str, Any]) -> str:
-    """The names of a note, one per line: file name, `name`, `title`, aliases (each once).
-
-    Every name of every note is built when the field is (50k of them after a rebuild), so
-    the common shapes are quick: a Markdown file name loses its suffix by a slice, and a note
-    whose only name is its file name is answered before any joining.
-    """
-    base = path[path.rfind("/") + 1 :]
-    if base.endswith(".md") and len(base) > 3 and base[0] != ".":
-        stem = base[:-3]  # what `posixpath.splitext` gives for such a name
-    else:
-        stem = posixpath.splitext(base)[0]
-    names = [v for k in _FIELDS if isinstance(v := frontmatter.get(k), str)]
-    if frontmatter:
-        names += aliases_of(frontmatter)  # stripped, non-empty strings
-    if not names:
-        return stem.strip()
-    kept = [n for n in map(str.strip, [stem, *names]) if n]
-    return "\n".join(dict.fromkeys(kept) if len(kept) > 1 else kept)
 
 
 @dataclass(slots=True)
@@ -203,12 +179,48 @@ def _rows(
         terms = cache[path][1]
         tokens += terms
         lengths[n] = len(terms)
-    # Term counts of every name at once: unique (name, term) keys, as a parse batch does.
+    return _csr(vocab, tokens, lengths), cjk_free
+
+
+def _csr(
+    vocab: Vocabulary, tokens: list[str], lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The doc-major CSR of names given as their terms one after the other (``lengths``
+    per name), terms added to ``vocab``: unique (name, term) keys, as a parse batch does."""
+    n = len(lengths)
     ids = vocab.add_many(tokens).astype(np.int64)
     width = max(len(vocab), 1)
-    keys, counts = np.unique(
-        np.repeat(np.arange(len(slots)), lengths) * width + ids, return_counts=True
-    )
-    ptr = np.zeros(len(slots) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(keys // width, minlength=len(slots)), out=ptr[1:])
-    return (ptr, (keys % width).astype(np.int32), counts.astype(np.int32)), cjk_free
+    keys, counts = np.unique(np.repeat(np.arange(n), lengths) * width + ids, return_counts=True)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys // width, minlength=n), out=ptr[1:])
+    return ptr, (keys % width).astype(np.int32), counts.astype(np.int32)
+
+
+class NameRows:
+    """A rebuild's name field, gathered from the batches' `NameTerms` in file order."""
+
+    def __init__(self) -> None:
+        self._terms: list[str] = []
+        self._lengths = array("q")
+        self._cjk_free = True
+        self._missing = False  # a batch with files came without names
+
+    def add(self, names: NameTerms | None, n_files: int) -> None:
+        """The names of a batch's ``n_files`` files (None: not sent; the field is then
+        built on first use, as after an open from the rows)."""
+        if names is None or len(names.lengths) != n_files:
+            self._missing = self._missing or n_files > 0
+            return
+        self._terms += names.terms
+        self._lengths.extend(names.lengths)
+        self._cjk_free = self._cjk_free and names.cjk_free
+
+    def columns(self, n_files: int) -> NameColumns | None:
+        """The field as the snapshot stores it, one row per file added; None when a batch
+        sent none or the count is not ``n_files``."""
+        if self._missing or len(self._lengths) != n_files:
+            return None
+        vocab = Vocabulary()
+        lengths = np.frombuffer(self._lengths, dtype=np.int64) if n_files else np.zeros(0, np.int64)
+        ptr, term_ids, tfs = _csr(vocab, self._terms, lengths)
+        return NameColumns(ptr, term_ids, tfs, vocab.terms(), self._cjk_free)

@@ -94,18 +94,20 @@ def parse_many(
     workers: int = 0,
     progress: Callable[[int], None] | None = None,
     warn: Callable[[str], None] | None = None,
+    names: bool = False,
 ) -> Iterator[ParsedBatch]:
     """Yield parsed batches in order (map their terms with one `TermSpaces`, in that order).
 
     Large jobs run in a process pool across all cores. A pool that cannot start, or dies,
     costs speed, not the job: the batches it did not deliver are parsed here, and ``warn``
-    hears why, once.
+    hears why, once. ``names``: each batch brings its files' name terms too.
     """
     batches = [relpaths[i : i + BATCH_FILES] for i in range(0, len(relpaths), BATCH_FILES)]
     delivered = 0
     if uses_pool(len(relpaths), workers):
         try:
-            for batch, n in _pooled(root, batches, settings, workers or os.cpu_count() or 2):
+            n_workers = workers or os.cpu_count() or 2
+            for batch, n in _pooled(root, batches, settings, n_workers, names):
                 yield batch
                 delivered += 1
                 if progress:
@@ -114,13 +116,17 @@ def parse_many(
             if warn is not None:
                 warn(f"parallel parsing stopped ({type(exc).__name__}: {exc}); parsing here")
     for paths in batches[delivered:]:
-        yield parse_batch(str(root), paths, settings)
+        yield parse_batch(str(root), paths, settings, names=names)
         if progress:
             progress(len(paths))
 
 
 def _pooled(
-    root: Path, batches: Sequence[Sequence[str]], settings: ParseSettings, n_workers: int
+    root: Path,
+    batches: Sequence[Sequence[str]],
+    settings: ParseSettings,
+    n_workers: int,
+    names: bool,
 ) -> Iterator[tuple[ParsedBatch, int]]:
     """Each batch parsed by the pool, with its file count, in submission order."""
     from concurrent.futures import ProcessPoolExecutor
@@ -141,7 +147,7 @@ def _pooled(
 
         def submit(paths: Sequence[str]) -> None:
             with _pool_host():  # workers start on submit
-                future = pool.submit(parse_batch, str(root), paths, settings, job)
+                future = pool.submit(parse_batch, str(root), paths, settings, job, names)
             pending.append((len(paths), future))
 
         for paths in itertools.islice(todo, IN_FLIGHT_PER_WORKER * n_workers):

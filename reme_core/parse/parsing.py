@@ -24,6 +24,7 @@ from reme_core.index.link_resolution import normalize_target
 from reme_core.models import FileLink, FileNode, ParsedFile, content_hash
 from reme_core.parse.frontmatter import split_frontmatter
 from reme_core.parse.markdown_chunker import chunk_markdown
+from reme_core.parse.note_names import NameTerms, name_terms_of
 from reme_core.parse.settings import ParseSettings
 from reme_core.parse.tags import inline_tags
 from reme_core.parse.text_chunker import chunk_text
@@ -50,6 +51,7 @@ class ParsedBatch:
     doc_nterms: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     term_idx: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     tfs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    names: NameTerms | None = None  # the files' name terms, when asked for (a rebuild)
 
 
 class _TermSpace:
@@ -159,22 +161,23 @@ def collect_links(relpath: str, text: str, markdown_links: bool) -> list[FileLin
 
 
 def parse_batch(
-    root: str, relpaths: Sequence[str], settings: ParseSettings, job: str = ""
+    root: str, relpaths: Sequence[str], settings: ParseSettings, job: str = "", names: bool = False
 ) -> ParsedBatch:
     """Parse and tokenise a batch; refused or vanished files are reported, never raised.
 
     ``job`` names a pool job: term ids then come from this process's term space for that job
     (see the module docstring); without it the batch numbers its own terms from 0. Files that
     are gone, or no longer regular files inside the workspace, are reported as vanished.
+    ``names`` also tokenises the files' names for the name field (`NameTerms`).
     Term counting is one vectorised pass over the whole batch (word -> term id by a C-level
     `map`, then `np.unique` of (chunk, term) keys) rather than a Counter per chunk.
     """
     with bulk_objects():  # a batch's objects are freed by reference counting: ~12% faster
-        return _parse_batch(root, relpaths, settings, job)
+        return _parse_batch(root, relpaths, settings, job, names)
 
 
 def _parse_batch(
-    root: str, relpaths: Sequence[str], settings: ParseSettings, job: str
+    root: str, relpaths: Sequence[str], settings: ParseSettings, job: str, names: bool
 ) -> ParsedBatch:
     global _SPACE
     tokenizer = tokenizer_for(settings.use_jieba, settings.stemmer)
@@ -201,6 +204,8 @@ def _parse_batch(
             lengths.append(len(chunk_words))
             words.extend(chunk_words)
         batch.files.append(parsed)
+    if names:
+        batch.names = name_terms_of(tokenizer.tokenize_many, batch.files)
     if job and _SPACE.job != job:
         _SPACE = _TermSpace(job)
     space = _SPACE if job else _TermSpace()

@@ -1,0 +1,65 @@
+"""A note's names (what a person types to find it) and the terms the Latin name field
+keeps of them: one rule for the pool workers of a rebuild and for the index itself."""
+
+from __future__ import annotations
+
+import itertools
+import posixpath
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reme_core.models import ParsedFile, aliases_of
+from reme_core.text.tokenizer import has_cjk, without_cjk
+
+# Texts to their terms, one list per text (`Tokenizer.tokenize_many`).
+Tokenize = Callable[[list[str]], list[list[str]]]
+_FIELDS = ("name", "title")
+
+
+def name_text(path: str, frontmatter: dict[str, Any]) -> str:
+    """The names of a note, one per line: file name, `name`, `title`, aliases (each once).
+
+    Every name of every note is built when the field is (50k of them after a rebuild), so
+    the common shapes are quick: a Markdown file name loses its suffix by a slice, and a note
+    whose only name is its file name is answered before any joining.
+    """
+    base = path[path.rfind("/") + 1 :]
+    if base.endswith(".md") and len(base) > 3 and base[0] != ".":
+        stem = base[:-3]  # what `posixpath.splitext` gives for such a name
+    else:
+        stem = posixpath.splitext(base)[0]
+    names = [v for k in _FIELDS if isinstance(v := frontmatter.get(k), str)]
+    if frontmatter:
+        names += aliases_of(frontmatter)  # stripped, non-empty strings
+    if not names:
+        return stem.strip()
+    kept = [n for n in map(str.strip, [stem, *names]) if n]
+    return "\n".join(dict.fromkeys(kept) if len(kept) > 1 else kept)
+
+
+def latin_name_terms(tokenize: Tokenize, texts: list[str]) -> list[list[str]]:
+    """The Latin name field's terms of each name text: its CJK characters left out, so a
+    Latin query never waits for jieba's dictionary to tokenise Chinese file names."""
+    return tokenize(list(map(without_cjk, texts)))
+
+
+@dataclass(slots=True)
+class NameTerms:
+    """The Latin name field's terms of some files, in their order: what a rebuild's pool
+    workers send beside each batch, so the parent does not tokenise 50k names at the end."""
+
+    terms: list[str]  # every file's terms, one after the other
+    lengths: list[int]  # how many of them each file has
+    cjk_free: bool  # no name of these files holds a CJK character
+
+
+def name_terms_of(tokenize: Tokenize, files: Sequence[ParsedFile]) -> NameTerms:
+    """The name terms of parsed files (tokenised together: one stemmer call)."""
+    texts = [name_text(pf.node.path, pf.node.frontmatter) for pf in files]
+    per_file = latin_name_terms(tokenize, texts)
+    return NameTerms(
+        list(itertools.chain.from_iterable(per_file)),
+        list(map(len, per_file)),
+        not any(map(has_cjk, texts)),
+    )
