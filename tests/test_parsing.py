@@ -145,7 +145,7 @@ def test_batch_reports_gone_and_escaping_files_as_vanished(make_tree, tmp_path: 
     (tmp_path / "secret.md").write_text("secret\n", encoding="utf-8")
     os.symlink(tmp_path / "secret.md", root / "escape.md")
     batch = parse_batch(str(root), ["a.md", "escape.md", "gone.md"], ParseSettings(use_jieba=False))
-    assert [pf.node.path for pf in batch.files] == ["a.md"]
+    assert batch.parsed.paths == ["a.md"]
     assert batch.skipped == [("escape.md", VANISHED), ("gone.md", VANISHED)]
     assert np.array_equal(np.sort(batch.term_idx), [0])
 

@@ -249,26 +249,31 @@ class ColumnsBuilder:
     ) -> None:
         """One committed batch: its files, their chunks' places and CSR, their links, and
         their name terms when the pool sent them (the name field is then built from those)."""
-        self._names.add(names, len(write.files))
-        counts = []
-        for pf, file_id, origin in zip(write.files, file_ids, write.origins, strict=True):
-            node = pf.node
-            self._ids.append(file_id)
-            self._paths.append(node.path)
-            self._mtimes.append(node.st_mtime)
-            self._sizes.append(node.size)
-            self._hashes.append(node.content_hash)
-            self._frontmatter.append(node.frontmatter)
-            self._warnings.append(node.warnings)
-            self._origins.append(origin)
-            self._dates.append(file_date(node.path, node.frontmatter))
-            self._tags.append(node.inline_tags)
-            counts.append(len(pf.chunks))
-            self._doc_start.extend(c.start_line for c in pf.chunks)
-            self._doc_end.extend(c.end_line for c in pf.chunks)
-            self._links.add_file(node.path, node.links)
+        cols = write.parsed
+        self._names.add(names, len(cols))
+        self._ids.extend(file_ids)
+        self._paths += cols.paths
+        self._mtimes.extend(cols.mtimes)
+        self._sizes.extend(cols.sizes)
+        self._hashes += cols.hashes
+        self._frontmatter += cols.frontmatter
+        self._warnings += cols.warnings
+        self._origins += write.origins
+        self._dates.extend(map(file_date, cols.paths, cols.frontmatter))
+        self._tags += cols.tags
+        self._doc_start.extend(cols.chunk_starts)
+        self._doc_end.extend(cols.chunk_ends)
+        self._links.add_columns(
+            cols.link_sources(),
+            cols.link_targets,
+            cols.link_anchors,
+            cols.link_lines,
+            cols.link_aliases,
+            cols.link_embeds,
+            cols.link_raws,
+        )
         self._doc_rowid.append(np.asarray(rowids, dtype=np.int64))
-        self._doc_file.append(np.repeat(np.asarray(file_ids, dtype=np.int64), counts))
+        self._doc_file.append(np.repeat(np.asarray(file_ids, dtype=np.int64), cols.chunk_counts))
         self._postings.add(write.doc_ptr, write.term_ids, write.tfs)
 
     def finish(self, vocab: list[str]) -> IndexColumns:

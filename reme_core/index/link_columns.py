@@ -99,6 +99,33 @@ class LinkColumnsBuilder:
             lines.append(link.line)
             self._embed.append(link.embed)
 
+    def add_columns(
+        self,
+        sources: Sequence[str],
+        targets: Sequence[str],
+        anchors: Sequence[str],
+        lines: Sequence[int],
+        aliases: Sequence[str],
+        embeds: Sequence[bool],
+        raws: Sequence[str],
+    ) -> None:
+        """Append links given as one column per field (as `add` would take them as tuples;
+        a string's id may differ, its text never does)."""
+        ids = self._ids
+        source, target, anchor, alias, raw, line = self._cols
+        for column, strings in (
+            (source, sources),
+            (target, targets),
+            (anchor, anchors),
+            (alias, aliases),
+            (raw, raws),
+        ):
+            new = [s for s in dict.fromkeys(strings) if s not in ids]
+            ids.update(zip(new, range(len(ids), len(ids) + len(new))))
+            column.extend(map(ids.__getitem__, strings))
+        line.extend(lines)
+        self._embed.extend(map(bool, embeds))
+
     def finish(self) -> LinkColumns:
         """The columns of every link added; "" is string 0."""
         source, target, anchor, alias, raw, lines = (

@@ -24,9 +24,10 @@ RACY_MTIME = -1.0
 
 def mark_racy(batch: ParsedBatch, now: float) -> None:
     """Store files read within RACY_SECONDS of their mtime with RACY_MTIME."""
-    for pf in batch.files:
-        if now - pf.node.st_mtime < RACY_SECONDS:
-            pf.node.st_mtime = RACY_MTIME
+    mtimes = batch.parsed.mtimes
+    for i, mtime in enumerate(mtimes):
+        if now - mtime < RACY_SECONDS:
+            mtimes[i] = RACY_MTIME
 
 
 def batch_writes(
@@ -38,6 +39,6 @@ def batch_writes(
         ids = spaces.ids(batch)
         ptr = np.zeros(len(batch.doc_nterms) + 1, dtype=np.int64)
         np.cumsum(batch.doc_nterms, out=ptr[1:])
-        origins = [origin_of(pf.node.path) for pf in batch.files]
-        writes.append(BatchWrite(batch.files, origins, ptr, ids, batch.tfs))
+        origins = list(map(origin_of, batch.parsed.paths))
+        writes.append(BatchWrite(batch.parsed, origins, ptr, ids, batch.tfs))
     return writes

@@ -350,11 +350,12 @@ class Indexer:
             index.remove_file(path)
             report.changes.append(FileChange(path, "deleted", 0))
         for write, (file_ids, rowids) in zip(writes, results, strict=True):
-            nodes = [pf.node for pf in write.files]
+            files = write.parsed.files()
+            nodes = [pf.node for pf in files]
             for node in nodes:
                 index.remove_file(node.path)
-            counts = [len(pf.chunks) for pf in write.files]
-            chunks = [c for pf in write.files for c in pf.chunks]
+            counts = write.parsed.chunk_counts
+            chunks = [c for pf in files for c in pf.chunks]
             index.add_files(
                 nodes,
                 file_ids,
@@ -373,5 +374,5 @@ class Indexer:
         if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
             index.relink_all()
         else:
-            index.relink(pf.node.path for w in writes for pf in w.files)
+            index.relink(path for w in writes for path in w.parsed.paths)
         return report

@@ -195,7 +195,7 @@ class Rebuild:
                 mark_racy(batch, time.time())
                 refused = [(p, reason) for p, reason in batch.skipped if reason != VANISHED]
                 skipped += refused
-                if batch.files or refused:
+                if len(batch.parsed) or refused:
                     built.write(batch, refused, columns, spaces)
             built.store.put_meta({"fingerprint": built.fingerprint})
             built.store.bump_generation()

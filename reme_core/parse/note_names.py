@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import itertools
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reme_core.models import ParsedFile, aliases_of
+from reme_core.models import aliases_of
+from reme_core.parse.parsed_columns import ParsedColumns
 from reme_core.text.tokenizer import has_cjk, without_cjk
 
 # Texts to their terms, one list per text (`Tokenizer.tokenize_many`).
@@ -54,9 +55,9 @@ class NameTerms:
     cjk_free: bool  # no name of these files holds a CJK character
 
 
-def name_terms_of(tokenize: Tokenize, files: Sequence[ParsedFile]) -> NameTerms:
+def name_terms_of(tokenize: Tokenize, files: ParsedColumns) -> NameTerms:
     """The name terms of parsed files (tokenised together: one stemmer call)."""
-    texts = [name_text(pf.node.path, pf.node.frontmatter) for pf in files]
+    texts = list(map(name_text, files.paths, files.frontmatter))
     per_file = latin_name_terms(tokenize, texts)
     return NameTerms(
         list(itertools.chain.from_iterable(per_file)),

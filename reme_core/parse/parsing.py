@@ -25,6 +25,7 @@ from reme_core.models import FileLink, FileNode, ParsedFile, content_hash
 from reme_core.parse.frontmatter import split_frontmatter
 from reme_core.parse.markdown_chunker import chunk_markdown
 from reme_core.parse.note_names import NameTerms, name_terms_of
+from reme_core.parse.parsed_columns import ParsedColumns
 from reme_core.parse.settings import ParseSettings
 from reme_core.parse.tags import inline_tags
 from reme_core.parse.text_chunker import chunk_text
@@ -37,14 +38,15 @@ VANISHED = "vanished"
 
 @dataclass(slots=True)
 class ParsedBatch:
-    """Parsed files of one batch with their chunks' term counts as flat arrays.
+    """Parsed files of one batch (as columns: `ParsedColumns`) with their chunks' term
+    counts as flat arrays.
 
     ``term_idx`` indexes the batch's term space: ``terms`` are the ones new to it (ids from
     ``space[1]`` on, for a pool worker's space; from 0 for a batch of its own). `TermSpaces`
     turns them into vocabulary ids.
     """
 
-    files: list[ParsedFile] = field(default_factory=list)
+    parsed: ParsedColumns = field(default_factory=ParsedColumns)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)
     space: tuple[int, int] | None = None  # (worker pid, size of its term space before)
@@ -203,9 +205,9 @@ def _parse_batch(
             chunk_words = tokenizer.words(chunk.text)
             lengths.append(len(chunk_words))
             words.extend(chunk_words)
-        batch.files.append(parsed)
+        batch.parsed.append(parsed)
     if names:
-        batch.names = name_terms_of(tokenizer.tokenize_many, batch.files)
+        batch.names = name_terms_of(tokenizer.tokenize_many, batch.parsed)
     if job and _SPACE.job != job:
         _SPACE = _TermSpace(job)
     space = _SPACE if job else _TermSpace()

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from reme_core.errors import RemeError
-from reme_core.models import FileLink, ParsedFile
+from reme_core.parse.parsed_columns import ParsedColumns
 
 
 class StoreError(RemeError):
@@ -89,26 +89,14 @@ class ChunkArrays:
 
 @dataclass(slots=True)
 class BatchWrite:
-    """Files to upsert together: parses, origins, and all their chunks' term counts as one CSR.
+    """Files to upsert together: their parses (as columns), origins, and all their chunks'
+    term counts as one CSR.
 
     Chunks are in file order; chunk ``i`` owns ``term_ids[doc_ptr[i]:doc_ptr[i + 1]]``.
     """
 
-    files: list[ParsedFile]
+    parsed: ParsedColumns
     origins: list[str]
     doc_ptr: np.ndarray
     term_ids: np.ndarray
     tfs: np.ndarray
-
-
-def _link_row(file_id: int, seq: int, link: FileLink) -> tuple[Any, ...]:
-    return (
-        file_id,
-        seq,
-        link.target_path,
-        link.target_anchor,
-        link.line,
-        link.alias,
-        int(link.embed),
-        link.raw_target,
-    )
