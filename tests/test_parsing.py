@@ -7,14 +7,16 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from reme_core import Workspace
+from reme_core.errors import FileRefused
 from reme_core.parse.parse_pool import BATCH_FILES, POOL_THRESHOLD
-from reme_core.parse.parsing import VANISHED, TermSpaces, parse_batch
+from reme_core.parse.parsing import VANISHED, TermSpaces, parse_batch, read_stable
 from reme_core.parse.settings import ParseSettings
 from reme_core.text.vocabulary import Vocabulary
 from tests.conftest import write_files
@@ -163,3 +165,30 @@ def test_a_script_read_from_stdin_can_rebuild_a_large_workspace(tmp_path: Path) 
     assert proc.returncode == 0, proc.stderr
     count, path = proc.stdout.split()
     assert int(count) == POOL_THRESHOLD + 10 and path.startswith("daily/")
+
+
+def test_a_file_is_read_whole_through_one_descriptor(tmp_path: Path) -> None:
+    data = bytes(random.Random(5).randrange(256) for _ in range(3 << 20))  # past one read
+    (tmp_path / "big.bin").write_bytes(data)
+    (tmp_path / "empty.md").write_bytes(b"")
+    got, st = read_stable(tmp_path / "big.bin", 4 << 20)
+    assert got == data and st.st_size == len(data)
+    assert read_stable(tmp_path / "empty.md", 10)[0] == b""
+    with pytest.raises(FileRefused, match="larger than max_file_bytes"):
+        read_stable(tmp_path / "big.bin", 1 << 20)
+
+
+def test_a_fifo_in_a_files_place_does_not_hang_the_read(tmp_path: Path) -> None:
+    """Put there after the walk (which passes regular files only): read as empty, at once."""
+    fifo = tmp_path / "note.md"
+    os.mkfifo(fifo)
+    result: list[bytes] = []
+    reader = threading.Thread(target=lambda: result.append(read_stable(fifo, 100)[0]))
+    reader.start()
+    reader.join(timeout=10)
+    hung = reader.is_alive()
+    if hung:  # release the blocked open before failing
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join()
+    assert not hung
+    assert result == [b""]
