@@ -10,9 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_core.parse.frontmatter import frontmatter_lines
+from reme_core.parse.frontmatter import frontmatter_lines, split_frontmatter
 from reme_core.parse.markdown_blocks import code_lines
-from reme_core.parse.wikilinks import _block_code_mask, find_markdown_links, find_wikilinks
+from reme_core.parse.markdown_chunker import chunk_markdown_scanned
+from reme_core.parse.wikilinks import (
+    _block_code_mask,
+    find_markdown_links,
+    find_wikilinks,
+    remember_code_lines,
+)
+from tests.test_block_scanner_vs_mistletoe import PUBLIC, VAULTS, notes
 
 # (text, [(line, start, end, target, anchor, alias, embed), ...])
 GRAMMAR = [
@@ -237,3 +244,46 @@ def _realistic_note() -> str:
                 "",
             ]
     return "\n".join(parts)
+
+
+def _chunker_code(text: str, max_bytes: int) -> tuple[set[int], set[int]] | None:
+    """(code lines the chunker's scan met, code lines `code_lines` finds), or None when the
+    chunker did not scan."""
+    _, code = chunk_markdown_scanned("n.md", text, split_frontmatter(text).end_line + 1, max_bytes)
+    if code is None:
+        return None
+    lines = text.split("\n")
+    scanned = code_lines(lines, frontmatter_lines(lines), len(lines))
+    return {i for a, b in code for i in range(a, b + 1)}, {
+        i for a, b in scanned for i in range(a, b + 1)
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(FENCE_WORLD, max_size=25), st.sampled_from([20, 60, 4096]))
+def test_the_chunkers_code_is_the_block_scanners(lines: list[str], max_bytes: int) -> None:
+    """A note the chunker scanned hands its block code to the link finders (which then do
+    not scan it again): the same lines as `code_lines`, and so the same links found."""
+    text = "\n".join(["", *lines, ""])  # blank edges: the chunker's scan leaves them out
+    got = _chunker_code(text, max_bytes)
+    if got is None:
+        return
+    assert got[0] == got[1]
+    fresh = find_wikilinks((" " + text)[1:])  # another str object: a mask scanned afresh
+    remember_code_lines(text, [(a, a) for a in sorted(got[0])])
+    assert find_wikilinks(text) == fresh
+
+
+@pytest.mark.parametrize("vault", PUBLIC)
+def test_the_chunkers_code_is_the_block_scanners_on_public_vaults(vault: str) -> None:
+    root = VAULTS / vault
+    if not root.is_dir():
+        pytest.skip(f"{root} is not on this machine")
+    compared = 0
+    for path in notes(root, 1500):
+        # Chunks small enough that nearly every note is scanned (what it finds is the same).
+        got = _chunker_code(path.read_text(encoding="utf-8", errors="replace"), 200)
+        if got is not None:
+            assert got[0] == got[1], path
+            compared += 1
+    assert compared > 20

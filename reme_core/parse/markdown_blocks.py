@@ -186,11 +186,14 @@ def code_lines(lines: list[str], start: int, stop: int) -> list[tuple[int, int]]
     """(first, last) lines of the code in `lines[start:stop]`: fenced and indented code
     blocks, and fences inside list items. The one rule for what is block code (the link and
     tag finders skip it)."""
-    code: list[tuple[int, int]] = []  # the list items' fences first, as the scan meets them
-    for block in scan_blocks(lines, start, stop, code):
-        if block.kind == FENCE or block.kind == CODE:
-            code.append((block.start, block.end))
-    return code
+    fences: list[tuple[int, int]] = []
+    return code_in(scan_blocks(lines, start, stop, fences), fences)
+
+
+def code_in(blocks: list[Block], fences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`code_lines` of a scan already made: the list items' fences it collected (first, as
+    the scan met them), then its fenced and indented code blocks."""
+    return fences + [(b.start, b.end) for b in blocks if b.kind == FENCE or b.kind == CODE]
 
 
 def _indented_end(lines: list[str], i: int, stop: int) -> int:

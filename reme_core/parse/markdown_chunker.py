@@ -22,6 +22,7 @@ from reme_core.parse.markdown_blocks import (
     Block,
     Section,
     Span,
+    code_in,
     scan_blocks,
     section_tree,
 )
@@ -35,11 +36,20 @@ def chunk_markdown(
     A chunk holds `max_bytes` UTF-8 bytes (prefix and suffix included) unless it is a single
     line that is larger on its own. Every non-blank body line is in exactly one chunk.
     """
+    return chunk_markdown_scanned(path, text, body_start_line, max_bytes)[0]
+
+
+def chunk_markdown_scanned(
+    path: str, text: str, body_start_line: int = 1, max_bytes: int = 4096
+) -> tuple[list[FileChunk], list[tuple[int, int]] | None]:
+    """`chunk_markdown`, and the block code its scan met (`code_lines` of the body: the link
+    and tag finders take it instead of scanning the note again), or None when the note
+    fitted whole and was not scanned."""
     if max_bytes < 1:
         raise ValueError("max_bytes must be positive")
     whole = _whole_body(path, text, body_start_line, max_bytes)
     if whole is not None:
-        return whole
+        return whole, None
     lines = text.split("\n")
     first = max(body_start_line - 1, 0)
     while not lines[first].strip():
@@ -48,8 +58,10 @@ def chunk_markdown(
     while not lines[last].strip():
         last -= 1
     chunker = _Chunker(path, text, lines, max_bytes)
-    chunker.section(section_tree(scan_blocks(lines, first, last + 1)), [], None)
-    return chunker.out
+    fences: list[tuple[int, int]] = []
+    blocks = scan_blocks(lines, first, last + 1, fences)
+    chunker.section(section_tree(blocks), [], None)
+    return chunker.out, code_in(blocks, fences)
 
 
 def _whole_body(

@@ -22,13 +22,13 @@ from reme_core.gc_pause import bulk_objects
 from reme_core.index.link_resolution import normalize_target
 from reme_core.models import FileLink, FileNode, ParsedFile, content_hash
 from reme_core.parse.frontmatter import split_frontmatter
-from reme_core.parse.markdown_chunker import chunk_markdown
+from reme_core.parse.markdown_chunker import chunk_markdown_scanned
 from reme_core.parse.note_names import NameTerms, name_terms_of
 from reme_core.parse.parsed_columns import ParsedColumns
 from reme_core.parse.settings import ParseSettings
 from reme_core.parse.tags import inline_tags
 from reme_core.parse.text_chunker import chunk_text
-from reme_core.parse.wikilinks import find_markdown_links, find_wikilinks
+from reme_core.parse.wikilinks import find_markdown_links, find_wikilinks, remember_code_lines
 from reme_core.text.tokenizer import Tokenizer, tokenizer_for
 from reme_core.text.vocabulary import Vocabulary
 
@@ -160,7 +160,11 @@ def parse_file(root: Path, relpath: str, settings: ParseSettings) -> ParsedFile:
         node.frontmatter = fm.data
         if fm.warning:
             node.warnings.append(fm.warning)
-        chunks = chunk_markdown(relpath, text, fm.end_line + 1, settings.chunk_max_bytes)
+        chunks, code = chunk_markdown_scanned(
+            relpath, text, fm.end_line + 1, settings.chunk_max_bytes
+        )
+        if code is not None:  # the links and tags below are found outside it, unscanned
+            remember_code_lines(text, code)
         if settings.markdown_links:
             node.inline_tags = inline_tags(text, fm.end_line + 1)
     else:

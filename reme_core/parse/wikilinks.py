@@ -237,10 +237,22 @@ def _block_code_mask(text: str) -> list[bool] | None:
     mask: list[bool] | None = None
     if "```" in text or "~~~" in text or _INDENTED_LINE_RE.search("\n" + text):
         lines = text.split("\n")
-        mask = [False] * len(lines)
-        for first, last in code_lines(lines, frontmatter_lines(lines), len(lines)):
-            mask[first : last + 1] = [True] * (last + 1 - first)
+        mask = _mask(len(lines), code_lines(lines, frontmatter_lines(lines), len(lines)))
     _LAST_MASK = (text, mask)
+    return mask
+
+
+def remember_code_lines(text: str, code: list[tuple[int, int]]) -> None:
+    """The block code of ``text`` as a scan of it already found (`code_lines` of its body:
+    the chunker's scan), so the finders that run next on it need not scan it again."""
+    global _LAST_MASK
+    _LAST_MASK = (text, _mask(text.count("\n") + 1, code) if code else None)
+
+
+def _mask(n_lines: int, code: list[tuple[int, int]]) -> list[bool]:
+    mask = [False] * n_lines
+    for first, last in code:
+        mask[first : last + 1] = [True] * (last + 1 - first)
     return mask
 
 
