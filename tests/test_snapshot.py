@@ -101,6 +101,11 @@ def test_json_rows_decode_on_demand_and_never_trust_a_row() -> None:
     assert rows.rows_containing(b'"alias') == [2]
     again = JsonRows(pack_rows(rows), 3, is_mapping, dict)  # undecoded rows copied as stored
     assert list(again) == values
+    fresh = JsonRows(pack_rows(values), 3, is_mapping, dict)
+    assert fresh.stored() is not None and np.array_equal(fresh.stored(), pack_rows(values))
+    fresh[1]["changed"] = True  # a decoded row may have been changed: written again
+    assert fresh.stored() is None and list(JsonRows(pack_rows(fresh), 3, is_mapping, dict))[1]
+    assert JsonRows(pack_rows(values), 4, is_mapping, dict).stored() is None  # another count
     hostile = np.frombuffer(b'[1]\0{"a": "\\ud800"}\0{not json', dtype=np.uint8)
     assert list(JsonRows(hostile, 3, is_mapping, dict)) == [{}, {}, {}]
     assert list(JsonRows(hostile, 2, is_mapping, dict)) == [{}, {}]  # rows of another count
@@ -115,3 +120,39 @@ def test_string_lists_round_trip(values: list[str]) -> None:
     assert unpack_strings(pack_strings(values), len(values)) == values
     with pytest.raises(ValueError):
         unpack_strings(pack_strings(values), len(values) + 2)
+
+
+def test_a_rebuild_keeps_per_file_json_as_its_rows_hold_it(tmp_path: Path) -> None:
+    """A rebuild encodes each file's frontmatter, warnings and tags once: the store's rows
+    and the snapshot hold the same texts, and the rebuilt index reads them as the rows do."""
+    root = tmp_path / "vault"
+    (root / ".obsidian").mkdir(parents=True)
+    for i in range(300):  # above the pool's threshold
+        head = [
+            f"---\nname: Nöte {i}\ndate: 2026-01-{i % 28 + 1:02d}\naliases: [a{i}, 中{i}]\n---\n",
+            "---\nbroken: [yaml\n---\n",
+            "",
+        ][i % 3]
+        (root / f"n{i:03d}.md").write_bytes(
+            f"{head}# N {i}\n\n#tag{i % 5} text #nested/t{i % 3}\n".encode()
+            + (b"bad \xff byte\n" if i % 7 == 0 else b"")
+        )
+    ws = Workspace.open(root, {"workers": 2})
+    try:
+        rows = {r.path: r for r in ws.live.store.load_files()}
+        index = ws.index
+        paths = list(index.files.paths)
+        assert sorted(paths) == sorted(rows)
+        snap = ws.live.snapshot_path()
+        assert snap is not None
+        with np.load(snap) as data:
+            for name, attr in [("file_frontmatter", "frontmatter"), ("file_warnings", "warnings")]:
+                stored = pack_rows([getattr(rows[p], attr) for p in paths])
+                assert np.array_equal(data[name], stored), name
+            assert np.array_equal(data["file_tags"], pack_rows([rows[p].tags for p in paths]))
+        assert any(rows[p].warnings for p in paths) and any(rows[p].tags for p in paths)
+        for p in paths:
+            assert index.nodes.frontmatter(p) == rows[p].frontmatter, p
+        assert ws.search("中7").results  # an alias with CJK, through the rebuilt rows
+    finally:
+        ws.close()

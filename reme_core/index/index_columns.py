@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -16,9 +17,12 @@ from reme_core.index.bm25 import BM25Index
 from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.index.name_field import NameColumns, NameRows
 from reme_core.index.postings_builder import PostingsBuilder
+from reme_core.index.stored_text import JsonRows, is_mapping, is_text_list
 from reme_core.parse.note_names import NameTerms
 from reme_core.store.database import BatchWrite, ChunkArrays, FileRow
 from reme_core.text.joined_strings import JoinedStrings
+
+T = TypeVar("T")
 
 # File ids are handed out one past the largest; this many past the file count is churn no
 # workspace reaches, and it bounds the dense id -> slot map a load allocates.
@@ -230,11 +234,12 @@ class ColumnsBuilder:
         self._mtimes = array("d")
         self._sizes = array("q")
         self._hashes: list[str] = []
-        self._frontmatter: list[dict[str, Any]] = []
-        self._warnings: list[list[str]] = []
+        # As their rows hold them (JSON texts): loaded as a snapshot's are, written as they are.
+        self._frontmatter: list[str] = []
+        self._warnings: list[str] = []
         self._origins: list[str] = []
         self._dates = array("i")
-        self._tags: list[list[str]] = []
+        self._tags: list[str] = []
         self._doc_rowid: list[np.ndarray] = []
         self._doc_file: list[np.ndarray] = []
         self._doc_start = array("i")
@@ -256,11 +261,11 @@ class ColumnsBuilder:
         self._mtimes.extend(cols.mtimes)
         self._sizes.extend(cols.sizes)
         self._hashes += cols.hashes
-        self._frontmatter += cols.frontmatter
-        self._warnings += cols.warnings
+        self._frontmatter += write.frontmatter_json
+        self._warnings += write.warnings_json
         self._origins += write.origins
         self._dates.extend(map(file_date, cols.paths, cols.frontmatter))
-        self._tags += cols.tags
+        self._tags += write.tags_json
         self._doc_start.extend(cols.chunk_starts)
         self._doc_end.extend(cols.chunk_ends)
         self._links.add_columns(
@@ -300,12 +305,23 @@ class ColumnsBuilder:
                 mtimes=ints(self._mtimes, np.float64),
                 sizes=ints(self._sizes, np.int64),
                 hashes=self._hashes,
-                frontmatter=self._frontmatter,
-                warnings=self._warnings,
+                frontmatter=_json_rows(self._frontmatter, is_mapping, dict),
+                warnings=_json_rows(self._warnings, is_text_list, list),
                 origins=self._origins,
                 dates=ints(self._dates, np.int32),
-                tags=self._tags,
+                tags=_json_rows(self._tags, is_text_list, list),
             ),
             links=self._links.finish(),
             names=self._names.columns(len(self._paths)),
         )
+
+
+def _json_rows(
+    texts: list[str], valid: Callable[[Any], bool], empty: Callable[[], T]
+) -> Sequence[T]:
+    """A rebuild's per-file JSON texts as rows decoded when read; decoded now when one holds
+    a lone surrogate, which no stored text can (such rows keep the snapshot from saving)."""
+    try:
+        return JsonRows.of_texts(texts, valid, empty)
+    except UnicodeEncodeError:
+        return [value if valid(value := json.loads(text)) else empty() for text in texts]

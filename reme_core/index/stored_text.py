@@ -102,6 +102,22 @@ class JsonRows(Sequence[T]):
         self._valid, self._empty = valid, empty
         self._decoded: dict[int, T] = {}
 
+    @classmethod
+    def of_texts(
+        cls, texts: list[str], valid: Callable[[Any], bool], empty: Callable[[], T]
+    ) -> JsonRows[T]:
+        """Rows over JSON texts as `json_text` wrote them (a rebuild's, for the store): kept
+        encoded as a snapshot's are. UnicodeEncodeError for a text with a lone surrogate."""
+        data = np.frombuffer("\0".join(texts).encode("utf-8"), dtype=np.uint8)
+        return cls(data, len(texts), valid, empty)
+
+    def stored(self) -> np.ndarray | None:
+        """All rows as stored when none was decoded (and so none can have been changed) and
+        the rows are sound: a snapshot written again copies them in one piece."""
+        if self._decoded or (self._n and int(self._rows()[1][-1]) != len(self._data)):
+            return None
+        return self._data
+
     def _rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Each row's start and end; rows of another count than promised are all empty."""
         if self._bounds is None:
@@ -174,6 +190,9 @@ def pack_rows(values: Sequence[Any]) -> np.ndarray:
     surrogate cannot be encoded: UnicodeEncodeError (a ValueError), and no snapshot.
     """
     if isinstance(values, JsonRows):
+        stored = values.stored()
+        if stored is not None:
+            return stored
         texts = [
             json_text(values[i]).encode("utf-8") if values.decoded(i) else values.raw(i)
             for i in range(len(values))

@@ -10,7 +10,6 @@ import sqlite3
 import numpy as np
 
 from reme_core.store.rows import BatchWrite, select_in
-from reme_core.text.json_text import json_text
 
 
 def write_batch(conn: sqlite3.Connection, batch: BatchWrite) -> tuple[list[int], np.ndarray]:
@@ -37,10 +36,10 @@ def _upsert_files(conn: sqlite3.Connection, batch: BatchWrite) -> list[int]:
         cols.mtimes,
         cols.sizes,
         cols.hashes,
-        map(json_text, cols.frontmatter),
-        map(json_text, cols.warnings),
+        batch.frontmatter_json,
+        batch.warnings_json,
         batch.origins,
-        map(json_text, cols.tags),
+        batch.tags_json,
         strict=True,
     )
     file_ids: list[int] = []

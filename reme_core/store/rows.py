@@ -15,6 +15,7 @@ import numpy as np
 
 from reme_core.errors import RemeError
 from reme_core.parse.parsed_columns import ParsedColumns
+from reme_core.text.json_text import json_text
 
 
 class StoreError(RemeError):
@@ -93,6 +94,8 @@ class BatchWrite:
     term counts as one CSR.
 
     Chunks are in file order; chunk ``i`` owns ``term_ids[doc_ptr[i]:doc_ptr[i + 1]]``.
+    Each file's frontmatter, warnings and tags are encoded once (`json_text`), for its row
+    and for a rebuild's snapshot.
     """
 
     parsed: ParsedColumns
@@ -100,3 +103,12 @@ class BatchWrite:
     doc_ptr: np.ndarray
     term_ids: np.ndarray
     tfs: np.ndarray
+    frontmatter_json: list[str] = field(init=False)
+    warnings_json: list[str] = field(init=False)
+    tags_json: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        parsed = self.parsed
+        self.frontmatter_json = list(map(json_text, parsed.frontmatter))
+        self.warnings_json = list(map(json_text, parsed.warnings))
+        self.tags_json = list(map(json_text, parsed.tags))
