@@ -196,6 +196,20 @@ async def test_file_change_refreshes_results_and_reader(demo_copy: Path) -> None
         await wait_until(pilot, lambda: "zyzzyvaquux" in app.main.reader.text)
 
 
+async def test_the_header_counts_in_words(demo_copy: Path) -> None:
+    """`1 tombstone` once a one-chunk note is edited (the header read `1 tombstones`)."""
+    note = demo_copy / "digest/wiki/one-chunk.md"
+    note.write_text("# One chunk\n\nshort\n", "utf-8")
+    app = RemeApp(demo_copy)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = lambda: str(app.query_one("#status").render())  # noqa: E731
+        assert "· 0 tombstones  │" in header()
+        note.write_text("# One chunk\n\nshort, and edited\n", "utf-8")
+        await wait_until(pilot, lambda: "tombstones  │" not in header())
+        assert "· 1 tombstone  │" in header()
+
+
 async def test_deleted_open_file_shows_message(demo_copy: Path) -> None:
     app = RemeApp(demo_copy)
     async with app.run_test(size=SIZE) as pilot:

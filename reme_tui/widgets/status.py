@@ -57,7 +57,8 @@ class StatusBar(Static):
         if s.mode:
             text.append(f" ({s.mode})", style="dim")
         if s.files is not None:
-            text.append(f"  │  {s.files} files · {s.chunks} chunks · {s.tombstones} tombstones")
+            counts = (_counted(s.files, "file"), _counted(s.chunks, "chunk"))
+            text.append(f"  │  {' · '.join(counts)} · {_counted(s.tombstones, 'tombstone')}")
         text.append("  │  watcher ")
         text.append("on" if s.watcher else "off", style="bold green" if s.watcher else "dim")
         text.append("  │  ")
@@ -74,3 +75,8 @@ def _vector_style(status: str) -> str:
     if status.startswith("vectors on"):
         return "bold green"
     return "dim" if status == "vectors off" else "yellow"
+
+
+def _counted(n: int | None, noun: str) -> str:
+    """`1 tombstone`, `0 tombstones`, `2 files`."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
