@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
@@ -262,3 +262,18 @@ async def test_keyboard_pane_cycling_and_switcher(demo_copy: Path) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert app.main.reader.path == "digest/wiki/rrf.md"
+
+
+async def test_slash_in_the_empty_search_box_only_focuses_it(demo_copy: Path) -> None:
+    """The box has focus at launch; `/` out of habit must not start the query with a `/`."""
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.query_one("#query", Input)
+        assert box.has_focus
+        await pilot.press("slash", *"bm25")
+        await settle(pilot)
+        assert box.value == "bm25"
+        assert app.main.search_pane.hits
+        await pilot.press("slash")  # inside a query it is typed as it is
+        assert box.value == "bm25/"

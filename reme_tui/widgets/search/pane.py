@@ -87,6 +87,9 @@ class SearchPane(Vertical):
 
     @on(Input.Changed, "#query")
     def _changed(self, event: Input.Changed) -> None:
+        if event.value == "/":  # `/` (focus search) pressed in the focused, empty box
+            event.input.value = ""
+            return
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(DEBOUNCE_SECONDS, self.refresh_results)
