@@ -8,7 +8,8 @@ ranks that note first while a query that matches no name scores exactly as befor
 Built on first use per version of the in-memory index; each file's name terms are kept by
 path (and frontmatter) so that after a commit only the changed files are tokenised again.
 The Latin field also travels in the snapshot (`NameColumns`, one row per file in the
-snapshot's file order): building it was ~0.5 s of every cold search at 50k files.
+snapshot's file order): building it was ~0.5 s of every cold search at 50k files. A rebuild
+takes it from its pool's workers, which tokenise each batch's names (`NameRows`).
 """
 
 from __future__ import annotations
