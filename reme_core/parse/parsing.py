@@ -105,6 +105,10 @@ class _TermSpace:
 _SPACE = _TermSpace()
 
 
+# Not blocking (a FIFO), not inherited; the flags a platform lacks are left out.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
 def read_stable(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:
     """Read a file, re-reading when it changed while being read (size or mtime moved).
 
@@ -113,7 +117,7 @@ def read_stable(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:
     file's place after the walk cannot hang the parse.
     """
     for _ in range(3):
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, _READ_FLAGS)
         try:
             before = os.fstat(fd)
             if before.st_size > max_bytes:
