@@ -27,6 +27,7 @@ from textual.worker import Worker, get_current_worker
 from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
 from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
+from reme_tui.app.pane_layout import LINKS, READER, SEARCH, PaneLayout
 from reme_tui.app.upkeep import Upkeep
 from reme_tui.messages import (
     FollowLink,
@@ -57,7 +58,6 @@ if TYPE_CHECKING:
 
 PROGRESS_EVERY = 0.1
 VECTOR_POLL_SECONDS = 0.5
-NARROW_WIDTH = 110  # below this many columns the links pane starts hidden (`l` shows it)
 
 
 class MainScreen(Screen[None]):
@@ -95,12 +95,12 @@ class MainScreen(Screen[None]):
         self.navigator = Navigator(self)
         self.notes = NoteOps(self)
         self.upkeep = Upkeep(self)
-        self.links_choice: bool | None = None  # None: the links pane follows the width
+        self.pane_layout = PaneLayout(self, self.search_pane, self.reader, self.neighbours)
         self._handled_generation = 0
 
     @property
     def browser(self) -> RemeApp:
-        """The app this screen belongs to, typed (it is the base of `RemeApp`'s one mode)."""
+        """The app this screen belongs to, typed (it is `RemeApp`'s default screen)."""
         return cast("RemeApp", self.app)
 
     @property
@@ -124,19 +124,25 @@ class MainScreen(Screen[None]):
         query = self.search_pane.query_one("#query", Input)
         query.value = self.browser.app_state.last_query
         query.focus()
+        # Opened from here, not from the app's `on_mount`: that may run before this screen is
+        # mounted, and a quick open would then find the header and the query not yet set.
+        self.browser.open_workspace(self.progress("indexing"))
 
     def apply_settings(self, settings: UserSettings, *, first: bool) -> None:
         """The pane defaults of the user's settings (the reader's mode only at start)."""
         if settings.links_pane != "auto":
-            self.links_choice = settings.links_pane == "show"
-            self.neighbours.display = self.links_choice
+            self.pane_layout.choose_links(settings.links_pane == "show")
         if first:
             self.reader.markdown_mode = settings.reader_mode == "rendered"
 
     def on_resize(self, event: events.Resize) -> None:
-        """Hide the links pane on narrow terminals, unless the user chose otherwise."""
-        if self.links_choice is None:
-            self.neighbours.display = event.size.width >= NARROW_WIDTH
+        """Hide the links pane on narrow terminals (unless the user chose otherwise), and
+        stack the panes on very narrow ones."""
+        self.pane_layout.resized(event.size.width)
+
+    def watch_focused(self, focused: Widget | None) -> None:
+        """The focused pane is the one a stacked layout shows."""
+        self.pane_layout.bring_forward(self._pane_of(focused))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """This screen's workers fail into the app's one hub (the event does not bubble)."""
@@ -289,24 +295,27 @@ class MainScreen(Screen[None]):
     def _focus_pane(self, step: int) -> None:
         count = len(self._panes())
         index = (self._pane_of(self.focused) + step) % count
-        if index == 2 and not self.neighbours.display:
+        if index == LINKS and not self.pane_layout.links_available:
             index = (index + step) % count
-        if index == 0:
+        if index == SEARCH:
             results = self.search_pane.query_one("#results", OptionList)
             target: Widget = results if results.option_count else self.search_pane.query_one(Input)
-        elif index == 1:
+        elif index == READER:
             target = self.reader.view
         else:
             target = self.neighbours.query_one(OptionList)
+        self.pane_layout.bring_forward(index)
         target.focus()
 
     def focus_reader(self) -> None:
         """Focus the reader's note view (source or rendered: the same widget)."""
+        self.pane_layout.bring_forward(READER)
         self.reader.view.focus()
 
     # -- actions --------------------------------------------------------------------------------
     def action_focus_search(self) -> None:
         """Focus the query box."""
+        self.pane_layout.bring_forward(SEARCH)
         self.search_pane.query_one("#query", Input).focus()
 
     def action_go_back(self) -> None:
@@ -350,10 +359,12 @@ class MainScreen(Screen[None]):
 
     def action_toggle_links(self) -> None:
         """Show or hide the links pane (hidden by default on narrow terminals)."""
-        self.links_choice = not self.neighbours.display
-        self.neighbours.display = self.links_choice
-        if not self.links_choice and self._pane_of(self.focused) == 2:
+        leaving = self._pane_of(self.focused) == LINKS
+        self.pane_layout.choose_links(not self.neighbours.display)
+        if leaving and not self.neighbours.display:
             self.focus_reader()
+        elif self.neighbours.display and self.pane_layout.single:
+            self.neighbours.query_one(OptionList).focus()
 
     def action_traverse(self) -> None:
         """Toggle the depth-2 traverse in the neighbours pane (gathered when first shown)."""
