@@ -191,7 +191,33 @@ def run_browser(path: Path) -> int:
     app.run()
     if app.ws is not None:
         track(app.ws)  # closed before the fast exit, like a command's
-    return EXIT_OK
+    if app.crash is not None:
+        raise BrowserCrashed(app.crash)
+    return app.return_code or EXIT_OK
+
+
+class BrowserCrashed(Exception):
+    """The browser stopped on an error of its own (Textual has restored the terminal)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def report_crash(exc: Exception) -> None:
+    """One line naming the error and the log with its traceback (REME_DEBUG: the traceback
+    itself; Textual has printed the browser's already)."""
+    from reme_tui.crash_log import write_crash_log
+
+    error = exc.error if isinstance(exc, BrowserCrashed) else exc
+    if os.environ.get("REME_DEBUG") and not isinstance(exc, BrowserCrashed):
+        raise exc
+    log = write_crash_log(error, [version_text()])
+    detail = str(error).strip().splitlines()
+    what = f"{type(error).__name__}: {detail[0]}" if detail else type(error).__name__
+    where = f"; the traceback is in {log}" if log is not None else ""
+    stage = "the browser stopped on an unexpected error" if error is not exc else "unexpected error"
+    fail(f"{stage}: {what}{where}", EXIT_FAILED)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -303,10 +329,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         code = EXIT_OK
     except Exception as exc:
-        if os.environ.get("REME_DEBUG"):
-            raise
         code = EXIT_FAILED
-        fail(f"unexpected error: {exc.__class__.__name__}: {exc}", code)
+        report_crash(exc)
     close_opened()
     if argv is None:
         _exit(code)
