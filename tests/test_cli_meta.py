@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from reme_tui.cli import program
+from tests.helpers import REME_TUI
 from tests.test_config_errors import reme_tui
 
 
@@ -48,10 +49,10 @@ def test_shell_completion_covers_every_command() -> None:
 
     for shell in ("bash", "zsh"):
         proc = subprocess.run(
-            ["reme-tui", "--print-completion", shell], capture_output=True, text=True, timeout=60
+            [*REME_TUI, "--print-completion", shell], capture_output=True, text=True, timeout=60
         )
         assert proc.returncode == 0, proc.stderr
         for word in ("search", "traverse", "mcp", "--start-line", "--print-completion"):
             assert word in proc.stdout, (shell, word)
-    bad = subprocess.run(["reme-tui", "--print-completion", "fish"], capture_output=True)
+    bad = subprocess.run([*REME_TUI, "--print-completion", "fish"], capture_output=True)
     assert bad.returncode == 2
