@@ -135,7 +135,9 @@ class RemeApp(App[None]):
     def open_workspace(self, progress: Callable[[int, int], None]) -> None:
         """Load (or build) the index off the UI thread; the screen is already up."""
         ws = Workspace.open(self.root, progress=progress)
-        self.post_message(WorkspaceOpened(ws, ws.stats()))
+        # Through the screen, behind the progress messages posted there: it bubbles up to the
+        # app only after the last of them has been drawn (and hidden again by the open).
+        self.main.post_message(WorkspaceOpened(ws, ws.stats()))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
 
