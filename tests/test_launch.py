@@ -51,6 +51,37 @@ def test_the_installed_browser_starts_searches_opens_a_hit_and_quits(
     assert LEAVE_ALT_SCREEN in out
 
 
+def test_every_dialog_opens_and_closes_under_no_color_at_80x24(
+    demo_copy: Path, tmp_path: Path
+) -> None:
+    term = browser(demo_copy, tmp_path / "home", 80, 24, NO_COLOR="1")
+    dialogs = [
+        ("r", "Move or rename digest/wiki/solar.md"),
+        ("delete", "Delete digest/wiki/solar.md?"),
+        ("n", "New note"),
+        ("o", "Open note"),
+        ("ctrl+p", "Search for commands"),
+    ]
+    try:
+        term.wait_for("files", 120)
+        term.type("solar")
+        term.wait_for("hits in")
+        term.press("down", "enter")
+        term.wait_for("Key finding")
+        for key, title in dialogs:
+            term.press(key)
+            term.wait_for(title)
+            term.press("escape")
+            term.wait_for("Key finding")  # back on the reader, nothing changed
+        term.press("ctrl+q")
+        code = term.wait_exit()
+    finally:
+        term.close()
+    assert code == 0
+    assert "Traceback" not in term.output()
+    assert (demo_copy / "digest/wiki/solar.md").is_file()
+
+
 CRASHING = """\
 import sys
 from reme_tui.widgets.reader.reader import Reader
