@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import shutil
 import sys
@@ -130,12 +131,17 @@ class _VersionAction(argparse.Action):
 
 
 class _CompletionAction(argparse.Action):
-    """`--print-completion bash|zsh`: a shell completion script of every command (shtab)."""
+    """`--print-completion bash|zsh|fish`: a shell completion script of every command."""
 
     def __call__(self, parser: argparse.ArgumentParser, _ns: Any, shell: Any, *_: Any) -> None:
-        import shtab
+        if shell == "fish":
+            from reme_tui.cli.fish_completion import fish_script
 
-        print(shtab.complete(completion_parser(), shell=str(shell)))
+            print(fish_script(completion_parser()), end="")
+        else:
+            import shtab
+
+            print(shtab.complete(completion_parser(), shell=str(shell)))
         parser.exit()
 
 
@@ -231,10 +237,12 @@ def build_parser() -> argparse.ArgumentParser:
         + HELP_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action=_VersionAction, help="print the version, then exit")
+    parser.add_argument(
+        "-V", "--version", action=_VersionAction, help="print the version, then exit"
+    )
     parser.add_argument(
         "--print-completion",
-        choices=["bash", "zsh"],
+        choices=["bash", "zsh", "fish"],
         action=_CompletionAction,
         help='print a shell completion script (eval "$(reme-tui --print-completion bash)")',
     )
@@ -259,13 +267,27 @@ def build_command_parser(name: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _not_a_command(token: str) -> None:
+    """A first word that is neither a command nor an existing path: a usage error that names
+    the closest command (`reme-tui serch solar` was taken for a folder named `serch`)."""
+    if Path(token).expanduser().exists():
+        return
+    close = difflib.get_close_matches(token, COMMANDS, n=1, cutoff=0.6)
+    if close:
+        raise UsageError(f"'{token}' is not a command; did you mean '{close[0]}'?")
+    if "/" not in token and "." not in token:
+        raise UsageError(
+            f"'{token}' is neither a command nor a folder (commands: {', '.join(sorted(COMMANDS))})"
+        )
+
+
 def _split_command(argv: Sequence[str]) -> tuple[str | None, list[str]]:
     """Find a subcommand name among the arguments (global -w may come before it)."""
     args = list(argv)
     i = 0
     while i < len(args):
         token = args[i]
-        if token in ("-w", "--workspace"):
+        if token in ("-w", "--workspace", "--print-completion"):  # the options with a value
             i += 2
             continue
         if token.startswith("-"):
@@ -273,6 +295,7 @@ def _split_command(argv: Sequence[str]) -> tuple[str | None, list[str]]:
             continue
         if token in COMMANDS:
             return token, args[:i] + args[i + 1 :]
+        _not_a_command(token)
         return None, args
     return None, args
 
