@@ -17,6 +17,7 @@ from reme_core.errors import (
 )
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.files.walk_ahead import walk_ahead
+from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
@@ -65,6 +66,7 @@ __all__ = [
     "LinkEdit",
     "LinkSpan",
     "MarkdownLinkMatch",
+    "ModeReason",
     "MoveReport",
     "Neighbour",
     "NotIndexed",
@@ -89,8 +91,10 @@ __all__ = [
     "UndoReport",
     "WikilinkMatch",
     "Workspace",
+    "WorkspaceMode",
     "WriteReport",
     "aliases_of",
+    "choose_mode",
     "date_ordinal",
     "discover",
     "enclosing_index",

@@ -74,12 +74,6 @@ class Config:
     vectors: VectorSettings = field(default_factory=VectorSettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
 
-    def resolved_mode(self, root: Path) -> str:
-        """`memory` when any memory layer folder exists, else `vault` (unless set explicitly)."""
-        if self.mode in ("memory", "vault"):
-            return self.mode
-        return "memory" if any((root / d).is_dir() for d in MEMORY_LAYERS) else "vault"
-
     def resolved_link_resolution(self, mode: str) -> str:
         """Obsidian resolution is the default in vault mode only (ReMe keeps literal paths)."""
         if self.link_resolution:

@@ -61,7 +61,8 @@ class Workspace:
     def __init__(self, root: Path, config: Config) -> None:
         self.root = root
         self.config = config
-        self.mode, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
+        self.mode_choice, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
+        self.mode = self.mode_choice.mode  # "memory" or "vault"; `mode_choice` says why
         self.link_resolution = config.resolved_link_resolution(self.mode)
         self.warnings: list[str] = []
         self.settings = ParseSettings.from_config(config, self.link_resolution == "obsidian")

@@ -39,7 +39,7 @@ from reme_tui.cli.commands import (
     workspace_path,
 )
 from reme_tui.cli.queries import add_vectors_flag, wait_for_vectors
-from reme_tui.cli.terminal_text import terminal_safe_stdout
+from reme_tui.cli.terminal_text import message, terminal_safe_stdout
 
 
 # -- the browser ----------------------------------------------------------------------------
@@ -55,7 +55,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
         # Opening a folder with no index already builds it: do not build it twice.
         ws = track(reme_core.Workspace.open(path, overrides, sync=False, progress=progress))
         summary = ws.last_reindex or ws.reindex(progress)
-    print_warnings(ws)
+    print_warnings(ws, mode=True)
     print(
         f"files {summary.files}  chunks {summary.chunks}  links {summary.links}  "
         f"dangling links {summary.dangling_links}  skipped {len(summary.skipped)}  "
@@ -187,11 +187,25 @@ def run_browser(path: Path) -> int:
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
+    say_mode(path)
     app = RemeApp(path)
     app.run()
     if app.ws is not None:
         track(app.ws)  # closed before the fast exit, like a command's
     return EXIT_OK
+
+
+def say_mode(path: Path) -> None:
+    """The browser's first line on stderr: the workspace's mode and why (its header says it
+    too). A bad reme.yaml is left for the browser to explain."""
+    from reme_tui.mode_text import mode_line
+
+    root = path.resolve()
+    try:
+        choice = reme_core.choose_mode(root, reme_core.load_config(root))
+    except RemeError:
+        return
+    message(f"reme-tui: {root}: {mode_line(choice)}")
 
 
 def build_parser() -> argparse.ArgumentParser:
