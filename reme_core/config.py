@@ -24,7 +24,7 @@ class SearchSettings:
     expand_links: bool = True
     max_links_per_direction: int = 10
     name_weight: float = 2.0  # a note's name field, added to its best chunk (0: off)
-    strict_dates: bool = False
+    strict_date_filter: bool = False  # memory mode: a date filter drops undated notes too
 
 
 @dataclass(slots=True)

@@ -279,16 +279,31 @@ class Workspace:
         exclude_paths: Sequence[str] = (),
         group: bool = False,
         exclude_tags: Sequence[str] = (),
+        strict_date_filter: bool | None = None,
+        sort: str = "name",
     ) -> SearchResult:
         """Search chunks (SPEC §8); never raises for an empty or punctuation-only query.
 
         ``group``: one hit per note (its best chunk; `SearchHit.more` counts the others),
         as the browser shows them; ReMe's chunk list is the default.
+        ``sort``: how filters without words (`path:`, `tag:`, dates), which list the notes
+        they admit, order them: "name" (by path) or "mtime" (last modified first).
+        ``strict_date_filter``: in memory mode, whether a date filter drops undated notes
+        (ReMe's option; default `search.strict_date_filter`). In a vault it always does.
         """
         s = self.config.search
-        filters = SearchFilters.of(s, start_date, end_date, path, tags, exclude_paths, exclude_tags)
+        strict = s.strict_date_filter if strict_date_filter is None else strict_date_filter
+        filters = SearchFilters.of(
+            strict or self.mode == "vault",
+            start_date,
+            end_date,
+            path,
+            tags,
+            exclude_paths,
+            exclude_tags,
+        )
         options = SearchOptions.of(
-            s, limit, min_score, vector_weight, expand_links, max_links_per_direction, group
+            s, limit, min_score, vector_weight, expand_links, max_links_per_direction, group, sort
         )
         vectors = self.vectors.prepare(query) if self.vectors is not None else None
         self.refresh_if_changed()
