@@ -26,6 +26,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "FileLink": ("reme_core.models", "FileLink"),
     "FileNode": ("reme_core.models", "FileNode"),
     "FileRefused": ("reme_core.errors", "FileRefused"),
+    "FilterSamples": ("reme_core.query.samples", "FilterSamples"),
     "Heading": ("reme_core.parse.markdown_render", "Heading"),
     "InboundLink": ("reme_core.edit.link_rewrite", "InboundLink"),
     "IndexStats": ("reme_core.indexing.maintenance", "IndexStats"),

@@ -42,6 +42,7 @@ from reme_core.query.query_language import ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
+from reme_core.query.samples import FilterSamples
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
 from reme_core.workspace import Workspace
@@ -60,6 +61,7 @@ __all__ = [
     "FileLink",
     "FileNode",
     "FileRefused",
+    "FilterSamples",
     "Heading",
     "InboundLink",
     "IndexStats",

@@ -38,6 +38,7 @@ from reme_core.query.options import SearchOptions
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
+from reme_core.query.samples import FilterSamples, filter_samples
 from reme_core.query.search import run_search
 from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer, tokenizer_for
@@ -327,6 +328,11 @@ class Workspace:
     ) -> RetrieveResult:
         """Hits then their one-hop link targets, de-duplicated and cut to a token budget."""
         return run_retrieve(self, query, limit, budget_tokens, expand_links, explain)
+
+    def filter_samples(self) -> FilterSamples:
+        """Real values for filter examples (a top folder, the dates the notes span)."""
+        with self._fresh() as index:
+            return filter_samples(index)
 
     def links(self, path: str) -> NoteLinks:
         """Every outlink and inlink of an indexed file, with names and dangling marks."""

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from textual.widgets import Input, Static
+
 from reme_core import ModeReason, Workspace, choose_mode, discover, load_config
 from reme_tui.app.browser import RemeApp
 from tests.conftest import write_files
@@ -120,3 +122,28 @@ async def test_header_says_the_mode_and_why(tmp_path: Path) -> None:
         await settle(pilot)
         assert app.main.status.state.mode == "vault, .obsidian/ found"
         assert "(vault, .obsidian/ found)" in str(app.main.status.render())
+
+
+async def test_search_box_examples_come_from_the_open_workspace(tmp_path: Path) -> None:
+    files = {
+        **VAULT,
+        "Projects/Roof.md": "---\ncreated: 2023-04-05\n---\n# Roof\n",
+        "Projects/[x]/Odd.md": "# Odd\n",
+    }
+    root = write_files(tmp_path / "v", files)
+    app = RemeApp(root, watch=False)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await settle(pilot)
+        box = app.query_one("#query", Input)
+        assert box.placeholder == 'Search  (e.g. words "a phrase" -word path:Projects/)'
+        help_shown = str(app.query_one("#search-status", Static).render())
+        assert "path:Projects/" in help_shown and "daily/" not in help_shown
+        assert "after:2023-04-05  before:2024-01-02" in help_shown
+        assert "2026" not in help_shown
+    plain = write_files(tmp_path / "p", {"Inbox.md": "# Inbox\n"})
+    app = RemeApp(plain, watch=False)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await settle(pilot)
+        help_shown = str(app.query_one("#search-status", Static).render())
+        assert "path:folder/" in help_shown and "after:" not in help_shown
+        assert app.query_one("#query", Input).placeholder.endswith("-word)")

@@ -123,7 +123,7 @@ class RemeApp(App[None]):
     def open_workspace(self, progress: Callable[[int, int], None]) -> None:
         """Load (or build) the index off the UI thread; the screen is already up."""
         ws = Workspace.open(self.root, progress=progress)
-        self.post_message(WorkspaceOpened(ws, ws.stats()))
+        self.post_message(WorkspaceOpened(ws, ws.stats(), ws.filter_samples()))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
 
@@ -131,6 +131,7 @@ class RemeApp(App[None]):
     def _workspace_opened(self, message: WorkspaceOpened) -> None:
         self.ws = message.ws
         self.main.workspace_ready(message.ws, message.stats)
+        self.main.search_pane.show_samples(message.samples)
         if self.watch_enabled:
             self.start_watcher()
         self.main.search_pane.refresh_results()

@@ -163,8 +163,11 @@ query syntax (browser, search, library alike):
   "a phrase"       the words next to each other        term*    a prefix
   -word            leave out notes with the word
   path:daily/      only paths under a folder           -path:x  leave a folder out
-  tag:x, -tag:x    notes with (without) a tag; a tag alone lists the tagged notes
-  after:D before:D inclusive YYYY-MM-DD, from the path or frontmatter date
+  tag:x, -tag:x    notes with (without) a tag
+  after:D before:D inclusive YYYY-MM-DD: a date in the note's path, else its date/created
+                   property (a vault drops undated notes; memory mode keeps them)
+  sort:mtime       path:, tag: and dates without words list their notes, by name or
+                   (sort:mtime, --sort mtime) last modified first
 
 exit codes:
   0  success (no hits is success)
