@@ -268,7 +268,8 @@ def _listed_notes(
         if len(result.results) >= limit:
             break
     result.counts = _counts(0, 0, len(result.results), hybrid=False)
-    result.message = f"{len(paths)} notes match" if paths else "No note matches the filters."
+    counted = "1 note matches" if len(paths) == 1 else f"{len(paths)} notes match"
+    result.message = counted if paths else "No note matches the filters."
     return result
 
 

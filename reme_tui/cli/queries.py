@@ -12,6 +12,7 @@ from reme_core import parse_query
 from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
+    UsageError,
     command,
     date_arg,
     emit_json,
@@ -91,6 +92,11 @@ def wait_for_vectors(ws: Workspace) -> None:
 
 @command("search", "search the workspace")(_search_args)
 def run_search(args: argparse.Namespace) -> int:
+    if not (args.query or args.paths or args.tag or args.start_date or args.end_date):
+        raise UsageError(
+            "reme-tui search: a query or a filter (--path, --tag, --start-date, --end-date) "
+            "is required"
+        )
     ws = open_workspace(args, **vectors_override(args))
     wait_for_vectors(ws)
     parsed = parse_query(" ".join(args.query))
