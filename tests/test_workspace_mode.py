@@ -147,3 +147,15 @@ async def test_search_box_examples_come_from_the_open_workspace(tmp_path: Path) 
         help_shown = str(app.query_one("#search-status", Static).render())
         assert "path:folder/" in help_shown and "after:" not in help_shown
         assert app.query_one("#query", Input).placeholder.endswith("-word)")
+
+
+def test_browser_start_says_the_mode_first(tmp_path: Path, capsys) -> None:
+    from reme_tui.cli.program import say_mode
+
+    root = write_files(tmp_path / "p", {"Inbox.md": "# Inbox\n"})
+    say_mode(root)
+    expected = "vault mode (no .obsidian/ and no ReMe layer folder): every note is indexed"
+    assert capsys.readouterr().err == f"reme-tui: {root.resolve()}: {expected}\n"
+    (root / "reme.yaml").write_text("mode: [bad\n")
+    say_mode(root)  # a bad reme.yaml is the browser's to explain, on its screen
+    assert capsys.readouterr().err == ""
