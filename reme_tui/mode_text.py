@@ -59,7 +59,10 @@ def mode_badge(choice: WorkspaceMode) -> str:
 
 
 def worth_saying(choice: WorkspaceMode) -> bool:
-    """Whether a scripted command should say the mode on stderr: when notes are left out, or
-    when folders named like ReMe's are read as ordinary notes (the browser always says it)."""
+    """Whether a scripted command should say the mode on stderr: when the rule, not the
+    owner's `mode:`, left notes out or read folders named like ReMe's as ordinary notes (the
+    browser and `--reindex` always say it)."""
+    if choice.reason is ModeReason.SETTING:
+        return False
     mixed = choice.reason is ModeReason.OBSIDIAN and (choice.layers or choice.reme_state)
     return bool(choice.outside or mixed)

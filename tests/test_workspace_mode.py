@@ -159,3 +159,15 @@ def test_browser_start_says_the_mode_first(tmp_path: Path, capsys) -> None:
     (root / "reme.yaml").write_text("mode: [bad\n")
     say_mode(root)  # a bad reme.yaml is the browser's to explain, on its screen
     assert capsys.readouterr().err == ""
+
+
+def test_cli_is_quiet_when_the_owner_chose_the_mode(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "v", {**VAULT, "reme.yaml": "mode: memory\n"})
+    out = cli(root, "search", "walk")
+    assert out.returncode == 0 and "daily/2024-01-02.md" in out.stdout
+    assert "mode" not in out.stderr, out.stderr
+    out = cli(root, "--reindex")
+    assert "reme-tui: memory mode (mode: memory in reme.yaml): only daily/, digest/ and " in (
+        out.stderr
+    )
+    assert "not indexed: Inbox.md, Projects/\n" in out.stderr
