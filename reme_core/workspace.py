@@ -397,7 +397,7 @@ class Workspace:
         from reme_core.indexing.maintenance import index_stats
 
         with self._fresh():
-            return index_stats(self.live)
+            return index_stats(self.live, self.mode_choice.reason.value)
 
     # -- link-safe file operations (reme_core.edit.file_ops) ---------------------------------------
     def move(

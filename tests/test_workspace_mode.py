@@ -43,7 +43,9 @@ def opened(root: Path) -> Workspace:
 
 def test_an_obsidian_vault_with_a_daily_folder_indexes_every_note(tmp_path: Path) -> None:
     root = write_files(tmp_path / "v", VAULT)
-    ws = opened(root)
+    ws = Workspace.open(root)
+    assert ws.stats().to_dict()["mode_reason"] == "obsidian"
+    ws.close()
     assert ws.mode == "vault"
     assert ws.mode_choice.reason is ModeReason.OBSIDIAN
     assert ws.mode_choice.layers == ("daily",)
