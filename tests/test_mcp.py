@@ -54,7 +54,14 @@ async def test_every_tool_over_stdio(demo_copy: Path) -> None:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == BASE_TOOLS  # no delete without --allow-delete
         params = set(tools["search"].input_schema["properties"])
-        assert params == {"query", "limit", "min_score", "start_date", "end_date"}
+        assert params == {
+            "query",
+            "limit",
+            "min_score",
+            "start_date",
+            "end_date",
+            "strict_date_filter",
+        }
         assert set(tools["read"].input_schema["properties"]) == {"path", "start_line", "end_line"}
 
         found = await call(client, "search", query="recall regression frontmatter", limit=1)

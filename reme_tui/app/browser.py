@@ -137,7 +137,7 @@ class RemeApp(App[None]):
         ws = Workspace.open(self.root, progress=progress)
         # Through the screen, behind the progress messages posted there: it bubbles up to the
         # app only after the last of them has been drawn (and hidden again by the open).
-        self.main.post_message(WorkspaceOpened(ws, ws.stats()))
+        self.main.post_message(WorkspaceOpened(ws, ws.stats(), ws.filter_samples()))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
 
@@ -145,6 +145,7 @@ class RemeApp(App[None]):
     def _workspace_opened(self, message: WorkspaceOpened) -> None:
         self.ws = message.ws
         self.main.workspace_ready(message.ws, message.stats)
+        self.main.search_pane.show_samples(message.samples)
         if self.watch_enabled:
             self.start_watcher()
         self.main.search_pane.refresh_results()

@@ -45,6 +45,7 @@ from reme_tui.messages import (
     Undone,
     VectorsToggled,
 )
+from reme_tui.mode_text import mode_badge
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.settings import UserSettings
 from reme_tui.widgets.neighbours import NeighboursPane
@@ -192,7 +193,7 @@ class MainScreen(Screen[None]):
     def workspace_ready(self, ws: Workspace, stats: IndexStats) -> None:
         """Show the opened workspace: counts, warnings, a first hint, results for the query."""
         self.progress_done()
-        self.status.update_state(mode=ws.mode, vectors=ws.vector_status())
+        self.status.update_state(mode=mode_badge(ws.mode_choice), vectors=ws.vector_status())
         self.set_interval(VECTOR_POLL_SECONDS, self.upkeep.poll_vectors)
         self.status.update_stats(stats)
         ws.add_listener(self._on_batch)

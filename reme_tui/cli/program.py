@@ -40,7 +40,7 @@ from reme_tui.cli.commands import (
     workspace_path,
 )
 from reme_tui.cli.queries import add_vectors_flag, wait_for_vectors
-from reme_tui.cli.terminal_text import terminal_safe_stdout
+from reme_tui.cli.terminal_text import message, terminal_safe_stdout
 
 
 # -- the browser ----------------------------------------------------------------------------
@@ -56,7 +56,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
         # Opening a folder with no index already builds it: do not build it twice.
         ws = track(reme_core.Workspace.open(path, overrides, sync=False, progress=progress))
         summary = ws.last_reindex or ws.reindex(progress)
-    print_warnings(ws)
+    print_warnings(ws, mode=True)
     print(
         f"files {summary.files}  chunks {summary.chunks}  links {summary.links}  "
         f"dangling links {summary.dangling_links}  skipped {len(summary.skipped)}  "
@@ -169,8 +169,11 @@ query syntax (browser, search, library alike):
   "a phrase"       the words next to each other        term*    a prefix
   -word            leave out notes with the word
   path:daily/      only paths under a folder           -path:x  leave a folder out
-  tag:x, -tag:x    notes with (without) a tag; a tag alone lists the tagged notes
-  after:D before:D inclusive YYYY-MM-DD, from the path or frontmatter date
+  tag:x, -tag:x    notes with (without) a tag
+  after:D before:D inclusive YYYY-MM-DD: a date in the note's path, else its date/created
+                   property (a vault drops undated notes; memory mode keeps them)
+  sort:mtime       path:, tag: and dates without words list their notes, by name or
+                   (sort:mtime, --sort mtime) last modified first
 
 exit codes:
   0  success (no hits is success)
@@ -193,6 +196,7 @@ def run_browser(path: Path) -> int:
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
+    say_mode(path)
     app = RemeApp(path)
     app.run()
     if app.ws is not None:
@@ -224,6 +228,19 @@ def report_crash(exc: Exception) -> None:
     where = f"; the traceback is in {log}" if log is not None else ""
     stage = "the browser stopped on an unexpected error" if error is not exc else "unexpected error"
     fail(f"{stage}: {what}{where}", EXIT_FAILED)
+
+
+def say_mode(path: Path) -> None:
+    """The browser's first line on stderr: the workspace's mode and why (its header says it
+    too). A bad reme.yaml is left for the browser to explain."""
+    from reme_tui.mode_text import mode_line
+
+    root = path.resolve()
+    try:
+        choice = reme_core.choose_mode(root, reme_core.load_config(root))
+    except RemeError:
+        return
+    message(f"reme-tui: {root}: {mode_line(choice)}")
 
 
 def build_parser() -> argparse.ArgumentParser:
