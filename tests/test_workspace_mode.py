@@ -123,7 +123,7 @@ async def test_header_says_the_mode_and_why(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 30)) as pilot:
         await settle(pilot)
         assert app.main.status.state.mode == "vault, .obsidian/ found"
-        assert "(vault, .obsidian/ found)" in str(app.main.status.render())
+        assert "│  vault, .obsidian/ found" in str(app.main.status.render())
 
 
 async def test_search_box_examples_come_from_the_open_workspace(tmp_path: Path) -> None:
