@@ -82,6 +82,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "render_markdown": ("reme_core.parse.markdown_render", "render_markdown"),
     "suffix_warnings": ("reme_core.edit.file_ops", "suffix_warnings"),
     "walk_ahead": ("reme_core.files.walk_ahead", "walk_ahead"),
+    "wikilink_to": ("reme_core.query.link_text", "wikilink_to"),
+    "markdown_link_to": ("reme_core.query.link_text", "markdown_link_to"),
 }
 __all__ = sorted(_EXPORTS)
 

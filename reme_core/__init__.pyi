@@ -38,6 +38,7 @@ from reme_core.parse.wikilinks import (
     find_wikilinks,
 )
 from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
+from reme_core.query.link_text import markdown_link_to, wikilink_to
 from reme_core.query.query_language import ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
@@ -110,9 +111,11 @@ __all__ = [
     "line_ranges",
     "list_tags",
     "load_config",
+    "markdown_link_to",
     "outline",
     "parse_query",
     "render_markdown",
     "suffix_warnings",
     "walk_ahead",
+    "wikilink_to",
 ]

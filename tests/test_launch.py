@@ -8,6 +8,7 @@ Python the project claims (`.ci/run`): a Textual race crashed every launch on 3.
 
 from __future__ import annotations
 
+import base64
 import sys
 from pathlib import Path
 
@@ -51,7 +52,7 @@ def test_the_installed_browser_starts_searches_opens_a_hit_and_quits(
     assert LEAVE_ALT_SCREEN in out
 
 
-def test_every_dialog_opens_and_closes_under_no_color_at_80x24(
+def test_every_dialog_opens_and_closes_and_copy_reaches_the_terminal_under_no_color(
     demo_copy: Path, tmp_path: Path
 ) -> None:
     term = browser(demo_copy, tmp_path / "home", 80, 24, NO_COLOR="1")
@@ -73,6 +74,10 @@ def test_every_dialog_opens_and_closes_under_no_color_at_80x24(
             term.wait_for(title)
             term.press("escape")
             term.wait_for("Key finding")  # back on the reader, nothing changed
+        term.press("y")  # copy: the first choice is the note's path, sent to the terminal
+        term.wait_for("Copy from digest/wiki/solar.md")
+        term.press("enter")
+        term.wait_for("Copied: Path")
         term.press("ctrl+q")
         code = term.wait_exit()
     finally:
@@ -80,9 +85,12 @@ def test_every_dialog_opens_and_closes_under_no_color_at_80x24(
     assert code == 0
     assert "Traceback" not in term.output()
     assert (demo_copy / "digest/wiki/solar.md").is_file()
+    osc52 = "\x1b]52;c;" + base64.b64encode(b"digest/wiki/solar.md").decode()
+    assert osc52 in term.output()  # the clipboard sequence reached the terminal
 
 
 CRASHING = """\
+import base64
 import sys
 from reme_tui.widgets.reader.reader import Reader
 

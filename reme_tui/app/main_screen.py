@@ -25,6 +25,7 @@ from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
+from reme_tui.app.clipboard import Copier
 from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.pane_layout import LINKS, READER, SEARCH, PaneLayout
@@ -82,6 +83,7 @@ class MainScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo", show=False, id="undo"),
         Binding("n", "new_note", "New", show=False, id="new_note"),
         Binding("m", "markdown", "Markdown", id="markdown"),
+        Binding("y", "copy", "Copy", id="copy"),
         Binding("t", "traverse", "Traverse", id="traverse"),
         Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
     ]
@@ -95,6 +97,7 @@ class MainScreen(Screen[None]):
         self.progress_bar = ProgressBar(id="progress", show_eta=False)
         self.navigator = Navigator(self)
         self.notes = NoteOps(self)
+        self.copier = Copier(self)
         self.upkeep = Upkeep(self)
         self.pane_layout = PaneLayout(self, self.search_pane, self.reader, self.neighbours)
         self._handled_generation = 0
@@ -308,6 +311,11 @@ class MainScreen(Screen[None]):
         self.pane_layout.bring_forward(index)
         target.focus()
 
+    def pane_in_focus(self) -> str:
+        """`search`, `reader` or `links` (`reader` when nothing has the focus)."""
+        index = self._pane_of(self.focused)
+        return ("search", "reader", "links")[index if index >= 0 else READER]
+
     def focus_reader(self) -> None:
         """Focus the reader's note view (source or rendered: the same widget)."""
         self.pane_layout.bring_forward(READER)
@@ -353,6 +361,10 @@ class MainScreen(Screen[None]):
         if path:
             self.navigator.open_path(path)
             self.focus_reader()
+
+    def action_copy(self) -> None:
+        """Copy the path, a link or the lines of the note, hit or link in focus."""
+        self.copier.copy()
 
     def action_markdown(self) -> None:
         """Toggle the rendered Markdown view."""

@@ -179,6 +179,15 @@ class SearchPane(Vertical):
         else:
             self.set_status(message or "No results.")
 
+    def highlighted_target(self) -> tuple[str, int, int] | None:
+        """The highlighted hit's path and line range (what `y` copies here)."""
+        results = self.query_one("#results", OptionList)
+        if results.highlighted is None or not self.hits:
+            return None
+        option = results.get_option_at_index(results.highlighted)
+        hit = self.hits[int((option.id or "hit0")[3:])]
+        return hit.path, hit.start_line, hit.end_line
+
     @on(OptionList.OptionSelected, "#results")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
