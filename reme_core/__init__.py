@@ -71,6 +71,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "existing_file": ("reme_core.edit.file_ops", "existing_file"),
     "find_markdown_links": ("reme_core.parse.wikilinks", "find_markdown_links"),
     "find_wikilinks": ("reme_core.parse.wikilinks", "find_wikilinks"),
+    "find_web_links": ("reme_core.parse.web_links", "find_web_links"),
+    "WebLinkMatch": ("reme_core.parse.web_links", "WebLinkMatch"),
     "format_hit": ("reme_core.query.results", "format_hit"),
     "format_score": ("reme_core.query.results", "format_score"),
     "inbound_links": ("reme_core.edit.link_rewrite", "inbound_links"),

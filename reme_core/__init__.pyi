@@ -31,6 +31,7 @@ from reme_core.parse.markdown_render import (
     outline,
     render_markdown,
 )
+from reme_core.parse.web_links import WebLinkMatch, find_web_links
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
     WikilinkMatch,
@@ -92,6 +93,7 @@ __all__ = [
     "TraverseResult",
     "UndoRefused",
     "UndoReport",
+    "WebLinkMatch",
     "WikilinkMatch",
     "Workspace",
     "WorkspaceMode",
@@ -104,6 +106,7 @@ __all__ = [
     "est_tokens",
     "existing_file",
     "find_markdown_links",
+    "find_web_links",
     "find_wikilinks",
     "format_hit",
     "format_score",

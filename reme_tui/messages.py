@@ -37,11 +37,12 @@ class OpenNote(Message):
 
 @dataclass
 class FollowLink(Message):
-    """The reader's selected wikilink was activated."""
+    """The reader's selected link (a note's, or a web address) was activated."""
 
     target: str
     anchor: str = ""
     source: str = ""
+    web: bool = False  # an http(s) address, for the system browser
 
 
 @dataclass

@@ -25,7 +25,8 @@ import pyte
 from tests.helpers import REME_TUI
 
 KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "escape": "\x1b", "tab": "\t",
-        "f6": "\x1b[17~", "ctrl+q": "\x11", "ctrl+p": "\x10", "delete": "\x1b[3~"}  # fmt: skip
+        "f6": "\x1b[17~", "ctrl+q": "\x11", "ctrl+p": "\x10", "ctrl+o": "\x0f",
+        "delete": "\x1b[3~"}  # fmt: skip
 
 
 class Terminal:

@@ -30,6 +30,7 @@ from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.pane_layout import LINKS, READER, SEARCH, PaneLayout
 from reme_tui.app.upkeep import Upkeep
+from reme_tui.app.web_open import WebOpener
 from reme_tui.messages import (
     FollowLink,
     IndexChanged,
@@ -98,6 +99,7 @@ class MainScreen(Screen[None]):
         self.navigator = Navigator(self)
         self.notes = NoteOps(self)
         self.copier = Copier(self)
+        self.web = WebOpener(self)
         self.upkeep = Upkeep(self)
         self.pane_layout = PaneLayout(self, self.search_pane, self.reader, self.neighbours)
         self._handled_generation = 0
@@ -254,7 +256,10 @@ class MainScreen(Screen[None]):
 
     @on(FollowLink)
     def _follow_link(self, message: FollowLink) -> None:
-        self.navigator.follow_link(message)
+        if message.web:
+            self.web.follow(message.target)
+        else:
+            self.navigator.follow_link(message)
 
     @on(NoteRead)
     def _note_read(self, message: NoteRead) -> None:

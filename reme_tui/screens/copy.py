@@ -30,15 +30,6 @@ class CopyChoice:
 class CopyScreen(ModalScreen[CopyChoice | None]):
     """The copy choices of one note, each with a preview; dismisses with the one chosen."""
 
-    DEFAULT_CSS = """
-    CopyScreen { align: center middle; }
-    CopyScreen > Vertical {
-        width: 80%; max-width: 90; height: auto; max-height: 80%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
-    CopyScreen OptionList { height: auto; max-height: 16; border: none; }
-    CopyScreen .title { text-style: bold; padding: 0 0 1 0; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="copy.cancel"),
     ]

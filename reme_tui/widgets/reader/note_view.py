@@ -273,7 +273,9 @@ class NoteView(ScrollView, can_focus=True):
         if link is None:
             self.notify("Press Tab to select a link, then Enter to follow it.", timeout=3)
             return
-        self.post_message(FollowLink(link.target, link.match.anchor, self.path))
+        self.post_message(
+            FollowLink(link.target, link.match.anchor, self.path, web=link.kind == "web")
+        )
 
     def on_click(self, event: events.Click) -> None:
         """Clicking a link selects and follows it."""
