@@ -205,6 +205,8 @@ class MainScreen(Screen[None]):
             return
         self._handled_generation = max(self._handled_generation, generation)
         self.refresh_stats()
+        if isinstance(self.app.screen, SwitcherPalette):
+            self.app.screen.index_changed()
         if not message.paths:
             return
         self.search_pane.refresh_results()
