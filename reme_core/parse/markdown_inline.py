@@ -35,7 +35,12 @@ _INLINE_RE = re.compile(
     r"|(?P<bare>\bhttps?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"])"
     r"|(?P<tag>(?<![\w#&/\\])#(?P<tag_name>[\w/-]*[^\W\d][\w/-]*))"
 )
-_NESTED = {"strong": ("strong",), "strong2": ("strong",), "em": ("em",), "em2": ("em",)}
+_NESTED: dict[str, tuple[str, ...]] = {
+    "strong": ("strong",),
+    "strong2": ("strong",),
+    "em": ("em",),
+    "em2": ("em",),
+}
 _NESTED |= {"strongem": ("strong", "em"), "strike": ("strike",), "mark": ("mark",)}
 
 
