@@ -17,6 +17,7 @@ from reme_core.errors import (
 )
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.files.walk_ahead import walk_ahead
+from reme_core.indexing.change_feed import ChangeFeed, Committed, Gap, Rebuilt
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
@@ -49,7 +50,9 @@ __all__ = [
     "MARKDOWN_STYLES",
     "NO_DATE",
     "BatchReport",
+    "ChangeFeed",
     "Changes",
+    "Committed",
     "Config",
     "ConfigError",
     "DeleteReport",
@@ -59,6 +62,7 @@ __all__ = [
     "FileLink",
     "FileNode",
     "FileRefused",
+    "Gap",
     "Heading",
     "InboundLink",
     "IndexStats",
@@ -74,6 +78,7 @@ __all__ = [
     "PathRefused",
     "RangeError",
     "ReadResult",
+    "Rebuilt",
     "ReindexSummary",
     "RemeError",
     "RenderedLine",

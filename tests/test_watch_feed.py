@@ -1,0 +1,130 @@
+"""`watch` as a complete change feed: every change any process commits, once, in commit order
+(issue 27). Real subprocesses: a `watch --json` child, and `write`, `move`, `delete` run as
+other processes, then a plain edit of a file that only the watcher sees."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from queue import Empty, Queue
+
+from reme_core import Committed, Rebuilt, Workspace
+
+
+def vault(root: Path) -> Path:
+    (root / ".obsidian").mkdir(parents=True)
+    (root / "a.md").write_text("# A\n\nalpha\n", "utf-8")
+    (root / "b.md").write_text("# B\n\nsee [[a]]\n", "utf-8")
+    return root
+
+
+def cli(*args: str, stdin: str | None = None) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "reme_tui", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env={**os.environ, "REME_WORKSPACE": ""},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_watch_json_prints_every_process_s_changes_once_in_order(tmp_path: Path) -> None:
+    root = vault(tmp_path / "v")
+    w = str(root)
+    Workspace.open(root).close()
+    errors = (tmp_path / "watch.err").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reme_tui", "watch", "-w", w, "--json", "--quiet-ms", "50"],
+        stdout=subprocess.PIPE,
+        stderr=errors,
+        text=True,
+        env={**os.environ, "REME_WORKSPACE": ""},
+    )
+    lines: Queue[str] = Queue()
+    assert proc.stdout is not None
+    reader = threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True)
+    reader.start()
+    records: list[dict] = []
+
+    def changes() -> list[tuple[str, str]]:
+        return [(c["kind"], c["path"]) for r in records for c in r.get("changes", ())]
+
+    def until(count: int) -> None:
+        deadline = time.monotonic() + 60
+        while len(changes()) < count and time.monotonic() < deadline:
+            with contextlib.suppress(Empty):
+                records.append(json.loads(lines.get(timeout=0.5)))
+
+    try:
+        start = json.loads(lines.get(timeout=120))
+        assert start["event"] == "watching" and start["files"] == 2
+        time.sleep(1.0)  # the OS watch is in place (for the plain edit below)
+        cli("write", "new.md", "--body", "fresh words", "-w", w)
+        cli("move", "new.md", "sub/moved.md", "-w", w)
+        cli("delete", "a.md", "--yes", "-w", w)
+        until(4)
+        (root / "b.md").write_text("# B\n\nedited by hand\n", "utf-8")  # only the watcher
+        until(5)
+        time.sleep(2.0)  # anything printed twice would be printed by now
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+        reader.join(timeout=10)
+        errors.close()
+    while not lines.empty():
+        records.append(json.loads(lines.get()))
+    assert proc.returncode == 0
+    assert "Traceback" not in (tmp_path / "watch.err").read_text()
+    assert changes() == [
+        ("added", "new.md"),
+        ("deleted", "new.md"),  # a move: one commit, the old path gone and the new one
+        ("added", "sub/moved.md"),
+        ("deleted", "a.md"),
+        ("modified", "b.md"),
+    ]
+    batches = [r for r in records if r["event"] == "batch"]
+    assert [r["event"] for r in records] == ["batch"] * 4
+    generations = [r["generation"] for r in batches]
+    assert generations == sorted(set(generations)) and generations[0] > start["generation"]
+    pids = [r["pid"] for r in batches]
+    assert start["pid"] not in pids[:3] and len(set(pids[:3])) == 3  # three other processes
+    assert pids[3] == start["pid"] and batches[3]["seconds"] is not None  # the watcher's own
+    assert all(r["seconds"] is None for r in batches[:3])
+
+
+def test_the_feed_of_one_workspace_reads_another_s_commits_and_rebuilds(tmp_path: Path) -> None:
+    root = vault(tmp_path / "v")
+    reader, writer = Workspace.open(root), Workspace.open(root)
+    try:
+        feed = reader.change_feed()
+        assert feed.poll() == []
+        (root / "c.md").write_text("# C\n", "utf-8")
+        writer.sync()
+        (root / "c.md").write_text("# C\n\nmore\n", "utf-8")
+        writer.sync()
+        got = feed.poll()
+        assert [type(e) for e in got] == [Committed, Committed]
+        assert [(c.kind, c.path) for e in got for c in e.changes] == [
+            ("added", "c.md"),
+            ("modified", "c.md"),
+        ]
+        assert all(e.pid == os.getpid() for e in got)  # one process here, two workspaces
+        assert feed.poll() == []  # once
+        writer.reindex()
+        (rebuilt,) = feed.poll()
+        assert isinstance(rebuilt, Rebuilt)
+        (root / "c.md").unlink()
+        writer.sync()
+        assert [(c.kind, c.path) for e in feed.poll() for c in e.changes] == [("deleted", "c.md")]
+    finally:
+        reader.close()
+        writer.close()
