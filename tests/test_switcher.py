@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from textual import events
 from textual.command import CommandInput, CommandList
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
@@ -313,3 +314,23 @@ async def test_palette_opened_while_a_change_is_applied_lists_it_once_applied(
         await until(pilot, lambda: palette_paths(app)[:1] == ["en/Fresh idea.md"], timeout=10)
         (root / "en" / "Fresh idea.md").unlink()  # a change while it is open, not typed
         await until(pilot, lambda: palette_paths(app) == [], timeout=20)
+
+
+async def test_keys_typed_right_after_ctrl_o_in_the_search_box_reach_the_switcher(
+    demo_copy: Path,
+) -> None:
+    """In one burst, as a busy app (just after a file change) gets them: they went into the
+    search box, which had focus when Ctrl+O was read, and the switcher opened empty."""
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.main.search_pane.query_one("#query", Input)
+        box.focus()
+        await pilot.pause()
+        for key, char in [("ctrl+o", None), *((c, c) for c in "rrf")]:
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/rrf.md"])
+        assert app.screen.query_one(CommandInput).value == "rrf"
+        assert box.value == ""
