@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 from queue import Empty, Queue
 
-from reme_core import Committed, Rebuilt, Workspace
+from reme_core import Committed, Gap, Rebuilt, Workspace
+from reme_core.store.change_rows import KEPT_GENERATIONS
 
 
 def vault(root: Path) -> Path:
@@ -128,3 +129,50 @@ def test_the_feed_of_one_workspace_reads_another_s_commits_and_rebuilds(tmp_path
     finally:
         reader.close()
         writer.close()
+
+
+def test_a_reader_further_behind_than_the_log_learns_of_the_gap(tmp_path: Path) -> None:
+    root = vault(tmp_path / "v")
+    reader, writer = Workspace.open(root), Workspace.open(root)
+    try:
+        feed = reader.change_feed()
+        start = feed.seen
+        (root / "c.md").write_text("# C\n", "utf-8")
+        writer.sync()  # logged at start + 1
+        store = writer.store
+        for _ in range(KEPT_GENERATIONS):  # commits with no file change, each pruning the log
+            with store.transaction():
+                store.changes.record(store.bump_generation(), [])
+        (gap,) = feed.poll()
+        assert gap == Gap(start, start + 1)  # c.md's commit has left the log
+        assert feed.poll() == []
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_plain_watch_names_the_process_that_committed_a_change(tmp_path: Path) -> None:
+    root = vault(tmp_path / "v")
+    Workspace.open(root).close()
+    out = tmp_path / "watch.out"
+    with out.open("w") as fh:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "reme_tui", "watch", "-w", str(root), "--quiet-ms", "50"],
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "REME_WORKSPACE": ""},
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while "watching" not in out.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        cli("write", "new.md", "--body", "fresh words", "-w", str(root))
+        while "new.md" not in out.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    lines = out.read_text().splitlines()
+    assert proc.returncode == 0 and "Traceback" not in out.read_text()
+    (added,) = [line for line in lines if "new.md" in line]
+    assert added.startswith("added new.md 1 chunks (pid ") and str(proc.pid) not in added

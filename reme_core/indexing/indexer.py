@@ -211,6 +211,9 @@ class Indexer:
         from reme_core.parse.parsing import VANISHED
 
         started = time.perf_counter()
+        # What another process committed first (a `write`, the MCP server) is then known as
+        # it is: its file is no change to parse and commit again (nor to report twice).
+        self.live.refresh_if_changed()
         candidates = sorted(set(changes.added) | set(changes.modified))
         unfit = set(candidates).difference(regular_inside(self.root, candidates))
         to_parse, touched = self._split_touched([p for p in candidates if p not in unfit])
