@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -176,3 +177,24 @@ def test_plain_watch_names_the_process_that_committed_a_change(tmp_path: Path) -
     assert proc.returncode == 0 and "Traceback" not in out.read_text()
     (added,) = [line for line in lines if "new.md" in line]
     assert added.startswith("added new.md 1 chunks (pid ") and str(proc.pid) not in added
+
+
+def test_an_index_from_before_the_change_log_is_rebuilt_once(tmp_path: Path) -> None:
+    root = vault(tmp_path / "v")
+    Workspace.open(root).close()
+    conn = sqlite3.connect(root / ".reme-tui" / "index.sqlite")
+    conn.execute("DROP TABLE changes")  # as schema 2 made it
+    conn.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+    conn.commit()
+    conn.close()
+    ws = Workspace.open(root)
+    try:
+        assert any("older version" in w and "rebuilt" in w for w in ws.warnings), ws.warnings
+        assert ws.files() == ["a.md", "b.md"]
+    finally:
+        ws.close()
+    again = Workspace.open(root)
+    try:
+        assert not any("older version" in w for w in again.warnings)
+    finally:
+        again.close()
