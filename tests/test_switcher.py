@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -186,7 +189,7 @@ def palette_paths(app: RemeApp) -> list[str]:
         return []
     options = app.screen.query_one(CommandList)
     commands = (options.get_option_at_index(i) for i in range(options.option_count))
-    return [c.hit.command.args[0] for c in commands]
+    return [c.hit.command.args[0] for c in commands if hasattr(c, "hit")]  # not "No matches"
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -334,3 +337,24 @@ async def test_keys_typed_right_after_ctrl_o_in_the_search_box_reach_the_switche
         await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/rrf.md"])
         assert app.screen.query_one(CommandInput).value == "rrf"
         assert box.value == ""
+
+
+async def test_a_note_another_process_writes_reaches_the_open_switcher(tmp_path: Path) -> None:
+    """`reme-tui write` commits the note before this browser's watcher sees the file, which
+    then finds nothing to apply: the change log tells the browser, and the switcher asks
+    again."""
+    root = multilingual_vault(tmp_path / "vault")
+    app = RemeApp(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.press("o", *"zephyr")
+        await until(pilot, lambda: isinstance(app.screen, SwitcherPalette))
+        await pilot.pause(0.5)
+        assert palette_paths(app) == []
+        cmd = [sys.executable, "-m", "reme_tui", "write", "en/Zephyr.md", "--body", "wind"]
+        done = await asyncio.to_thread(
+            subprocess.run, [*cmd, "-w", str(root)], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        await until(pilot, lambda: palette_paths(app) == ["en/Zephyr.md"], timeout=20)
