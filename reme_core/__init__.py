@@ -16,7 +16,9 @@ from typing import Any
 # name -> (module, name in the module)
 _EXPORTS: dict[str, tuple[str, str]] = {
     "BatchReport": ("reme_core.indexing.indexer", "BatchReport"),
+    "ChangeFeed": ("reme_core.indexing.change_feed", "ChangeFeed"),
     "Changes": ("reme_core.indexing.indexer", "Changes"),
+    "Committed": ("reme_core.indexing.change_feed", "Committed"),
     "Config": ("reme_core.config", "Config"),
     "ConfigError": ("reme_core.errors", "ConfigError"),
     "DeleteReport": ("reme_core.edit.file_ops", "DeleteReport"),
@@ -27,6 +29,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "FileNode": ("reme_core.models", "FileNode"),
     "FileRefused": ("reme_core.errors", "FileRefused"),
     "FilterSamples": ("reme_core.query.samples", "FilterSamples"),
+    "Gap": ("reme_core.indexing.change_feed", "Gap"),
     "Heading": ("reme_core.parse.markdown_render", "Heading"),
     "InboundLink": ("reme_core.edit.link_rewrite", "InboundLink"),
     "IndexStats": ("reme_core.indexing.maintenance", "IndexStats"),
@@ -44,6 +47,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "ParsedQuery": ("reme_core.query.query_language", "ParsedQuery"),
     "PathRefused": ("reme_core.errors", "PathRefused"),
     "RangeError": ("reme_core.errors", "RangeError"),
+    "Rebuilt": ("reme_core.indexing.change_feed", "Rebuilt"),
     "ReadResult": ("reme_core.query.reading", "ReadResult"),
     "ReindexSummary": ("reme_core.indexing.rebuild", "ReindexSummary"),
     "RemeError": ("reme_core.errors", "RemeError"),

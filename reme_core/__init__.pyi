@@ -18,6 +18,7 @@ from reme_core.errors import (
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.files.walk_ahead import walk_ahead
 from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
+from reme_core.indexing.change_feed import ChangeFeed, Committed, Gap, Rebuilt
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
@@ -53,7 +54,9 @@ __all__ = [
     "MARKDOWN_STYLES",
     "NO_DATE",
     "BatchReport",
+    "ChangeFeed",
     "Changes",
+    "Committed",
     "Config",
     "ConfigError",
     "DeleteReport",
@@ -64,6 +67,7 @@ __all__ = [
     "FileNode",
     "FileRefused",
     "FilterSamples",
+    "Gap",
     "Heading",
     "InboundLink",
     "IndexStats",
@@ -80,6 +84,7 @@ __all__ = [
     "PathRefused",
     "RangeError",
     "ReadResult",
+    "Rebuilt",
     "ReindexSummary",
     "RemeError",
     "RenderedLine",

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from reme_core.edit.file_ops import DeleteReport, MoveReport
     from reme_core.edit.undo import UndoReport
     from reme_core.edit.write import WriteReport
+    from reme_core.indexing.change_feed import ChangeFeed
     from reme_core.indexing.maintenance import IndexStats, OptimizeReport
     from reme_core.indexing.rebuild import ReindexSummary
 
@@ -222,6 +223,13 @@ class Workspace:
         if self.vectors is not None:
             self.vectors.close()
         self.live.close()
+
+    def change_feed(self) -> ChangeFeed:
+        """Every change committed from now on, by this process or any other, read with
+        `ChangeFeed.poll` (what `watch` prints)."""
+        from reme_core.indexing.change_feed import ChangeFeed
+
+        return ChangeFeed(self.live)
 
     def add_listener(self, fn: Callable[[BatchReport], None]) -> None:
         """Call `fn` after every applied batch (the TUI refreshes its panes from it)."""

@@ -9,6 +9,7 @@ app's and the main screen's, becomes a notification in one place: `on_worker_sta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -19,11 +20,11 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from reme_core import RemeError, Workspace
+from reme_core import BatchReport, Committed, RemeError, Workspace
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
-from reme_tui.messages import WorkspaceOpened
+from reme_tui.messages import IndexChanged, WorkspaceOpened
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.state import WorkspaceState, load_state
@@ -33,6 +34,9 @@ from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane
 from reme_tui.widgets.switcher import SwitcherPalette
+
+# How often the browser reads the change log for other processes' commits.
+FEED_POLL_SECONDS = 1.0
 
 
 class RemeApp(App[None]):
@@ -159,15 +163,40 @@ class RemeApp(App[None]):
 
     @work(exclusive=True, group="watcher", name="watcher", exit_on_error=False)
     async def watch_worker(self, watch_workspace: Callable[..., Any]) -> None:
-        """Run reme_core's live watcher; its batches reach the UI through the listener."""
-        self._watch_stop = asyncio.Event()
+        """Run reme_core's live watcher; its batches reach the UI through the listener, the
+        commits of other processes (the MCP server, `reme-tui write`) through the feed."""
+        self._watch_stop = stop = asyncio.Event()
         status = self.main.status
         status.update_state(watcher=True)
+        ws = self.ws
+        assert ws is not None
+        others = asyncio.create_task(self._follow_others(ws, stop))
         try:
-            async for _report in watch_workspace(self.ws, stop_event=self._watch_stop):
+            async for _report in watch_workspace(ws, stop_event=stop):
                 pass  # applied: the workspace listener posts IndexChanged
         finally:
+            others.cancel()
             status.update_state(watcher=False)
+
+    async def _follow_others(self, ws: Workspace, stop: asyncio.Event) -> None:
+        """Tell the panes (and an open switcher) of what other processes committed: this
+        process's watcher then finds those files indexed already, and reports nothing."""
+        own = os.getpid()
+        feed = await asyncio.to_thread(ws.change_feed)
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), FEED_POLL_SECONDS)
+            try:
+                events = await asyncio.to_thread(feed.poll)
+            except Exception as exc:  # the database busy or replaced: read again next time
+                self.log.error(f"change feed: {exc!r}")
+                continue
+            theirs = [e for e in events if not (isinstance(e, Committed) and e.pid == own)]
+            if theirs:
+                await asyncio.to_thread(ws.refresh_if_changed)  # the panes read the new index
+                paths = {c.path for e in theirs if isinstance(e, Committed) for c in e.changes}
+                # generation 0: not taken for one this screen has handled already
+                self.main.post_message(IndexChanged(BatchReport(), paths))
 
     # -- palette actions of the app -------------------------------------------------------------
     def action_open_settings(self) -> None:

@@ -72,6 +72,9 @@ class MainScreen(Screen[None]):
         # delete, new, undo, ...) are not shown there, but are in the palette's keys panel.
         Binding("slash", "focus_search", "Search", id="focus_search"),
         Binding("o,ctrl+o", "switcher", "Open", id="switcher"),
+        # Also before the focused widget: keys typed right after it, while the app is busy (a
+        # file change being shown), would otherwise be typed into the search box it left.
+        Binding("ctrl+o", "switcher", "Open", show=False, priority=True, id="switcher_anywhere"),
         Binding("f6", "next_pane", "Pane", priority=True, id="next_pane"),
         Binding(
             "shift+f6", "previous_pane", "Prev pane", show=False, priority=True, id="previous_pane"
@@ -217,6 +220,8 @@ class MainScreen(Screen[None]):
             return
         self._handled_generation = max(self._handled_generation, generation)
         self.refresh_stats()
+        if isinstance(self.app.screen, SwitcherPalette):
+            self.app.screen.index_changed()
         if not message.paths:
             return
         self.search_pane.refresh_results()
