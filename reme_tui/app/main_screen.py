@@ -74,7 +74,7 @@ class MainScreen(Screen[None]):
         Binding("o,ctrl+o", "switcher", "Open", id="switcher"),
         # Also before the focused widget: keys typed right after it, while the app is busy (a
         # file change being shown), would otherwise be typed into the search box it left.
-        Binding("ctrl+o", "switcher", "Open", show=False, priority=True, id="switcher_anywhere"),
+        Binding("ctrl+o", "switcher", "Open", priority=True, id="switcher_anywhere"),
         Binding("f6", "next_pane", "Pane", priority=True, id="next_pane"),
         Binding(
             "shift+f6", "previous_pane", "Prev pane", show=False, priority=True, id="previous_pane"
