@@ -21,11 +21,10 @@ from reme_core.index.chunk_table import ChunkTable
 from reme_core.index.file_table import FileTable
 from reme_core.index.index_columns import IndexColumns, check_columns
 from reme_core.index.link_graph import LinkColumns, LinkGraph
-from reme_core.index.link_resolution import ObsidianResolver
+from reme_core.index.link_resolution import LinkFinder, ObsidianResolver
 from reme_core.index.name_field import NameColumns, NameField
 from reme_core.index.node_table import NodeTable
-from reme_core.index.stored_text import JsonRows
-from reme_core.models import FileLink, FileNode, aliases_of, note_tags
+from reme_core.models import FileLink, FileNode, note_tags
 from reme_core.parse.note_names import Tokenize, latin_name_terms
 from reme_core.text.vocabulary import Vocabulary
 
@@ -89,25 +88,12 @@ class MemoryIndex:
         self.nodes = NodeTable(files, links)
         self._version += 1
         if self.resolver is not None:
-            self._add_aliases(paths, files.frontmatter)
+            for path in paths:
+                self.resolver.add(path)
             links = self._resolved_columns(links)
         self.graph.load(list(paths), links)
         if cols.names is not None:
             self._seed_names(cols.names, n)
-
-    def _add_aliases(self, paths: Sequence[str], frontmatter: Sequence[dict[str, Any]]) -> None:
-        """Give the resolver every note, with the aliases of those that have any (of stored
-        rows, only those that mention an alias are decoded)."""
-        assert self.resolver is not None
-        if isinstance(frontmatter, JsonRows):
-            # the keys `aliases_of` reads: alias(es) as written, Capitalised or in CAPITALS
-            spellings = (b'"alias', b'"Alias', b'"ALIAS')
-            with_alias = {i for key in spellings for i in frontmatter.rows_containing(key)}
-            for i, path in enumerate(paths):
-                self.resolver.add(path, aliases_of(frontmatter[i]) if i in with_alias else [])
-            return
-        for path, fm in zip(paths, frontmatter):
-            self.resolver.add(path, aliases_of(fm))
 
     def _seed_names(self, names: NameColumns, n_files: int) -> None:
         """Adopt the snapshot's Latin name field (and as the CJK one when no name has CJK)."""
@@ -131,7 +117,7 @@ class MemoryIndex:
         return entry[1].columns(self.files.slots(paths))
 
     def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
-        """Obsidian vaults: each literal target that is not a note, resolved as `_resolved` does.
+        """Obsidian vaults: each literal target that is not a note, found as `_resolved` does.
 
         A resolution depends on the linking file only through its folder (relative targets,
         the nearest-folder tie-break), so each (folder, written target) is resolved once: a
@@ -144,6 +130,7 @@ class MemoryIndex:
         sources, raws = links.source.tolist(), links.raw.tolist()
         folder_of: dict[int, str] = {}
         resolved: dict[tuple[str, str, str], int] = {}
+        finder = self.link_finder()
         for i, t in enumerate(links.target.tolist()):
             literal = strings[t]
             if not literal or literal in self.nodes:
@@ -154,9 +141,8 @@ class MemoryIndex:
             raw = strings[raws[i]] or literal
             found_id = resolved.get((folder, raw, literal))
             if found_id is None:
-                source = strings[sources[i]]
-                found = self.resolver.resolve(source, raw) if self.resolver is not None else None
-                found = found or self._attachment(source, raw) or literal
+                found = finder.find(strings[sources[i]], literal, raw) if finder else None
+                found = found or literal
                 if found not in sid:
                     sid[found] = len(strings)
                     strings.append(found)
@@ -180,7 +166,7 @@ class MemoryIndex:
         self.nodes.put(node)
         self.files.put(path, file_id, origin, file_date(path, node.frontmatter))
         if self.resolver is not None:
-            self.resolver.add(path, aliases_of(node.frontmatter))
+            self.resolver.add(path)
 
     def remove_file(self, path: str) -> None:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
@@ -338,19 +324,27 @@ class MemoryIndex:
         self._attachments = None
         self.relink(list(self.nodes))
 
-    def _attachment(self, source: str, raw: str) -> str | None:
-        """Obsidian finds `![[diagram.png]]` anywhere in the vault: look among non-notes, lazily."""
+    def link_finder(self) -> LinkFinder | None:
+        """Which file a link finds, in a vault (None: memory mode's literal paths)."""
+        if self.resolver is None:
+            return None
+        return LinkFinder(self.nodes, self.resolver, self._attachment_resolver)
+
+    def _attachment_resolver(self) -> ObsidianResolver | None:
+        """Obsidian finds `![[diagram.png]]` anywhere in the vault: the non-notes, listed on
+        first need (None when this index is given no way to list them)."""
         if self._list_attachments is None:
             return None
         if self._attachments is None:
             others = (p for p in self._list_attachments() if p not in self.nodes)
             self._attachments = ObsidianResolver(others)
-        return self._attachments.resolve(source, raw)
+        return self._attachments
 
     def _resolved(self, path: str) -> list[FileLink]:
         node = self.nodes.get(path)
         links = node.links if node is not None else []
-        if self.resolver is None:
+        finder = self.link_finder()
+        if finder is None:
             return [link for link in links if link.target_path]
         out = []
         for link in links:
@@ -358,8 +352,7 @@ class MemoryIndex:
                 continue
             target = link.target_path
             if target not in self.nodes:
-                raw = link.raw_target or target
-                target = self.resolver.resolve(path, raw) or self._attachment(path, raw) or target
+                target = finder.find(path, target, link.raw_target or target) or target
             out.append(
                 FileLink(
                     path,
