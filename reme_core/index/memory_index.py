@@ -22,7 +22,7 @@ from reme_core.index.file_table import FileTable
 from reme_core.index.index_columns import IndexColumns, check_columns
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import LinkFinder, ObsidianResolver
-from reme_core.index.name_field import NameColumns, NameField
+from reme_core.index.name_field import NAMES, PROPERTIES, FieldKind, NameColumns, NameField
 from reme_core.index.node_table import NodeTable
 from reme_core.models import FileLink, FileNode, note_tags
 from reme_core.parse.note_names import Tokenize, latin_name_terms
@@ -53,7 +53,7 @@ class MemoryIndex:
         self.checked_rows: set[int] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
         # per CJK mode, path -> (names, terms): only changed files are tokenised again
-        self._name_terms: dict[bool, dict[str, tuple[str, list[str]]]] = {}
+        self._name_terms: dict[tuple[str, bool], dict[str, tuple[str, list[str]]]] = {}
         self._name_tokenize: Tokenize | None = None  # of the last Latin field
         # path -> the version that last put or removed it: what a name field must update
         self._changed_at: dict[str, int] = {}
@@ -92,28 +92,30 @@ class MemoryIndex:
                 self.resolver.add(path)
             links = self._resolved_columns(links)
         self.graph.load(list(paths), links)
-        if cols.names is not None:
-            self._seed_names(cols.names, n)
+        for kind, stored in ((NAMES, cols.names), (PROPERTIES, cols.props)):
+            if stored is not None:
+                self._seed_field(kind, stored, n)
 
-    def _seed_names(self, names: NameColumns, n_files: int) -> None:
-        """Adopt the snapshot's Latin name field (and as the CJK one when no name has CJK)."""
+    def _seed_field(self, kind: FieldKind, stored: NameColumns, n_files: int) -> None:
+        """Adopt a snapshot's Latin field (and as the CJK one when no text has CJK)."""
         try:
-            field = NameField.from_columns(names, n_files)
+            field = NameField.from_columns(stored, n_files, kind)
         except ValueError:
             return  # built again on first use
         for cjk in (False, True) if field.cjk_free else (False,):
-            self._cache[f"names-{cjk}"] = (self._version, field)
+            self._cache[f"{kind.key}-{cjk}"] = (self._version, field)
 
-    def name_columns(self, paths: Sequence[str]) -> NameColumns | None:
-        """The Latin name field's rows for ``paths`` (the snapshot's file order), so that a
-        cold search need not build it: current, or built again when this process built one
-        before (an adopted field's tokenizer is not known here: then None)."""
-        entry = self._cache.get("names-False")
+    def name_columns(self, paths: Sequence[str], kind: FieldKind = NAMES) -> NameColumns | None:
+        """The Latin name (or property) field's rows for ``paths`` (the snapshot's file
+        order), so that a cold search need not build it: current, or built again when this
+        process built one before (an adopted field's tokenizer is not known here: then None)."""
+        key = f"{kind.key}-False"
+        entry = self._cache.get(key)
         if entry is None or entry[0] != self._version:
             if self._name_tokenize is None:
                 return None
-            self.name_field(self._name_tokenize, cjk=False)  # kept terms: only changes tokenised
-            entry = self._cache["names-False"]
+            self.name_field(self._name_tokenize, False, kind)  # kept terms: changes tokenised
+            entry = self._cache[key]
         return entry[1].columns(self.files.slots(paths))
 
     def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
@@ -240,6 +242,7 @@ class MemoryIndex:
             files=files,
             links=links,
             names=self.name_columns(paths),
+            props=self.name_columns(paths, PROPERTIES),
         )
 
     # -- filters (cached per version: searches between batches reuse them) ------------------
@@ -249,9 +252,12 @@ class MemoryIndex:
             entry = self._cache[key] = (self._version, build())
         return entry[1]
 
-    def name_field(self, tokenize: Tokenize, cjk: bool = True) -> NameField:
-        """The names of the live files as a field of their own (built once per version);
-        ``tokenize`` takes a list of texts (`Tokenizer.tokenize_many`).
+    def name_field(
+        self, tokenize: Tokenize, cjk: bool = True, kind: FieldKind = NAMES
+    ) -> NameField:
+        """The names (or, `PROPERTIES`, the property values) of the live files as a field of
+        their own (built once per version); ``tokenize`` takes a list of texts
+        (`Tokenizer.tokenize_many`).
 
         ``cjk=False`` leaves the CJK part of names out, so a Latin query never waits for
         jieba's dictionary (about a second) to tokenise Chinese file names.
@@ -259,14 +265,14 @@ class MemoryIndex:
         if not cjk:
             self._name_tokenize = plain = tokenize
             tokenize = functools.partial(latin_name_terms, plain)
-        cache = self._name_terms.setdefault(cjk, {})
-        key = f"names-{cjk}"
+        cache = self._name_terms.setdefault((kind.key, cjk), {})
+        key = f"{kind.key}-{cjk}"
         entry = self._cache.get(key)
         if entry is not None and entry[0] == self._version:
             return entry[1]
         args = (self.files.paths, self.live_slots(), self.nodes.frontmatter, tokenize, cache)
         if entry is None:
-            field = NameField.build(*args)
+            field = NameField.build(*args, kind)
             self.names_unsaved = self.names_unsaved or not cjk
         else:  # only the files changed since that version are named again
             since = entry[0]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from reme_core.index.name_field import NAMES, PROPERTIES
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.expansion import expand_many
 from reme_core.query.filters import SearchFilters, file_mask, validate_date
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from reme_core.config import SearchSettings
     from reme_core.index.chunk_table import ChunkTable
     from reme_core.index.memory_index import MemoryIndex
+    from reme_core.index.name_field import FieldKind
     from reme_core.query.source import IndexReader
     from reme_core.text.tokenizer import Tokenizer
 
@@ -68,7 +70,8 @@ def run_search(
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.chunks, ranked)
     shown = ranked if (phrases or exclude_terms) else ranked[:limit]
-    scores = _Scores(kw.chunk_scores(), dict(zip(vec_docs.tolist(), vec_scores.tolist())), kw.names)
+    vec = dict(zip(vec_docs.tolist(), vec_scores.tolist()))
+    scores = _Scores(kw.chunk_scores(), vec, kw.names, kw.props)
     hits, hit_docs = _hits(ws, shown, scores, others, phrases, exclude_terms, limit)
     _mark_matched(index, tokenizer, query, term_ids, hits, hit_docs)
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
@@ -149,18 +152,20 @@ def _fused(
 
 @dataclass(slots=True)
 class _Recalled:
-    """The keyword branch's candidates: BM25 (plus each note's name score, on its best
-    chunk), and the name part of each score."""
+    """The keyword branch's candidates: BM25 (plus each note's name and property scores, on
+    its best chunk), and the name and property parts of each score."""
 
     docs: np.ndarray
     scores: np.ndarray
     names: dict[int, float]
+    props: dict[int, float]
 
     def chunk_scores(self) -> dict[int, float]:
-        """Each candidate's own BM25, without the name part (as the hit reports it)."""
+        """Each candidate's own BM25, without the field parts (as the hit reports it)."""
         own = dict(zip(self.docs.tolist(), self.scores.tolist()))
-        for doc, part in self.names.items():
-            own[doc] -= part
+        for parts in (self.names, self.props):
+            for doc, part in parts.items():
+                own[doc] -= part
         return own
 
 
@@ -171,6 +176,7 @@ class _Scores:
     keyword: dict[int, float]
     vector: dict[int, float]
     name: dict[int, float]
+    prop: dict[int, float]
 
 
 def _keyword_recall(
@@ -180,17 +186,23 @@ def _keyword_recall(
     candidates: int,
     mask: np.ndarray | None,
     slots: np.ndarray | None,
-) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
-    """BM25 over the chunks, then the name field added to each named note's best chunk."""
-    index = ws.index
-    kw_docs, kw_scores = (
+) -> tuple[np.ndarray, np.ndarray, dict[int, float], dict[int, float]]:
+    """BM25 over the chunks, then the name and property fields added to each matching
+    note's best chunk; with the name and property parts by doc."""
+    index, settings = ws.index, ws.config.search
+    docs, scores = (
         index.bm25.search(term_ids, candidates, mask)
         if term_ids
         else (np.zeros(0, np.int64), np.zeros(0))
     )
-    if ws.config.search.name_weight > 0 and terms:
-        return _with_names(ws, terms, kw_docs, kw_scores, candidates, slots)
-    return kw_docs, kw_scores, {}
+    parts: list[dict[int, float]] = []
+    for kind, weight in ((NAMES, settings.name_weight), (PROPERTIES, settings.property_weight)):
+        found: dict[int, float] = {}
+        if weight > 0 and terms:
+            recalled = _with_field(ws, kind, weight, terms, (docs, scores), candidates, slots)
+            docs, scores, found = recalled
+        parts.append(found)
+    return docs, scores, parts[0], parts[1]
 
 
 def _hits(
@@ -232,6 +244,7 @@ def _hits(
                 keyword_score=scores.keyword.get(doc),
                 vector_score=scores.vector.get(doc),
                 name_score=scores.name.get(doc),
+                property_score=scores.prop.get(doc),
                 chunk_id=cid,
                 body=body,
                 more=others.get(doc, 0),
@@ -278,20 +291,23 @@ def _best_per_note(
     return best, others
 
 
-def _with_names(
+def _with_field(
     ws: IndexReader,
+    kind: FieldKind,
+    weight: float,
     terms: list[str],
-    docs: np.ndarray,
-    scores: np.ndarray,
+    ranked: tuple[np.ndarray, np.ndarray],
     k: int,
     slot_mask: np.ndarray | None,
 ) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
-    """The keyword ranking with each matching note's name score added to its best chunk
-    (its top chunk among the candidates, else its first chunk); the name parts by doc."""
+    """The keyword ranking (docs, scores) with each matching note's field score (names or
+    property values) added to its best chunk (its top chunk among the candidates, else its
+    first chunk); the field's parts by doc."""
     index = ws.index
-    weight = ws.config.search.name_weight
+    docs, scores = ranked
     cjk = any(map(has_cjk, terms))
-    slots, name_scores = index.name_field(ws.tokenizer.tokenize_many, cjk).search(terms, k)
+    field = index.name_field(ws.tokenizer.tokenize_many, cjk, kind)
+    slots, name_scores = field.search(terms, k)
     if slot_mask is not None and len(slots):
         keep = slot_mask[slots]
         slots, name_scores = slots[keep], name_scores[keep]
@@ -311,9 +327,9 @@ def _with_names(
             doc = int(chunks[0])
         parts[doc] = weight * name_score
         total[doc] = total.get(doc, 0.0) + parts[doc]
-    ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
-    out_docs = np.fromiter((d for d, _ in ranked), np.int64, len(ranked))
-    out_scores = np.fromiter((s for _, s in ranked), np.float64, len(ranked))
+    order = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+    out_docs = np.fromiter((d for d, _ in order), np.int64, len(order))
+    out_scores = np.fromiter((s for _, s in order), np.float64, len(order))
     return out_docs, out_scores, parts
 
 
