@@ -25,7 +25,7 @@ from reme_core.index.link_resolution import LinkFinder, ObsidianResolver
 from reme_core.index.name_field import NAMES, PROPERTIES, FieldKind, NameColumns, NameField
 from reme_core.index.node_table import NodeTable
 from reme_core.models import FileLink, FileNode, note_tags
-from reme_core.parse.note_names import Tokenize, latin_name_terms
+from reme_core.parse.note_names import Tokenize, latin_name_terms, property_values
 from reme_core.text.vocabulary import Vocabulary
 
 
@@ -310,6 +310,33 @@ class MemoryIndex:
                 if key == tag or key.startswith(nested):
                     mask[slots] = True
         return mask
+
+    def property_slots(self, name: str, value: str | None) -> np.ndarray:
+        """Bool per file slot: its note has the property ``name`` (any case) and, unless
+        ``value`` is None, a value holding ``value`` (case-insensitive; "null": an empty
+        property), as Obsidian's `[name]` and `[name:value]` find."""
+        by_key = self._cached("properties", self._property_index)
+        mask = np.zeros(len(self.files), dtype=bool)
+        want = None if value is None else value.lower()
+        for slot, values in by_key.get(name.strip().lower(), ()):
+            if want is None:
+                mask[slot] = True
+            elif want == "null":
+                mask[slot] = not values
+            else:
+                mask[slot] = any(want in v for v in values)
+        return mask
+
+    def _property_index(self) -> dict[str, list[tuple[int, list[str]]]]:
+        by_key: dict[str, list[tuple[int, list[str]]]] = {}
+        paths = list(self.nodes)
+        for path, slot in zip(paths, self.files.slots(paths).tolist(), strict=True):
+            frontmatter = self.nodes.frontmatter(path)
+            if not frontmatter:
+                continue
+            for key, values in property_values(frontmatter).items():
+                by_key.setdefault(key, []).append((slot, [v.lower() for v in values]))
+        return by_key
 
     def _tag_index(self) -> dict[str, np.ndarray]:
         by_tag: dict[str, list[int]] = {}

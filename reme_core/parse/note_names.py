@@ -60,6 +60,16 @@ def property_text(path: str, frontmatter: dict[str, Any]) -> str:
     return "\n".join(values)
 
 
+def property_values(frontmatter: dict[str, Any]) -> dict[str, list[str]]:
+    """Every property of a note by its lower-case key, with its values as text (lists and
+    mappings flattened; an empty property has none): what `[prop:value]` looks into."""
+    out: dict[str, list[str]] = {}
+    for key, value in frontmatter.items():
+        values = out.setdefault(str(key).strip().lower(), [])
+        _flatten(value, values, 0)
+    return out
+
+
 def _flatten(value: Any, out: list[str], depth: int) -> None:
     if value is None or value == "" or depth > _MAX_DEPTH:
         return

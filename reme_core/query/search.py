@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -17,6 +18,7 @@ from reme_core.query.filters import SearchFilters, file_mask, validate_date
 from reme_core.query.notes import note_chunks
 from reme_core.query.options import SearchOptions
 from reme_core.query.results import SearchHit, SearchResult
+from reme_core.query.text_checks import TextChecks, note_fields_text
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse
 
@@ -40,8 +42,7 @@ def run_search(
     query: str,
     options: SearchOptions,
     filters: SearchFilters,
-    phrases: Sequence[str] = (),
-    exclude_terms: Sequence[str] = (),
+    checks: TextChecks,
     vector_search: VectorSearch | None = None,
 ) -> SearchResult:
     """The whole §8 pipeline; the caller holds the workspace lock."""
@@ -49,9 +50,10 @@ def run_search(
     validate_date(filters.end_date, "end_date")
     result = SearchResult(query=query)
     index, tokenizer = ws.index, ws.tokenizer
-    terms = _query_terms(tokenizer, query, phrases)
+    phrases = checks.phrases
+    terms = _query_terms(tokenizer, query, [*phrases, *(w for g in checks.lines for w in g)])
     limit, group = options.limit, options.group
-    candidates = _candidate_count(ws.config.search, limit, bool(phrases or exclude_terms or group))
+    candidates = _candidate_count(ws.config.search, limit, bool(checks) or group)
     mask, slots = _doc_mask(index, filters)
     term_ids = [i for i in (index.vocab.id_of(t) for t in terms) if i is not None]
     term_ids += [i for i in prefix_term_ids(index, tokenizer, query) if i not in term_ids]
@@ -59,8 +61,8 @@ def run_search(
     vec_docs, vec_scores = np.zeros(0, np.int64), np.zeros(0)
     if vector_search is not None and query.strip():
         vec_docs, vec_scores = vector_search(query, candidates, mask)
-    if not terms and not len(vec_docs) and filters.tags and not phrases:
-        return _tagged_notes(ws, result, file_mask(index, filters), limit)
+    if not terms and not len(vec_docs) and filters.selects_notes() and not phrases:
+        return _listed_notes(ws, result, file_mask(index, filters), limit, bool(filters.tags))
     if not terms and not len(vec_docs):
         result.message = "Nothing to search for: the query has no words."
         result.counts = _counts(0, 0, 0, hybrid=False)
@@ -69,10 +71,10 @@ def run_search(
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.chunks, ranked)
-    shown = ranked if (phrases or exclude_terms) else ranked[:limit]
+    shown = ranked if checks else ranked[:limit]
     vec = dict(zip(vec_docs.tolist(), vec_scores.tolist()))
     scores = _Scores(kw.chunk_scores(), vec, kw.names, kw.props)
-    hits, hit_docs = _hits(ws, shown, scores, others, phrases, exclude_terms, limit)
+    hits, hit_docs = _hits(ws, shown, scores, others, checks, limit)
     _mark_matched(index, tokenizer, query, term_ids, hits, hit_docs)
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
@@ -210,13 +212,12 @@ def _hits(
     shown: list[tuple[int, float]],
     scores: _Scores,
     others: dict[int, int],
-    phrases: Sequence[str],
-    exclude_terms: Sequence[str],
+    checks: TextChecks,
     limit: int,
 ) -> tuple[list[SearchHit], list[int]]:
-    """The ranked documents as hits, text checked against the files, phrase and exclusion
-    filters applied, up to `limit`; with the document of each hit."""
-    files = ws.index.files
+    """The ranked documents as hits, text checked against the files, phrase, `line:` and
+    exclusion filters applied, up to `limit`; with the document of each hit."""
+    files, nodes = ws.index.files, ws.index.nodes
     # Per-hit columns in one gather each (numpy scalar reads cost more than the search's rest).
     at = np.fromiter((d for d, _ in shown), dtype=np.int64, count=len(shown))
     places = ws.index.chunks.places(at)
@@ -232,7 +233,8 @@ def _hits(
             continue
         cid, prefix, body, suffix = row
         text = f"{prefix}{body}{suffix}"
-        if not _passes(text, phrases, exclude_terms):
+        note_text = functools.partial(note_fields_text, nodes, files.path(slot))
+        if checks and not checks.passes(text, note_text):
             continue
         hits.append(
             SearchHit(
@@ -256,10 +258,11 @@ def _hits(
     return hits, hit_docs
 
 
-def _tagged_notes(
-    ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int
+def _listed_notes(
+    ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int, tagged: bool
 ) -> SearchResult:
-    """A tag without words lists the notes that have it: each note's first chunk, by path."""
+    """A tag, a property or a file name without words lists the notes that have it: each
+    note's first chunk, by path."""
     index = ws.index
     paths = sorted(index.files.path(i) for i in np.flatnonzero(slots).tolist())
     check = ChunkCheck(ws.root, ws.config, index.checked_rows)
@@ -269,7 +272,10 @@ def _tagged_notes(
                 SearchHit(path, chunk.start_line, chunk.end_line, chunk.text, 0.0, body=chunk.body)
             )
     result.counts = _counts(0, 0, len(result.results), hybrid=False)
-    result.message = f"{len(paths)} notes with that tag" if paths else "No note has that tag."
+    if tagged:
+        result.message = f"{len(paths)} notes with that tag" if paths else "No note has that tag."
+    else:
+        result.message = f"{len(paths)} notes match" if paths else "No note matches."
     return result
 
 
@@ -346,12 +352,3 @@ def prefix_term_ids(index: MemoryIndex, tokenizer: Tokenizer, query: str) -> lis
             ids = [ids[i] for i in np.argsort(-sizes, kind="stable")[:PREFIX_TERMS].tolist()]
         out += [i for i in ids if i not in out]
     return out
-
-
-def _passes(text: str, phrases: Sequence[str], exclude_terms: Sequence[str]) -> bool:
-    if not (phrases or exclude_terms):
-        return True
-    lowered = text.lower()
-    if any(p.lower() not in lowered for p in phrases):
-        return False
-    return not any(t.lower() in lowered for t in exclude_terms)
