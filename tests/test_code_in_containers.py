@@ -70,6 +70,14 @@ def test_no_link_or_tag_in_contained_code() -> None:
     assert inline_tags(NOTE) == ["palette"]
 
 
+@pytest.mark.parametrize(
+    "text", ["> para\n>\n>     [[X]] #t\n", ">     [[X]] #t\n", "- item\n\n      [[X]] #t\n"]
+)
+def test_indented_code_alone_in_a_container_is_found(text: str) -> None:
+    """No fence in the note: the finders' quick test must still see the indented code."""
+    assert find_wikilinks(text) == [] and inline_tags(text) == []
+
+
 def test_a_deeply_nested_quote_is_bounded() -> None:
     text = ">" * 5000 + " ```\n" + ">" * 5000 + " [[X]]\n"
     assert [m.target for m in find_wikilinks(text)] == ["X"]  # too deep to look into: text
