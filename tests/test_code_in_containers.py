@@ -8,7 +8,7 @@ from __future__ import annotations
 import mistletoe
 import pytest
 
-from reme_core import Workspace, find_wikilinks
+from reme_core import Workspace, find_wikilinks, render_markdown
 from reme_core.parse import markdown_blocks as mb
 from reme_core.parse.tags import inline_tags
 from reme_core.query.tag_list import list_tags
@@ -106,3 +106,12 @@ def test_the_index_links_pane_and_rename_skip_contained_code(make_tree) -> None:
     finally:
         ws.close()
     assert (root / "Colours.md").read_text() == NOTE
+
+
+def test_the_rendered_view_draws_code_in_a_callout_as_code() -> None:
+    lines = ["> [!note] Palette", "> ```css", "> a { color: #ff0000 }", "> ```", "> see #real"]
+    rendered = {line.source: line for line in render_markdown(lines)}
+    code = rendered[3]
+    assert code.text.endswith("a { color: #ff0000 }")
+    assert not any(style == "tag" for *_, style in code.styles)
+    assert any(style == "tag" for *_, style in rendered[5].styles)  # text after the fence
