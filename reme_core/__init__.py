@@ -26,6 +26,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "FileLink": ("reme_core.models", "FileLink"),
     "FileNode": ("reme_core.models", "FileNode"),
     "FileRefused": ("reme_core.errors", "FileRefused"),
+    "FilterSamples": ("reme_core.query.samples", "FilterSamples"),
     "Heading": ("reme_core.parse.markdown_render", "Heading"),
     "InboundLink": ("reme_core.edit.link_rewrite", "InboundLink"),
     "IndexStats": ("reme_core.indexing.maintenance", "IndexStats"),
@@ -33,6 +34,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LinkSpan": ("reme_core.parse.markdown_render", "LinkSpan"),
     "MARKDOWN_STYLES": ("reme_core.parse.markdown_render", "STYLE_NAMES"),
     "MarkdownLinkMatch": ("reme_core.parse.wikilinks", "MarkdownLinkMatch"),
+    "ModeReason": ("reme_core.files.workspace_mode", "ModeReason"),
     "MoveReport": ("reme_core.edit.file_ops", "MoveReport"),
     "NO_DATE": ("reme_core.dates", "NO_DATE"),
     "Neighbour": ("reme_core.query.results", "Neighbour"),
@@ -59,8 +61,10 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "UndoReport": ("reme_core.edit.undo", "UndoReport"),
     "WikilinkMatch": ("reme_core.parse.wikilinks", "WikilinkMatch"),
     "Workspace": ("reme_core.workspace", "Workspace"),
+    "WorkspaceMode": ("reme_core.files.workspace_mode", "WorkspaceMode"),
     "WriteReport": ("reme_core.edit.write", "WriteReport"),
     "aliases_of": ("reme_core.models", "aliases_of"),
+    "choose_mode": ("reme_core.files.workspace_mode", "choose_mode"),
     "date_ordinal": ("reme_core.dates", "date_ordinal"),
     "discover": ("reme_core.files.discovery", "discover"),
     "enclosing_index": ("reme_core.files.discovery", "enclosing_index"),
@@ -79,6 +83,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "render_markdown": ("reme_core.parse.markdown_render", "render_markdown"),
     "suffix_warnings": ("reme_core.edit.file_ops", "suffix_warnings"),
     "walk_ahead": ("reme_core.files.walk_ahead", "walk_ahead"),
+    "wikilink_to": ("reme_core.query.link_text", "wikilink_to"),
+    "markdown_link_to": ("reme_core.query.link_text", "markdown_link_to"),
 }
 __all__ = sorted(_EXPORTS)
 

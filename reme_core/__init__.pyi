@@ -17,6 +17,7 @@ from reme_core.errors import (
 )
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.files.walk_ahead import walk_ahead
+from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
@@ -37,10 +38,12 @@ from reme_core.parse.wikilinks import (
     find_wikilinks,
 )
 from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
+from reme_core.query.link_text import markdown_link_to, wikilink_to
 from reme_core.query.query_language import UNSUPPORTED_OPERATORS, ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
+from reme_core.query.samples import FilterSamples
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
 from reme_core.workspace import Workspace
@@ -60,12 +63,14 @@ __all__ = [
     "FileLink",
     "FileNode",
     "FileRefused",
+    "FilterSamples",
     "Heading",
     "InboundLink",
     "IndexStats",
     "LinkEdit",
     "LinkSpan",
     "MarkdownLinkMatch",
+    "ModeReason",
     "MoveReport",
     "Neighbour",
     "NotIndexed",
@@ -90,8 +95,10 @@ __all__ = [
     "UndoReport",
     "WikilinkMatch",
     "Workspace",
+    "WorkspaceMode",
     "WriteReport",
     "aliases_of",
+    "choose_mode",
     "date_ordinal",
     "discover",
     "enclosing_index",
@@ -105,9 +112,11 @@ __all__ = [
     "line_ranges",
     "list_tags",
     "load_config",
+    "markdown_link_to",
     "outline",
     "parse_query",
     "render_markdown",
     "suffix_warnings",
     "walk_ahead",
+    "wikilink_to",
 ]

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from reme_core import BatchReport, IndexStats, ParsedQuery, ReindexSummary, UndoReport, Workspace
+from reme_core import (
+    BatchReport,
+    FilterSamples,
+    IndexStats,
+    ParsedQuery,
+    ReindexSummary,
+    UndoReport,
+    Workspace,
+)
 
 if TYPE_CHECKING:
     from reme_tui.widgets.neighbours import NeighbourData
@@ -61,6 +69,7 @@ class WorkspaceOpened(Message):
 
     ws: Workspace
     stats: IndexStats
+    samples: FilterSamples  # real filter values for the search box's examples
 
 
 @dataclass

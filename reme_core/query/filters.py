@@ -13,7 +13,6 @@ from reme_core.dates import NO_DATE, date_ordinal
 from reme_core.errors import RemeError
 
 if TYPE_CHECKING:
-    from reme_core.config import SearchSettings
     from reme_core.index.memory_index import MemoryIndex
 
 
@@ -36,7 +35,7 @@ class SearchFilters:
     @classmethod
     def of(
         cls,
-        settings: SearchSettings,
+        strict_dates: bool,
         start_date: str | None,
         end_date: str | None,
         path: str | Sequence[str] | None,
@@ -45,7 +44,8 @@ class SearchFilters:
         exclude_tags: Sequence[str],
         notes: NoteFilters | None = None,
     ) -> SearchFilters:
-        """The filters of a search's arguments (`path`: one prefix or several)."""
+        """The filters of a search's arguments (`path`: one prefix or several;
+        `strict_dates`: a date filter drops undated notes)."""
         paths = [path] if isinstance(path, str) else list(path or ())
         notes = notes or NoteFilters()
         return cls(
@@ -54,27 +54,31 @@ class SearchFilters:
             paths,
             list(tags),
             list(exclude_paths),
-            settings.strict_dates,
+            strict_dates,
             list(exclude_tags),
             *notes,
         )
 
+    def lists(self) -> bool:
+        """Whether the filters alone name notes to list (`path:`, `tag:`, dates, `[prop]`,
+        `file:`: not only exclusions)."""
+        return bool(
+            self.paths
+            or self.tags
+            or self.start_date
+            or self.end_date
+            or self.properties
+            or self.files
+        )
+
     def active(self) -> bool:
         return bool(
-            self.start_date
-            or self.end_date
-            or self.paths
-            or self.tags
+            self.lists()
             or self.exclude_paths
             or self.exclude_tags
-            or self.selects_notes()
             or self.exclude_properties
             or self.exclude_files
         )
-
-    def selects_notes(self) -> bool:
-        """A filter that alone lists notes (a tag, a property, a file name)."""
-        return bool(self.tags or self.properties or self.files)
 
 
 class NoteFilters(NamedTuple):

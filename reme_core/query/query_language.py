@@ -1,10 +1,11 @@
 """The search box's query syntax, mapped onto `Workspace.search` keyword arguments.
 
-`"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x` (alone it
-lists the notes with that tag; `tag:a` also takes nested `a/b`), `-tag:x`,
-`after:2026-06-01` and `before:2026-06-20` (both inclusive), `term*`; everything else is
-words. A filter with an empty value (`path:` while still typing) is ignored rather than
-refused, and the word still being typed (no space after it yet) matches as a prefix.
+`"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x` (`tag:a`
+also takes nested `a/b`), `-tag:x`, `after:2026-06-01` and `before:2026-06-20` (both
+inclusive), `term*`; everything else is words. Filters without words list the notes they
+admit, by name, or last modified first with `sort:mtime`. A filter with an empty value
+(`path:` while still typing) is ignored rather than refused, and the word still being typed
+(no space after it yet) matches as a prefix.
 
 Obsidian's operators too: `[prop]` (notes that have the property), `[prop:value]` (its value
 holds `value`; `[prop:null]`: the property is empty), `file:x` (the file name holds `x`),
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _TOKEN_RE = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
-_FILTERS = ("path", "tag", "after", "before", "file", "line")
+_FILTERS = ("path", "tag", "after", "before", "sort", "file", "line")
 # `[prop]`, `[prop:value]`, `[prop:"a value"]` (Obsidian's property search), and
 # `line:(a "b c")`; each may be negated with `-`. Found before the words, and blanked out.
 _PROPERTY_RE = re.compile(r'(?<!\S)(-?)\[([^\[\]:"]+)(?::[ \t]*(?:"([^"\]]*)"?|([^\]]*)))?\]')
@@ -46,6 +47,7 @@ class ParsedQuery:
     exclude_tags: list[str] = field(default_factory=list)
     start_date: str | None = None
     end_date: str | None = None
+    sort: str = "name"
     properties: list[tuple[str, str | None]] = field(default_factory=list)
     """`[prop]` (value None) and `[prop:value]`."""
     exclude_properties: list[tuple[str, str | None]] = field(default_factory=list)
@@ -72,11 +74,10 @@ class ParsedQuery:
         return [*(w.rstrip("*") for w in self.words), *self.phrases, *on_lines]
 
     def is_empty(self) -> bool:
-        """True when there is nothing to search for (a tag, a property or a file name alone
-        lists its notes)."""
-        return not (
-            self.words or self.phrases or self.tags or self.properties or self.files or self.lines
-        )
+        """True when there is nothing to search for (filters alone list their notes)."""
+        listing = self.paths or self.tags or self.start_date or self.end_date
+        obsidian = self.properties or self.files or self.lines
+        return not (self.words or self.phrases or listing or obsidian)
 
     def search_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for `Workspace.search` (besides the query text)."""
@@ -89,6 +90,7 @@ class ParsedQuery:
             "exclude_tags": tuple(self.exclude_tags),
             "start_date": self.start_date,
             "end_date": self.end_date,
+            "sort": self.sort,
             "properties": tuple(self.properties),
             "exclude_properties": tuple(self.exclude_properties),
             "files": tuple(self.files),
@@ -165,6 +167,8 @@ def _apply_filter(parsed: ParsedQuery, key: str, value: str, negated: bool) -> N
         parsed.start_date = value
     elif key == "before":
         parsed.end_date = value
+    elif key == "sort":
+        parsed.sort = value.lower()
     elif key == "file":
         (parsed.exclude_files if negated else parsed.files).append(value)
     elif key == "line":

@@ -9,6 +9,7 @@ app's and the main screen's, becomes a notification in one place: `on_worker_sta
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -40,9 +41,6 @@ class RemeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "reme"
     COMMANDS: ClassVar = App.COMMANDS | {RemeCommands}
-    # One mode, based on the main screen: Textual mounts it before the app's `on_mount`.
-    MODES: ClassVar = {"browse": MainScreen}
-    DEFAULT_MODE: ClassVar = "browse"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Ids as on the main screen's bindings: `keymap:` in settings.yaml remaps by id.
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit"),
@@ -59,6 +57,7 @@ class RemeApp(App[None]):
         self.app_state: WorkspaceState = load_state(self.root)  # last query, recent notes
         self.preferences = Preferences(self)
         self._watch_stop: asyncio.Event | None = None
+        self.crash: Exception | None = None  # what stopped the app, for the one-line report
 
     def keymap_classes(self) -> tuple[type, ...]:
         """The app's, the screens', the panes', the dialogs' and the palettes' bindings may
@@ -77,16 +76,21 @@ class RemeApp(App[None]):
             SwitcherPalette,
         )
 
+    def get_default_screen(self) -> MainScreen:
+        """The main screen as the default screen, not as a mode's: Textual puts the default
+        screen on the stack before mounting it, while a mode's screen is mounted first; with
+        Python 3.12's eager tasks its `Input` then looked for a screen on an empty stack."""
+        return MainScreen()
+
     @property
     def main(self) -> MainScreen:
-        """The browser's screen, at the base of the one mode's stack."""
+        """The browser's screen, at the base of the stack."""
         main = self.screen_stack[0]
         assert isinstance(main, MainScreen)
         return main
 
     def on_mount(self) -> None:
         self.preferences.apply(first=True)
-        self.open_workspace(self.main.progress("indexing"))
 
     def on_unmount(self) -> None:
         self.app_state.save()
@@ -97,6 +101,14 @@ class RemeApp(App[None]):
         """Keys typed in one burst with "o" were queued below the switcher: it takes them."""
         if isinstance(self.screen, SwitcherPalette):
             self.screen.take_key(event)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's last resort: keep the error for `run_browser`, which names it in one line
+        with a log file and exits non-zero; Textual's long traceback only with REME_DEBUG."""
+        self.crash = error
+        super()._handle_exception(error)
+        if not os.environ.get("REME_DEBUG"):
+            self._exit_renderables.clear()
 
     # -- the error hub --------------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -123,7 +135,9 @@ class RemeApp(App[None]):
     def open_workspace(self, progress: Callable[[int, int], None]) -> None:
         """Load (or build) the index off the UI thread; the screen is already up."""
         ws = Workspace.open(self.root, progress=progress)
-        self.post_message(WorkspaceOpened(ws, ws.stats()))
+        # Through the screen, behind the progress messages posted there: it bubbles up to the
+        # app only after the last of them has been drawn (and hidden again by the open).
+        self.main.post_message(WorkspaceOpened(ws, ws.stats(), ws.filter_samples()))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
 
@@ -131,6 +145,7 @@ class RemeApp(App[None]):
     def _workspace_opened(self, message: WorkspaceOpened) -> None:
         self.ws = message.ws
         self.main.workspace_ready(message.ws, message.stats)
+        self.main.search_pane.show_samples(message.samples)
         if self.watch_enabled:
             self.start_watcher()
         self.main.search_pane.refresh_results()

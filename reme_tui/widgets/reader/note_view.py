@@ -28,6 +28,7 @@ from reme_tui.widgets.reader.anchors import find_anchor_line, parse_line_anchor
 from reme_tui.widgets.reader.note_links import LinkState
 from reme_tui.widgets.reader.wrap import wrap_cuts
 from reme_tui.widgets.safe_text import drawable
+from reme_tui.widgets.segments import styled_segments
 
 __all__ = ["LinkState", "NoteView", "find_anchor_line", "parse_line_anchor", "prepare_lines"]
 
@@ -358,4 +359,4 @@ class NoteView(ScrollView, can_focus=True):
             if index == self.link_cursor:
                 style += self._style("note--link-cursor")
             piece.stylize(style, max(s - start, 0), e - start)
-        return Strip(list(piece.render(self.app.console)), piece.cell_len)
+        return Strip(styled_segments(piece, fill, self.app.console), piece.cell_len)
