@@ -41,7 +41,7 @@ from reme_core.parse.wikilinks import (
 )
 from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
 from reme_core.query.link_text import markdown_link_to, wikilink_to
-from reme_core.query.query_language import ParsedQuery, parse_query
+from reme_core.query.query_language import UNSUPPORTED_OPERATORS, ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
@@ -53,6 +53,7 @@ from reme_core.workspace import Workspace
 __all__ = [
     "MARKDOWN_STYLES",
     "NO_DATE",
+    "UNSUPPORTED_OPERATORS",
     "BatchReport",
     "ChangeFeed",
     "Changes",

@@ -24,6 +24,7 @@ class SearchSettings:
     expand_links: bool = True
     max_links_per_direction: int = 10
     name_weight: float = 2.0  # a note's name field, added to its best chunk (0: off)
+    property_weight: float = 0.5  # its property values' field, likewise (0: off)
     strict_date_filter: bool = False  # memory mode: a date filter drops undated notes too
 
 
@@ -125,6 +126,7 @@ _RANGES = {
     "search.max_candidates": _AT_LEAST_ONE,
     "search.max_links_per_direction": _AT_LEAST_ONE,
     "search.name_weight": _COUNT,
+    "search.property_weight": _COUNT,
     "vectors.dimensions": _COUNT,
     "vectors.batch_size": _AT_LEAST_ONE,
     "vectors.timeout": _POSITIVE,

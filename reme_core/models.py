@@ -126,10 +126,10 @@ def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
 
 
 def aliases_of(frontmatter: Mapping[str, Any]) -> list[str]:
-    """Aliases of a frontmatter mapping: the one rule the resolver, the name field and the
-    links pane share. `aliases`, else `alias` (also Capitalised or in CAPITALS), a list or a
-    comma-separated string; empty, null and non-string entries are no alias (an empty `- ` is
-    not a note named "None").
+    """Aliases of a frontmatter mapping: the one rule the name field, the switcher and the
+    links pane share (links never resolve by alias). `aliases`, else `alias` (also
+    Capitalised or in CAPITALS), a list or a comma-separated string; empty, null and
+    non-string entries are no alias (an empty `- ` is not a note named "None").
     """
     raw = _first_key(frontmatter, _ALIAS_KEYS)
     if isinstance(raw, str):

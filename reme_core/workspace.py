@@ -32,14 +32,14 @@ from reme_core.models import FileChunk, FileLink, FileNode
 from reme_core.parse.settings import ParseSettings
 from reme_core.query import notes
 from reme_core.query.chunk_check import ChunkCheck
-from reme_core.query.filters import SearchFilters
+from reme_core.query.filters import NoteFilters, SearchFilters
 from reme_core.query.graph_results import NoteLinks, TraverseResult
 from reme_core.query.options import SearchOptions
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
 from reme_core.query.samples import FilterSamples, filter_samples
-from reme_core.query.search import run_search
+from reme_core.query.search import TextChecks, run_search
 from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer, tokenizer_for
 from reme_core.vectors.switch import switched
@@ -290,15 +290,25 @@ class Workspace:
         exclude_tags: Sequence[str] = (),
         strict_date_filter: bool | None = None,
         sort: str = "name",
+        properties: Sequence[tuple[str, str | None]] = (),
+        exclude_properties: Sequence[tuple[str, str | None]] = (),
+        files: Sequence[str] = (),
+        exclude_files: Sequence[str] = (),
+        lines: Sequence[Sequence[str]] = (),
+        exclude_lines: Sequence[Sequence[str]] = (),
     ) -> SearchResult:
         """Search chunks (SPEC §8); never raises for an empty or punctuation-only query.
 
         ``group``: one hit per note (its best chunk; `SearchHit.more` counts the others),
         as the browser shows them; ReMe's chunk list is the default.
-        ``sort``: how filters without words (`path:`, `tag:`, dates), which list the notes
-        they admit, order them: "name" (by path) or "mtime" (last modified first).
+        ``sort``: how filters without words (`path:`, `tag:`, dates, `[prop]`, `file:`),
+        which list the notes they admit, order them: "name" (by path) or "mtime" (last
+        modified first).
         ``strict_date_filter``: in memory mode, whether a date filter drops undated notes
         (ReMe's option; default `search.strict_date_filter`). In a vault it always does.
+        Obsidian's operators: ``properties`` (`[name]` as (name, None), `[name:value]` as
+        (name, value)), ``files`` (`file:x`, the file name holds x), ``lines``
+        (`line:(a b)`, the words on one line), each with its exclusion.
         """
         s = self.config.search
         strict = s.strict_date_filter if strict_date_filter is None else strict_date_filter
@@ -310,15 +320,15 @@ class Workspace:
             tags,
             exclude_paths,
             exclude_tags,
+            NoteFilters(properties, exclude_properties, files, exclude_files),
         )
+        checks = TextChecks(phrases, exclude_terms, lines, exclude_lines)
         options = SearchOptions.of(
             s, limit, min_score, vector_weight, expand_links, max_links_per_direction, group, sort
         )
         vectors = self.vectors.prepare(query) if self.vectors is not None else None
         self.refresh_if_changed()
-        run = functools.partial(
-            run_search, self, query, options, filters, phrases, exclude_terms, vectors
-        )
+        run = functools.partial(run_search, self, query, options, filters, checks, vectors)
         with self.lock:
             try:
                 return run()

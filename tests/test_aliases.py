@@ -56,11 +56,12 @@ def test_an_empty_alias_entry_is_never_a_mention(
         assert unlinked_mentions(ws, "Empty alias.md", set()) == []
         assert unlinked_mentions(ws, "Number.md", set()) == []
         assert {m.name for m in unlinked_mentions(ws, "Ada Lovelace.md", set())} == {"Ada"}
-        # The resolver follows the same rule: no note answers to "none" or "42".
+        # Links never resolve by alias (SPEC §4): no note answers to "none", "42" or "ada".
         resolver = ws.index.resolver
         assert resolver is not None
         assert resolver.resolve("x.md", "None") is None
         assert resolver.resolve("x.md", "42") is None
-        assert resolver.resolve("x.md", "ada") == "Ada Lovelace.md"
+        assert resolver.resolve("x.md", "ada") is None
+        assert resolver.resolve("x.md", "ada lovelace") == "Ada Lovelace.md"
     finally:
         ws.close()

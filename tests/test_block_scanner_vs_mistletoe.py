@@ -173,27 +173,27 @@ def test_public_vault_agrees_with_mistletoe(vault: str) -> None:
 
 def mistletoe_code(tokens: list[bt.BlockToken], lines: list[str], first: int) -> set[int]:
     """First lines of mistletoe's code blocks as `code_lines` has them: fenced and indented
-    code at the top, fenced code in list items (code in quotes, and indented code in items,
-    are not the scanner's code). Two mistletoe readings that are not code here are left out:
-    a line of spaces alone (CommonMark: a blank line, mistletoe: an empty code block), and an
-    indented line after a `[^note]:` / `[x]:` definition (Obsidian: the footnote goes on)."""
+    code at any depth of lists, items and quotes (callouts). Two mistletoe readings that are
+    not code here are left out: a line of spaces alone (CommonMark: a blank line, mistletoe:
+    an empty code block), and an indented line after a `[^note]:` / `[x]:` definition
+    (Obsidian: the footnote goes on)."""
     out: set[int] = set()
 
-    def walk(children: list[bt.BlockToken], top: bool) -> None:
+    def walk(children: list[bt.BlockToken]) -> None:
         for token in children:
             line = token.line_number - 1 + first
             if isinstance(token, bt.CodeFence):
                 out.add(line)
-            elif top and isinstance(token, bt.BlockCode):
+            elif isinstance(token, bt.BlockCode):
                 after = next(
                     (lines[i] for i in range(line - 1, first - 1, -1) if lines[i].strip()), ""
                 )
                 if token.children[0].content.strip() and not _LINK_DEF.match(after):
                     out.add(line)
-            elif isinstance(token, (bt.List, bt.ListItem)):
-                walk(list(token.children or []), False)
+            elif isinstance(token, (bt.List, bt.ListItem, bt.Quote)):
+                walk(list(token.children or []))
 
-    walk(tokens, True)
+    walk(tokens)
     return out
 
 

@@ -56,7 +56,7 @@ VAULT = [
 
 @pytest.fixture
 def resolver() -> ObsidianResolver:
-    return ObsidianResolver(VAULT, aliases={"people/Ada Lovelace.md": ["Ada", "Countess", None]})
+    return ObsidianResolver(VAULT)
 
 
 def test_existing_path_wins(resolver: ObsidianResolver) -> None:
@@ -109,15 +109,12 @@ def test_partial_path(resolver: ObsidianResolver) -> None:
     assert resolver.resolve("index.md", "lpha/Plan") is None
 
 
-def test_aliases(resolver: ObsidianResolver) -> None:
-    assert resolver.resolve("index.md", "Ada") == "people/Ada Lovelace.md"
-    assert resolver.resolve("index.md", "countess") == "people/Ada Lovelace.md"
-    assert resolver.resolve("index.md", "None") is None
-
-
-def test_file_name_beats_alias() -> None:
-    r = ObsidianResolver(["a/Ada.md", "people/Lovelace.md"], {"people/Lovelace.md": ["Ada"]})
+def test_an_alias_never_resolves() -> None:
+    """Obsidian leaves `[[Alias]]` unresolved (SPEC §4, corrected in §14): the resolver
+    knows paths and file names only."""
+    r = ObsidianResolver(["a/Ada.md", "people/Lovelace.md"])
     assert r.resolve("people/x.md", "Ada") == "a/Ada.md"
+    assert r.resolve("people/x.md", "Countess") is None
 
 
 def test_relative_wikilink(resolver: ObsidianResolver) -> None:
@@ -134,17 +131,13 @@ def test_unresolved_gives_none(resolver: ObsidianResolver) -> None:
 
 def test_incremental_add_and_remove(resolver: ObsidianResolver) -> None:
     assert resolver.resolve("index.md", "Brand New") is None
-    resolver.add("inbox/Brand New.md", aliases=["fresh"])
+    resolver.add("inbox/Brand New.md")
     assert resolver.resolve("index.md", "brand new") == "inbox/Brand New.md"
-    assert resolver.resolve("index.md", "Fresh") == "inbox/Brand New.md"
     assert "inbox/Brand New.md" in resolver
-    resolver.add("inbox/Brand New.md", aliases=["renamed"])  # re-add replaces aliases
-    assert resolver.resolve("index.md", "fresh") is None
-    assert resolver.resolve("index.md", "renamed") == "inbox/Brand New.md"
+    resolver.add("inbox/Brand New.md")  # a known path stays as it is
     resolver.remove("inbox/Brand New.md")
     resolver.remove("inbox/Brand New.md")  # unknown paths are ignored
     assert resolver.resolve("index.md", "Brand New") is None
-    assert resolver.resolve("index.md", "renamed") is None
     assert len(resolver) == len(VAULT)
 
     # Removing the language-local copy falls back to the other one.

@@ -22,8 +22,8 @@ VAULT = {
         "- by path: [[Energy/Wind turbines]]\n"
         "- any case: [[battery storage]]\n"
         "- with a heading: [[Solar panels#Efficiency]]\n"
-        "- by alias: [[PV]]\n"
         "- a Markdown link: [the wind](Energy/Wind%20turbines.md)\n"
+        "- by alias: [[PV]]\n"
     ),
     "Energy/Solar panels.md": (
         "---\naliases: [PV]\n---\n# Solar panels\n\nIntro.\n\n"
@@ -39,7 +39,6 @@ EXPECTED = [
     ("Energy/Wind turbines", "Energy/Wind turbines.md"),
     ("battery storage", "Storage/Battery Storage.md"),
     ("Solar panels", "Energy/Solar panels.md"),
-    ("PV", "Energy/Solar panels.md"),
     ("Energy/Wind turbines.md", "Energy/Wind turbines.md"),
 ]
 
@@ -66,3 +65,21 @@ async def test_each_vault_link_form_is_followed_with_tab_and_enter(tmp_path: Pat
                 i for i, text in enumerate(app.main.reader.view.lines, 1) if text == "## Efficiency"
             )
             assert view.current_line <= line <= view.current_line + view.size.height
+
+
+async def test_a_link_to_an_alias_is_dangling_in_the_reader(tmp_path: Path) -> None:
+    """Obsidian never resolves a link by alias (SPEC §4): `[[PV]]`, PV being only an alias
+    of `Energy/Solar panels.md`, is a dangling link in the reader as in the links pane."""
+    root = write_files(tmp_path / "vault", VAULT)
+    app = RemeApp(root, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.navigator.open_path("Home.md")
+        await settle(pilot)
+        app.main.focus_reader()
+        view = app.query_one(NoteView)
+        for _ in range(len(EXPECTED) + 1):
+            await pilot.press("tab")
+        link = view.selected_link
+        assert link is not None and link.match.target == "PV"
+        assert (link.target, link.kind) == ("PV", "dangling")

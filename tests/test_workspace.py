@@ -224,7 +224,7 @@ def test_reopen_answers_like_the_live_index(ws: Workspace) -> None:
     assert reopened.search("zebras recall", limit=5).to_dict()["results"] == live
 
 
-def test_obsidian_vault_resolves_names_aliases_and_attachments(make_tree) -> None:
+def test_obsidian_vault_resolves_names_and_attachments_never_aliases(make_tree) -> None:
     root = make_tree(
         {
             "en/Solar.md": "---\naliases: [PV]\n---\n# Solar\n\n![[diagram.png]] [[Missing note]]",
@@ -238,9 +238,9 @@ def test_obsidian_vault_resolves_names_aliases_and_attachments(make_tree) -> Non
     assert ws.mode == "vault" and ws.link_resolution == "obsidian"
     assert ws.files() == ["en/Index.md", "en/Solar.md", "zh/Solar.md"]
     targets = [n.path for n in ws.links("en/Index.md").outlinks]
-    assert targets == ["en/Solar.md", "zh/Solar.md"]
+    assert targets == ["en/Solar.md", "PV", "zh/Solar.md"]  # an alias is no link target
     assert [n.path for n in ws.links("zh/Solar.md").outlinks] == ["zh/Solar.md"]
     out = {n.path: n for n in ws.links("en/Solar.md").outlinks}
     assert not out["assets/diagram.png"].dangling and not out["assets/diagram.png"].indexed
     assert out["Missing note"].dangling
-    assert [link.target_path for link in ws.index.graph.dangling()] == ["Missing note"]
+    assert sorted(link.target_path for link in ws.index.graph.dangling()) == ["Missing note", "PV"]

@@ -14,7 +14,7 @@ import posixpath
 from collections.abc import Callable, Container, Iterable
 from urllib.parse import quote, unquote
 
-from reme_core.index.link_resolution import ObsidianResolver, normalize_target
+from reme_core.index.link_resolution import LinkFinder, ObsidianResolver, normalize_target
 
 # Characters a plain (unbracketed) Markdown destination cannot hold as they are.
 _UNSAFE_PLAIN = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "%": "%25"}
@@ -23,9 +23,9 @@ _UNSAFE_PLAIN = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "%"
 class LinkWorld:
     """The files a vault has (now, or as a move will leave it), and which one a link finds.
 
-    Mirrors how the graph resolves (`MemoryIndex._resolved`): the literal path when it is a
-    note, else Obsidian's rule among notes, else among the other files (attachments, listed
-    by `files` only when first needed).
+    Finds as the graph does (`LinkFinder`, the one rule): the literal path when it is a note,
+    else Obsidian's rule among notes, else among the other files (attachments, listed by
+    `files` only when first needed).
     """
 
     def __init__(
@@ -36,6 +36,7 @@ class LinkWorld:
     ) -> None:
         self.resolver, self.notes, self._files = resolver, notes, files
         self._others: ObsidianResolver | None = None
+        self.finder = LinkFinder(notes, resolver, lambda: self.others)
 
     @property
     def others(self) -> ObsidianResolver:
@@ -46,32 +47,26 @@ class LinkWorld:
 
     def wikilink(self, source: str, raw: str) -> str | None:
         """The file a wikilink target written in `source` finds; None when none does."""
-        return self.wikilink_note(source, raw) or self.others.resolve(source, raw)
+        return self.finder.find(source, normalize_target(source, raw, relative=False), raw)
 
     def wikilink_note(self, source: str, raw: str) -> str | None:
         """The note a wikilink target finds, or None (notes come before other files, so
         this alone says whether a link finds a given note, without listing the files)."""
-        literal = normalize_target(source, raw, relative=False)
-        if literal in self.notes:
-            return literal
-        return self.resolver.resolve(source, raw)
+        return self.finder.note(source, normalize_target(source, raw, relative=False), raw)
 
     def markdown(self, source: str, raw: str) -> str | None:
         """The file a (URL-decoded) Markdown destination in `source` finds; None when none."""
         literal = normalize_target(source, raw, relative=True)
         if literal is None:
             return None
-        found = self.markdown_note(source, raw)
-        if found is not None:
-            return found
-        return self.others.resolve(source, raw) or (literal if literal in self.others else None)
+        return self.finder.find(source, literal, raw)
 
     def markdown_note(self, source: str, raw: str) -> str | None:
         """The note a Markdown destination finds, or None (see `wikilink_note`)."""
         literal = normalize_target(source, raw, relative=True)
-        if literal is None or literal in self.notes:
-            return literal
-        return self.resolver.resolve(source, raw)
+        if literal is None:
+            return None
+        return self.finder.note(source, literal, raw)
 
     def finds(self, source: str, raw: str, goal: str, markdown: bool = False) -> bool:
         """Whether the link finds `goal`; for a note, without listing the other files."""

@@ -22,7 +22,6 @@ from reme_core.errors import FileRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.files.scanner import Scope, scan
 from reme_core.index.link_resolution import ObsidianResolver, normalize_target
-from reme_core.models import aliases_of
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
     WikilinkMatch,
@@ -362,12 +361,11 @@ def _world_after_move(
 ) -> LinkWorld:
     """The vault as it will be once `src` is at `dst` (`files`: every file then)."""
     with ws.lock:
-        table = ws.index.nodes  # frontmatter read from its columns: no node is built
-        aliases = {path: aliases_of(table.frontmatter(path)) for path in table if path != src}
+        table = ws.index.nodes
+        paths = {path for path in table if path != src}
         if src in table and in_scope(ws, dst):
-            aliases[dst] = aliases_of(table.frontmatter(src))
-    paths = set(aliases)
-    return LinkWorld(ObsidianResolver(paths, aliases), paths, files)
+            paths.add(dst)
+    return LinkWorld(ObsidianResolver(paths), paths, files)
 
 
 def _every_file(ws: EditTarget) -> list[str]:

@@ -60,6 +60,7 @@ class IndexColumns:
     files: FileColumns
     links: LinkColumns  # literal targets, as written
     names: NameColumns | None = None  # the Latin name field, when it was built
+    props: NameColumns | None = None  # the Latin property field, likewise
     # False for a snapshot's postings: `PostingLists` checks each term's when first read
     postings_checked: bool = True
 
@@ -229,6 +230,7 @@ class ColumnsBuilder:
         self._postings = PostingsBuilder(spill_dir)
         self._links = LinkColumnsBuilder()
         self._names = NameRows()
+        self._props = NameRows()
         self._ids = array("q")
         self._paths: list[str] = []
         self._mtimes = array("d")
@@ -251,11 +253,14 @@ class ColumnsBuilder:
         file_ids: Sequence[int],
         rowids: np.ndarray,
         names: NameTerms | None = None,
+        props: NameTerms | None = None,
     ) -> None:
         """One committed batch: its files, their chunks' places and CSR, their links, and
-        their name terms when the pool sent them (the name field is then built from those)."""
+        their name and property terms when the pool sent them (the fields are then built
+        from those)."""
         cols = write.parsed
         self._names.add(names, len(cols))
+        self._props.add(props, len(cols))
         self._ids.extend(file_ids)
         self._paths += cols.paths
         self._mtimes.extend(cols.mtimes)
@@ -313,6 +318,7 @@ class ColumnsBuilder:
             ),
             links=self._links.finish(),
             names=self._names.columns(len(self._paths)),
+            props=self._props.columns(len(self._paths)),
         )
 
 

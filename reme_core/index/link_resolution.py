@@ -1,15 +1,19 @@
 """Turn what a link says into a workspace path.
 
 ReMe's own rule is literal paths (`[[X]]` is path `X`). Vaults written in Obsidian link by
-note name, alias or partial path instead, so `link_resolution: obsidian` resolves those the
-way Obsidian does, deterministically, and can follow file changes without a rebuild.
+note name or partial path instead, so `link_resolution: obsidian` resolves those the way
+Obsidian does, deterministically, and can follow file changes without a rebuild. Never by a
+frontmatter alias: Obsidian leaves `[[Alias]]` unresolved (aliases serve search, the switcher
+and link completion; SPEC §4). `LinkFinder` is the one order (a note by its literal path, a
+note by Obsidian's rule, then any other file) that the graph, the reader, rename and delete
+all go by.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Container, Iterable
 
 _DRIVE_RE = re.compile(r"[A-Za-z]:[\\/]")
 
@@ -47,24 +51,17 @@ class ObsidianResolver:
     """Resolve link targets the way Obsidian does, over a set of known workspace paths.
 
     Order: an existing path; the path with `.md`; a file whose name (or `.md` stem) matches,
-    case-insensitively, or whose path ends with a partial path like `folder/Note`; a file with
-    that frontmatter alias. Several candidates: the one sharing the most folders with the
-    linking file, then the shortest path, then the first in sort order.
+    case-insensitively, or whose path ends with a partial path like `folder/Note`. Several
+    candidates: the one sharing the most folders with the linking file, then the shortest
+    path, then the first in sort order. Aliases play no part (see the module's docstring).
     """
 
-    def __init__(
-        self,
-        paths: Iterable[str],
-        aliases: Mapping[str, Iterable[str]] | None = None,
-    ) -> None:
+    def __init__(self, paths: Iterable[str]) -> None:
         self._paths: set[str] = set()
         self._by_lower_path: dict[str, set[str]] = {}
         self._by_name: dict[str, set[str]] = {}
-        self._by_alias: dict[str, set[str]] = {}
-        self._aliases_of: dict[str, tuple[str, ...]] = {}
-        aliases = aliases or {}
         for path in paths:
-            self.add(path, aliases.get(path, ()))
+            self.add(path)
 
     def __contains__(self, path: object) -> bool:
         return path in self._paths
@@ -72,21 +69,15 @@ class ObsidianResolver:
     def __len__(self) -> int:
         return len(self._paths)
 
-    def add(self, path: str, aliases: Iterable[object] = ()) -> None:
-        """Add a file (or replace its aliases when it is already known)."""
+    def add(self, path: str) -> None:
+        """Add a file (a known one stays as it is)."""
         if path in self._paths:
-            self.remove(path)
+            return
         self._paths.add(path)
         lower = path.lower()
         self._by_lower_path.setdefault(lower, set()).add(path)
         for key in self._name_keys(lower):
             self._by_name.setdefault(key, set()).add(path)
-        # Callers pass `models.aliases_of`; strings only here too, so no entry is ever "none".
-        keys = tuple(dict.fromkeys(a.strip().lower() for a in aliases if isinstance(a, str)))
-        keys = tuple(k for k in keys if k)
-        self._aliases_of[path] = keys
-        for key in keys:
-            self._by_alias.setdefault(key, set()).add(path)
 
     def remove(self, path: str) -> None:
         """Forget a file; unknown paths are ignored."""
@@ -97,8 +88,6 @@ class ObsidianResolver:
         _discard(self._by_lower_path, lower, path)
         for key in self._name_keys(lower):
             _discard(self._by_name, key, path)
-        for key in self._aliases_of.pop(path, ()):
-            _discard(self._by_alias, key, path)
 
     def resolve(self, source_path: str, raw_target: str) -> str | None:
         """The file `raw_target` (a link target without its `#anchor`) means, or None.
@@ -136,7 +125,7 @@ class ObsidianResolver:
                 candidates = {p for p in named if p.lower().endswith(suffixes)}
             else:
                 candidates = set(named)
-        return candidates or set(self._by_alias.get(lower, set()))
+        return candidates
 
     @staticmethod
     def _name_keys(lower_path: str) -> tuple[str, ...]:
@@ -145,6 +134,42 @@ class ObsidianResolver:
         if name.endswith(".md") and len(name) > 3:
             return (name, name[:-3])
         return (name,)
+
+
+class LinkFinder:
+    """Which file a link written in a vault finds: the one rule of the graph (and so the
+    reader and the links pane), rename and delete.
+
+    A note at the link's literal path; else a note by Obsidian's rule (`ObsidianResolver`);
+    else another file (an attachment) by the same rule or at the literal path. ``others``
+    gives the resolver of the files that are not notes, asked for only when the notes did
+    not answer (listing a vault's files costs a walk); None: no other file is known.
+    """
+
+    def __init__(
+        self,
+        notes: Container[str],
+        resolver: ObsidianResolver,
+        others: Callable[[], ObsidianResolver | None],
+    ) -> None:
+        self.notes, self.resolver, self._others = notes, resolver, others
+
+    def note(self, source: str, literal: str | None, raw: str) -> str | None:
+        """The note the link finds, or None. ``literal`` is the parser's target (a wikilink's
+        path as written, a Markdown destination relative to ``source``), ``raw`` as written."""
+        if literal is not None and literal in self.notes:
+            return literal
+        return self.resolver.resolve(source, raw)
+
+    def find(self, source: str, literal: str | None, raw: str) -> str | None:
+        """The file the link finds, a note first; None when none does (it dangles)."""
+        found = self.note(source, literal, raw)
+        if found is not None:
+            return found
+        others = self._others()
+        if others is None:
+            return None
+        return others.resolve(source, raw) or (literal if literal in others else None)
 
 
 def _discard(index: dict[str, set[str]], key: str, path: str) -> None:

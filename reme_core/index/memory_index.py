@@ -21,12 +21,11 @@ from reme_core.index.chunk_table import ChunkTable
 from reme_core.index.file_table import FileTable
 from reme_core.index.index_columns import IndexColumns, check_columns
 from reme_core.index.link_graph import LinkColumns, LinkGraph
-from reme_core.index.link_resolution import ObsidianResolver
-from reme_core.index.name_field import NameColumns, NameField
+from reme_core.index.link_resolution import LinkFinder, ObsidianResolver
+from reme_core.index.name_field import NAMES, PROPERTIES, FieldKind, NameColumns, NameField
 from reme_core.index.node_table import NodeTable
-from reme_core.index.stored_text import JsonRows
-from reme_core.models import FileLink, FileNode, aliases_of, note_tags
-from reme_core.parse.note_names import Tokenize, latin_name_terms
+from reme_core.models import FileLink, FileNode, note_tags
+from reme_core.parse.note_names import Tokenize, latin_name_terms, property_values
 from reme_core.text.vocabulary import Vocabulary
 
 
@@ -54,7 +53,7 @@ class MemoryIndex:
         self.checked_rows: set[int] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
         # per CJK mode, path -> (names, terms): only changed files are tokenised again
-        self._name_terms: dict[bool, dict[str, tuple[str, list[str]]]] = {}
+        self._name_terms: dict[tuple[str, bool], dict[str, tuple[str, list[str]]]] = {}
         self._name_tokenize: Tokenize | None = None  # of the last Latin field
         # path -> the version that last put or removed it: what a name field must update
         self._changed_at: dict[str, int] = {}
@@ -89,49 +88,38 @@ class MemoryIndex:
         self.nodes = NodeTable(files, links)
         self._version += 1
         if self.resolver is not None:
-            self._add_aliases(paths, files.frontmatter)
+            for path in paths:
+                self.resolver.add(path)
             links = self._resolved_columns(links)
         self.graph.load(list(paths), links)
-        if cols.names is not None:
-            self._seed_names(cols.names, n)
+        for kind, stored in ((NAMES, cols.names), (PROPERTIES, cols.props)):
+            if stored is not None:
+                self._seed_field(kind, stored, n)
 
-    def _add_aliases(self, paths: Sequence[str], frontmatter: Sequence[dict[str, Any]]) -> None:
-        """Give the resolver every note, with the aliases of those that have any (of stored
-        rows, only those that mention an alias are decoded)."""
-        assert self.resolver is not None
-        if isinstance(frontmatter, JsonRows):
-            # the keys `aliases_of` reads: alias(es) as written, Capitalised or in CAPITALS
-            spellings = (b'"alias', b'"Alias', b'"ALIAS')
-            with_alias = {i for key in spellings for i in frontmatter.rows_containing(key)}
-            for i, path in enumerate(paths):
-                self.resolver.add(path, aliases_of(frontmatter[i]) if i in with_alias else [])
-            return
-        for path, fm in zip(paths, frontmatter):
-            self.resolver.add(path, aliases_of(fm))
-
-    def _seed_names(self, names: NameColumns, n_files: int) -> None:
-        """Adopt the snapshot's Latin name field (and as the CJK one when no name has CJK)."""
+    def _seed_field(self, kind: FieldKind, stored: NameColumns, n_files: int) -> None:
+        """Adopt a snapshot's Latin field (and as the CJK one when no text has CJK)."""
         try:
-            field = NameField.from_columns(names, n_files)
+            field = NameField.from_columns(stored, n_files, kind)
         except ValueError:
             return  # built again on first use
         for cjk in (False, True) if field.cjk_free else (False,):
-            self._cache[f"names-{cjk}"] = (self._version, field)
+            self._cache[f"{kind.key}-{cjk}"] = (self._version, field)
 
-    def name_columns(self, paths: Sequence[str]) -> NameColumns | None:
-        """The Latin name field's rows for ``paths`` (the snapshot's file order), so that a
-        cold search need not build it: current, or built again when this process built one
-        before (an adopted field's tokenizer is not known here: then None)."""
-        entry = self._cache.get("names-False")
+    def name_columns(self, paths: Sequence[str], kind: FieldKind = NAMES) -> NameColumns | None:
+        """The Latin name (or property) field's rows for ``paths`` (the snapshot's file
+        order), so that a cold search need not build it: current, or built again when this
+        process built one before (an adopted field's tokenizer is not known here: then None)."""
+        key = f"{kind.key}-False"
+        entry = self._cache.get(key)
         if entry is None or entry[0] != self._version:
             if self._name_tokenize is None:
                 return None
-            self.name_field(self._name_tokenize, cjk=False)  # kept terms: only changes tokenised
-            entry = self._cache["names-False"]
+            self.name_field(self._name_tokenize, False, kind)  # kept terms: changes tokenised
+            entry = self._cache[key]
         return entry[1].columns(self.files.slots(paths))
 
     def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
-        """Obsidian vaults: each literal target that is not a note, resolved as `_resolved` does.
+        """Obsidian vaults: each literal target that is not a note, found as `_resolved` does.
 
         A resolution depends on the linking file only through its folder (relative targets,
         the nearest-folder tie-break), so each (folder, written target) is resolved once: a
@@ -144,6 +132,7 @@ class MemoryIndex:
         sources, raws = links.source.tolist(), links.raw.tolist()
         folder_of: dict[int, str] = {}
         resolved: dict[tuple[str, str, str], int] = {}
+        finder = self.link_finder()
         for i, t in enumerate(links.target.tolist()):
             literal = strings[t]
             if not literal or literal in self.nodes:
@@ -154,9 +143,8 @@ class MemoryIndex:
             raw = strings[raws[i]] or literal
             found_id = resolved.get((folder, raw, literal))
             if found_id is None:
-                source = strings[sources[i]]
-                found = self.resolver.resolve(source, raw) if self.resolver is not None else None
-                found = found or self._attachment(source, raw) or literal
+                found = finder.find(strings[sources[i]], literal, raw) if finder else None
+                found = found or literal
                 if found not in sid:
                     sid[found] = len(strings)
                     strings.append(found)
@@ -180,7 +168,7 @@ class MemoryIndex:
         self.nodes.put(node)
         self.files.put(path, file_id, origin, file_date(path, node.frontmatter))
         if self.resolver is not None:
-            self.resolver.add(path, aliases_of(node.frontmatter))
+            self.resolver.add(path)
 
     def remove_file(self, path: str) -> None:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
@@ -254,6 +242,7 @@ class MemoryIndex:
             files=files,
             links=links,
             names=self.name_columns(paths),
+            props=self.name_columns(paths, PROPERTIES),
         )
 
     # -- filters (cached per version: searches between batches reuse them) ------------------
@@ -263,9 +252,12 @@ class MemoryIndex:
             entry = self._cache[key] = (self._version, build())
         return entry[1]
 
-    def name_field(self, tokenize: Tokenize, cjk: bool = True) -> NameField:
-        """The names of the live files as a field of their own (built once per version);
-        ``tokenize`` takes a list of texts (`Tokenizer.tokenize_many`).
+    def name_field(
+        self, tokenize: Tokenize, cjk: bool = True, kind: FieldKind = NAMES
+    ) -> NameField:
+        """The names (or, `PROPERTIES`, the property values) of the live files as a field of
+        their own (built once per version); ``tokenize`` takes a list of texts
+        (`Tokenizer.tokenize_many`).
 
         ``cjk=False`` leaves the CJK part of names out, so a Latin query never waits for
         jieba's dictionary (about a second) to tokenise Chinese file names.
@@ -273,14 +265,14 @@ class MemoryIndex:
         if not cjk:
             self._name_tokenize = plain = tokenize
             tokenize = functools.partial(latin_name_terms, plain)
-        cache = self._name_terms.setdefault(cjk, {})
-        key = f"names-{cjk}"
+        cache = self._name_terms.setdefault((kind.key, cjk), {})
+        key = f"{kind.key}-{cjk}"
         entry = self._cache.get(key)
         if entry is not None and entry[0] == self._version:
             return entry[1]
         args = (self.files.paths, self.live_slots(), self.nodes.frontmatter, tokenize, cache)
         if entry is None:
-            field = NameField.build(*args)
+            field = NameField.build(*args, kind)
             self.names_unsaved = self.names_unsaved or not cjk
         else:  # only the files changed since that version are named again
             since = entry[0]
@@ -319,6 +311,33 @@ class MemoryIndex:
                     mask[slots] = True
         return mask
 
+    def property_slots(self, name: str, value: str | None) -> np.ndarray:
+        """Bool per file slot: its note has the property ``name`` (any case) and, unless
+        ``value`` is None, a value holding ``value`` (case-insensitive; "null": an empty
+        property), as Obsidian's `[name]` and `[name:value]` find."""
+        by_key = self._cached("properties", self._property_index)
+        mask = np.zeros(len(self.files), dtype=bool)
+        want = None if value is None else value.lower()
+        for slot, values in by_key.get(name.strip().lower(), ()):
+            if want is None:
+                mask[slot] = True
+            elif want == "null":
+                mask[slot] = not values
+            else:
+                mask[slot] = any(want in v for v in values)
+        return mask
+
+    def _property_index(self) -> dict[str, list[tuple[int, list[str]]]]:
+        by_key: dict[str, list[tuple[int, list[str]]]] = {}
+        paths = list(self.nodes)
+        for path, slot in zip(paths, self.files.slots(paths).tolist(), strict=True):
+            frontmatter = self.nodes.frontmatter(path)
+            if not frontmatter:
+                continue
+            for key, values in property_values(frontmatter).items():
+                by_key.setdefault(key, []).append((slot, [v.lower() for v in values]))
+        return by_key
+
     def _tag_index(self) -> dict[str, np.ndarray]:
         by_tag: dict[str, list[int]] = {}
         slots = self.files.slots(list(self.nodes)).tolist()
@@ -338,19 +357,27 @@ class MemoryIndex:
         self._attachments = None
         self.relink(list(self.nodes))
 
-    def _attachment(self, source: str, raw: str) -> str | None:
-        """Obsidian finds `![[diagram.png]]` anywhere in the vault: look among non-notes, lazily."""
+    def link_finder(self) -> LinkFinder | None:
+        """Which file a link finds, in a vault (None: memory mode's literal paths)."""
+        if self.resolver is None:
+            return None
+        return LinkFinder(self.nodes, self.resolver, self._attachment_resolver)
+
+    def _attachment_resolver(self) -> ObsidianResolver | None:
+        """Obsidian finds `![[diagram.png]]` anywhere in the vault: the non-notes, listed on
+        first need (None when this index is given no way to list them)."""
         if self._list_attachments is None:
             return None
         if self._attachments is None:
             others = (p for p in self._list_attachments() if p not in self.nodes)
             self._attachments = ObsidianResolver(others)
-        return self._attachments.resolve(source, raw)
+        return self._attachments
 
     def _resolved(self, path: str) -> list[FileLink]:
         node = self.nodes.get(path)
         links = node.links if node is not None else []
-        if self.resolver is None:
+        finder = self.link_finder()
+        if finder is None:
             return [link for link in links if link.target_path]
         out = []
         for link in links:
@@ -358,8 +385,7 @@ class MemoryIndex:
                 continue
             target = link.target_path
             if target not in self.nodes:
-                raw = link.raw_target or target
-                target = self.resolver.resolve(path, raw) or self._attachment(path, raw) or target
+                target = finder.find(path, target, link.raw_target or target) or target
             out.append(
                 FileLink(
                     path,

@@ -10,6 +10,11 @@ path (and frontmatter) so that after a commit only the changed files are tokenis
 The Latin field also travels in the snapshot (`NameColumns`, one row per file in the
 snapshot's file order): building it was ~0.5 s of every cold search at 50k files. A rebuild
 takes it from its pool's workers, which tokenise each batch's names (`NameRows`).
+
+The same structure holds a note's property values (`property_text`: `description`,
+`status: draft`, ...) as a second field (`PROPERTIES`), with BM25's usual length
+normalisation and a lower weight in search, so a property match ranks a note without
+drowning the notes whose body holds the words.
 """
 
 from __future__ import annotations
@@ -23,11 +28,27 @@ import numpy as np
 
 from reme_core.index.bm25 import BM25Index
 from reme_core.index.link_columns import Grouped
-from reme_core.parse.note_names import NameTerms, Tokenize, name_text
+from reme_core.parse.note_names import NameTerms, Tokenize, name_text, property_text
 from reme_core.text.tokenizer import has_cjk
 from reme_core.text.vocabulary import Vocabulary
 
 NAME_B = 0.2
+TextOf = Callable[[str, dict[str, Any]], str]  # a note's field text from its path, frontmatter
+
+
+@dataclass(frozen=True, slots=True)
+class FieldKind:
+    """Which field: its text rule and BM25's b (a low b: a name that holds every typed word
+    and a little more, a version or a folder prefix, must not lose to a shorter name that
+    holds fewer of them; property values are text, normalised as usual)."""
+
+    key: str
+    text: TextOf
+    b: float
+
+
+NAMES = FieldKind("names", name_text, NAME_B)
+PROPERTIES = FieldKind("props", property_text, 0.75)
 
 
 @dataclass(slots=True)
@@ -52,25 +73,27 @@ class NameField:
         vocab: Vocabulary,
         csr: tuple[np.ndarray, np.ndarray, np.ndarray],
         cjk_free: bool,
+        kind: FieldKind = NAMES,
     ) -> None:
         self._slots = slots  # name document -> file slot
         self._bm25 = bm25
         self.vocab = vocab
         self._csr = csr  # doc-major (ptr, term ids, counts), kept for `columns`
         self.cjk_free = cjk_free
+        self.kind = kind
 
     @classmethod
-    def from_columns(cls, cols: NameColumns, n_files: int) -> NameField:
+    def from_columns(cls, cols: NameColumns, n_files: int, kind: FieldKind = NAMES) -> NameField:
         """The field of a loaded snapshot (every slot live, in file order); ValueError when
         the arrays cannot be one (`BM25Index.from_arrays` checks the CSR)."""
         if len(cols.ptr) != n_files + 1 or len(set(cols.vocab)) != len(cols.vocab):
             raise ValueError("the name field does not fit these files")
         if len(cols.term_ids) and int(cols.term_ids.max()) >= len(cols.vocab):
             raise ValueError("name terms outside their vocabulary")
-        bm25 = BM25Index.from_arrays(cols.ptr, cols.term_ids, cols.tfs, len(cols.vocab), b=NAME_B)
+        bm25 = BM25Index.from_arrays(cols.ptr, cols.term_ids, cols.tfs, len(cols.vocab), b=kind.b)
         slots = np.arange(n_files, dtype=np.int64)
         csr = (cols.ptr, cols.term_ids, cols.tfs)
-        return cls(slots, bm25, Vocabulary(cols.vocab), csr, cols.cjk_free)
+        return cls(slots, bm25, Vocabulary(cols.vocab), csr, cols.cjk_free, kind)
 
     def columns(self, slots: np.ndarray) -> NameColumns | None:
         """The rows of these file slots (the snapshot's file order); None when one of them
@@ -95,15 +118,14 @@ class NameField:
         frontmatter: Callable[[str], dict[str, Any]],
         tokenize: Tokenize,
         cache: dict[str, tuple[str, list[str]]],
+        kind: FieldKind = NAMES,
     ) -> NameField:
         """The field of the live slots; ``cache`` (path -> (text, terms)) is reused and kept."""
         vocab = Vocabulary()
         slots = np.flatnonzero(live[: len(paths)]).astype(np.int64)
-        csr, cjk_free = _rows(vocab, paths, slots, frontmatter, tokenize, cache)
-        # A low b: a name that holds every typed word and a little more (a version, a folder
-        # prefix) must not lose to a shorter name that holds fewer of them.
-        bm25 = BM25Index.from_arrays(*csr, len(vocab), b=NAME_B)
-        return cls(slots, bm25, vocab, csr, cjk_free)
+        csr, cjk_free = _rows(vocab, paths, slots, frontmatter, tokenize, cache, kind.text)
+        bm25 = BM25Index.from_arrays(*csr, len(vocab), b=kind.b)
+        return cls(slots, bm25, vocab, csr, cjk_free, kind)
 
     def updated(
         self,
@@ -130,7 +152,7 @@ class NameField:
         fresh = np.flatnonzero(live & ~have).astype(np.int64)
         vocab = self.vocab  # shared: terms are only ever appended
         (new_ptr, new_ids, new_tfs), cjk_free = _rows(
-            vocab, paths, fresh, frontmatter, tokenize, cache
+            vocab, paths, fresh, frontmatter, tokenize, cache, self.kind.text
         )
         ptr, term_ids, tfs = self._csr
         rows, _ = Grouped.from_ptr(ptr).gather(kept)
@@ -142,9 +164,9 @@ class NameField:
             np.concatenate([term_ids[rows], new_ids]).astype(np.int32),
             np.concatenate([tfs[rows], new_tfs]).astype(np.int32),
         )
-        bm25 = BM25Index.from_arrays(*csr, len(vocab), b=NAME_B)
+        bm25 = BM25Index.from_arrays(*csr, len(vocab), b=self.kind.b)
         slots = np.concatenate([old_slots[kept], fresh])
-        return NameField(slots, bm25, vocab, csr, self.cjk_free and cjk_free)
+        return NameField(slots, bm25, vocab, csr, self.cjk_free and cjk_free, self.kind)
 
     def search(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top `k` (file slots, name scores) for query terms (already analysed)."""
@@ -162,12 +184,12 @@ def _rows(
     frontmatter: Callable[[str], dict[str, Any]],
     tokenize: Tokenize,
     cache: dict[str, tuple[str, list[str]]],
+    text_of: TextOf,
 ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], bool]:
-    """The doc-major CSR (ptr, term ids, counts) of these slots' names, terms added to
-    ``vocab``, and whether no name held a CJK character."""
+    """The doc-major CSR (ptr, term ids, counts) of these slots' field texts (`text_of`),
+    terms added to ``vocab``, and whether no text held a CJK character."""
     names = [
-        (path, name_text(path, frontmatter(path)))
-        for path in map(paths.__getitem__, slots.tolist())
+        (path, text_of(path, frontmatter(path))) for path in map(paths.__getitem__, slots.tolist())
     ]
     cjk_free = not any(has_cjk(text) for _, text in names)
     # Tokenised together: the names not in the cache, or whose text changed since.

@@ -102,7 +102,14 @@ _NAME_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
     "name_tfs": (_I4, ("names",)),
     "name_vocab": (np.dtype("u1"), (None,)),
 }
-_SHARED = ("postings", "names")  # dimensions fixed by the first member that has them
+# The Latin property field, likewise (all or none, independent of the name field).
+_PROP_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
+    "prop_ptr": (_I8, ("files+1",)),
+    "prop_terms": (_I4, ("props",)),
+    "prop_tfs": (_I4, ("props",)),
+    "prop_vocab": (np.dtype("u1"), (None,)),
+}
+_SHARED = ("postings", "names", "props")  # dimensions fixed by the first member having them
 # Not checksummed (nine tenths of the file): `PostingLists` checks each term's postings when
 # a search first reads them, so an open maps them without touching a page.
 _UNCHECKED = frozenset({"docs", "tfs"})
@@ -159,11 +166,11 @@ def _read_members(fh: IO[bytes], expected: np.ndarray) -> dict[str, np.ndarray] 
     size = os.fstat(fh.fileno()).st_size
     with zipfile.ZipFile(fh) as archive:
         infos = sorted(archive.infolist(), key=lambda info: info.filename != "stamp.npy")
-    members = {**_MEMBERS, **_NAME_MEMBERS}
+    members = {**_MEMBERS, **_NAME_MEMBERS, **_PROP_MEMBERS}
     names = sorted(i.filename for i in infos)
     if names not in (
-        sorted(f"{key}.npy" for key in _MEMBERS),
-        sorted(f"{key}.npy" for key in members),
+        sorted(f"{key}.npy" for key in {**_MEMBERS, **extra})
+        for extra in ({}, _NAME_MEMBERS, _PROP_MEMBERS, {**_NAME_MEMBERS, **_PROP_MEMBERS})
     ):
         return None
     view = memoryview(mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_COPY))
@@ -259,7 +266,8 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
                     line=link_ints[5],
                     embed=data["link_embed"],
                 ),
-                names=_names(data),
+                names=_names(data, "name"),
+                props=_names(data, "prop"),
                 postings_checked=False,
             )
     except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, MemoryError):
@@ -284,12 +292,13 @@ def _files(data: dict[str, np.ndarray]) -> FileColumns:
     )
 
 
-def _names(data: dict[str, np.ndarray]) -> NameColumns | None:
-    """The stored name field, or None (absent, or not of the expected shape: then it is
-    built again on first use; `NameField.from_columns` checks the rest)."""
-    if "name_ptr" not in data:
+def _names(data: dict[str, np.ndarray], prefix: str) -> NameColumns | None:
+    """The stored name (``prefix`` "name") or property ("prop") field, or None (absent, or
+    not of the expected shape: then it is built again on first use;
+    `NameField.from_columns` checks the rest)."""
+    if f"{prefix}_ptr" not in data:
         return None
-    head = unpack_json(data["name_vocab"])
+    head = unpack_json(data[f"{prefix}_vocab"])
     if not isinstance(head, dict):
         return None
     vocab, cjk_free = head.get("vocab"), head.get("cjk_free")
@@ -297,7 +306,8 @@ def _names(data: dict[str, np.ndarray]) -> NameColumns | None:
         return None
     if not isinstance(cjk_free, bool):
         return None
-    return NameColumns(data["name_ptr"], data["name_terms"], data["name_tfs"], vocab, cjk_free)
+    ptr, terms, tfs = (data[f"{prefix}_{key}"] for key in ("ptr", "terms", "tfs"))
+    return NameColumns(ptr, terms, tfs, vocab, cjk_free)
 
 
 def save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
@@ -343,7 +353,8 @@ def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
                     [links.source, links.target, links.anchor, links.alias, links.raw, links.line]
                 ).astype(np.int32),
                 link_embed=links.embed,
-                **_name_members(cols.names),
+                **_name_members(cols.names, "name"),
+                **_name_members(cols.props, "prop"),
             )
         os.replace(tmp, path)
     except (OSError, ValueError):
@@ -351,14 +362,14 @@ def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
             tmp.unlink()
 
 
-def _name_members(names: NameColumns | None) -> dict[str, Any]:
+def _name_members(names: NameColumns | None, prefix: str) -> dict[str, Any]:
     if names is None:
         return {}
     return {
-        "name_ptr": np.asarray(names.ptr, dtype=np.int64),
-        "name_terms": np.asarray(names.term_ids, dtype=np.int32),
-        "name_tfs": np.asarray(names.tfs, dtype=np.int32),
-        "name_vocab": pack_json({"vocab": names.vocab, "cjk_free": names.cjk_free}),
+        f"{prefix}_ptr": np.asarray(names.ptr, dtype=np.int64),
+        f"{prefix}_terms": np.asarray(names.term_ids, dtype=np.int32),
+        f"{prefix}_tfs": np.asarray(names.tfs, dtype=np.int32),
+        f"{prefix}_vocab": pack_json({"vocab": names.vocab, "cjk_free": names.cjk_free}),
     }
 
 

@@ -160,18 +160,6 @@ class JsonRows(Sequence[T]):
         """Whether row ``i`` has been decoded (and so may have been handed out)."""
         return i in self._decoded
 
-    def rows_containing(self, needle: bytes) -> list[int]:
-        """Rows whose stored text holds ``needle``: a prefilter, so that (say) only the
-        notes with an alias are decoded when the resolver is built."""
-        data, ends = self._data.tobytes(), self._rows()[1]
-        found: list[int] = []
-        at = data.find(needle) if len(ends) and ends[-1] else -1
-        while at >= 0:
-            row = int(np.searchsorted(ends, at))
-            found.append(row)
-            at = data.find(needle, int(ends[row]) + 1) if row + 1 < len(ends) else -1
-        return found
-
     def _decode(self, i: int) -> T:
         text = self.raw(i)
         if _SURROGATE.search(text):

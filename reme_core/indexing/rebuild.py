@@ -76,7 +76,7 @@ class _Built:
         file_ids, rowids = self.store.write_files(write)
         self.store.record_skipped(refused)
         self.persisted_terms = len(vocab)
-        columns.add(write, file_ids, rowids, batch.names)
+        columns.add(write, file_ids, rowids, batch.names, batch.props)
 
     def load_columns(self, columns: ColumnsBuilder) -> IndexColumns:
         """Place the built postings and load them into the built index."""

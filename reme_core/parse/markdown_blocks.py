@@ -184,16 +184,104 @@ def scan_blocks(
 
 def code_lines(lines: list[str], start: int, stop: int) -> list[tuple[int, int]]:
     """(first, last) lines of the code in `lines[start:stop]`: fenced and indented code
-    blocks, and fences inside list items. The one rule for what is block code (the link and
-    tag finders skip it)."""
+    blocks, also inside list items, block quotes and callouts (`> ```css`), at any depth up
+    to `_MAX_NESTING`. The one rule for what is block code (the link and tag finders skip it)."""
     fences: list[tuple[int, int]] = []
-    return code_in(scan_blocks(lines, start, stop, fences), fences)
+    return code_in(lines, scan_blocks(lines, start, stop, fences), fences)
 
 
-def code_in(blocks: list[Block], fences: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`code_lines` of a scan already made: the list items' fences it collected (first, as
-    the scan met them), then its fenced and indented code blocks."""
-    return fences + [(b.start, b.end) for b in blocks if b.kind == FENCE or b.kind == CODE]
+def code_in(
+    lines: list[str], blocks: list[Block], fences: list[tuple[int, int]], depth: int = 0
+) -> list[tuple[int, int]]:
+    """`code_lines` of a scan of `lines` already made: the list items' fences it collected,
+    its fenced and indented code blocks, then the code inside its quotes and list items
+    (each container's lines stripped of their markers or indentation and scanned again)."""
+    out = fences + [(b.start, b.end) for b in blocks if b.kind == FENCE or b.kind == CODE]
+    if depth >= _MAX_NESTING:
+        return out
+    for b in blocks:
+        if b.kind == QUOTE and _may_hold_more_code(lines, b):
+            inner = [_unquote(lines[j]) for j in range(b.start, b.end + 1)]
+            out += _shifted(_nested_code(inner, depth), b.start)
+        elif b.kind == LIST and _may_hold_more_code(lines, b):
+            known = set(out)
+            for first, last in _items(b):
+                inner = _item_lines(lines, first, last)
+                found = _shifted(_nested_code(inner, depth), first)
+                out += [span for span in found if span not in known]
+    return out
+
+
+# Containers nested deeper than this are not looked into for code (bounded work per line:
+# a line of a thousand `>` is not a thousand scans).
+_MAX_NESTING = 8
+# What code in a container needs: a fence, or an indented line after a (quoted) blank one.
+_INDENTED_AFTER_BLANK_RE = re.compile(r"\n[ \t>]*\n[ \t>]*?(?: {4}|\t)")
+_CODE_HINT_RE = re.compile(r"```|~~~|" + _INDENTED_AFTER_BLANK_RE.pattern)
+
+
+def _nested_code(inner: list[str], depth: int) -> list[tuple[int, int]]:
+    """The code of a container's stripped lines, found as at the top."""
+    fences: list[tuple[int, int]] = []
+    return code_in(inner, scan_blocks(inner, 0, len(inner), fences), fences, depth + 1)
+
+
+def _shifted(spans: list[tuple[int, int]], by: int) -> list[tuple[int, int]]:
+    return [(first + by, last + by) for first, last in spans]
+
+
+def _unquote(line: str) -> str:
+    """A quote's line without its `>` (and the one space after it); a lazy line as it is."""
+    s = line.lstrip()
+    if not s.startswith(">") or _width(line, s) >= 4:
+        return s
+    rest = s[1:]
+    if rest[:1] == " ":
+        return rest[1:]
+    if rest[:1] == "\t":
+        return "  " + rest[1:]  # the tab's columns past the optional space
+    return rest
+
+
+def _may_hold_more_code(lines: list[str], b: Block) -> bool:
+    """Whether a quote or list may hold code its scan did not collect: a cheap test before
+    scanning its lines again. A quote: a fence, or an indented line after a blank one (or
+    first); a list (whose own fences the scan collected): the same, and for a fence a quote."""
+    text = "\n".join(lines[b.start : b.end + 1])
+    if b.kind == QUOTE:
+        return _CODE_HINT_RE.search("\n\n" + text) is not None
+    if ">" in text:
+        return _CODE_HINT_RE.search("\n" + text) is not None
+    return _INDENTED_AFTER_BLANK_RE.search(text) is not None
+
+
+def _items(b: Block) -> list[tuple[int, int]]:
+    """(first, last) lines of each item of a list block."""
+    starts: list[int] = b.info
+    return [
+        (first, starts[n + 1] - 1 if n + 1 < len(starts) else b.end)
+        for n, first in enumerate(starts)
+    ]
+
+
+def _item_lines(lines: list[str], first: int, last: int) -> list[str]:
+    """A list item's lines with its marker and content indentation taken away."""
+    line = lines[first]
+    s = line.lstrip()
+    ind = _width(line, s)
+    m = _LIST_RE.match(s)
+    assert m is not None  # the scan started an item here
+    col = _item_col(ind, s, m)
+    rest = s[m.end() :]
+    gap = len(m.group(2).expandtabs(4))
+    head = " " * (gap - 1) + rest.lstrip() if gap > 4 and rest.strip() else rest.lstrip()
+    out = [head]
+    for j in range(first + 1, last + 1):
+        line = lines[j]
+        s = line.lstrip()
+        width = _width(line, s)
+        out.append(" " * (width - col) + s if width >= col else s)
+    return out
 
 
 def _indented_end(lines: list[str], i: int, stop: int) -> int:

@@ -61,7 +61,7 @@ def chunk_markdown_scanned(
     fences: list[tuple[int, int]] = []
     blocks = scan_blocks(lines, first, last + 1, fences)
     chunker.section(section_tree(blocks), [], None)
-    return chunker.out, code_in(blocks, fences)
+    return chunker.out, code_in(lines, blocks, fences)
 
 
 def _whole_body(

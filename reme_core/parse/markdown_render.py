@@ -27,6 +27,7 @@ from reme_core.parse.markdown_blocks import (
     QUOTE,
     TABLE,
     Block,
+    code_lines,
     scan_blocks,
 )
 from reme_core.parse.markdown_inline import LineBuilder, render_inline
@@ -322,9 +323,15 @@ class _Renderer:
         return f"{_BULLETS[(indent // 2) % len(_BULLETS)]} "
 
     def quote(self, block: Block) -> None:
-        """Block quotes with a bar per level; `[!type] Title` makes a callout of one."""
+        """Block quotes with a bar per level; `[!type] Title` makes a callout of one. Code
+        inside (`> ```css`) is drawn as code: no tags, links or emphasis in it."""
         family: dict[int, str] = {}
         depth = 0
+        code = {
+            i
+            for a, b in code_lines(self.lines, block.start, block.end + 1)
+            for i in range(a, b + 1)
+        }
         for i in range(block.start, block.end + 1):
             line = self.lines[i]
             s = line.lstrip()
@@ -344,7 +351,9 @@ class _Renderer:
             b = LineBuilder()
             for k in range(1, depth + 1):
                 b.add("▌ ", (f"callout-{family[k]}" if k in family else "quote-bar",))
-            if callout:
+            if i in code:
+                b.add(line[pos:], ("code",))
+            elif callout:
                 self.callout_title(b, i, callout, family[depth])
             elif self.all_hidden(i):
                 continue

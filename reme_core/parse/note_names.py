@@ -1,5 +1,5 @@
-"""A note's names (what a person types to find it) and the terms the Latin name field
-keeps of them: one rule for the pool workers of a rebuild and for the index itself."""
+"""A note's names (what a person types to find it), its property values, and the terms the
+Latin fields keep of them: one rule for the pool workers of a rebuild and for the index."""
 
 from __future__ import annotations
 
@@ -39,6 +39,50 @@ def name_text(path: str, frontmatter: dict[str, Any]) -> str:
     return "\n".join(dict.fromkeys(kept) if len(kept) > 1 else kept)
 
 
+# Keys the name field holds already (`name_text`: `name`, `title` as written, aliases in
+# the spellings `aliases_of` reads): not a property value twice.
+_ALIAS_KEYS = frozenset(["aliases", "alias"])
+_MAX_DEPTH = 8  # nested mappings and lists looked into (bounded work for any YAML)
+
+
+def property_text(path: str, frontmatter: dict[str, Any]) -> str:
+    """The values of a note's frontmatter properties, one per line: every key but those of
+    its names (`description`, `status: draft`, tags, dates, numbers; lists and mappings
+    flattened). ``path`` is unused: the signature is `name_text`'s, so one field builder
+    serves both."""
+    if not frontmatter:
+        return ""
+    values: list[str] = []
+    for key, value in frontmatter.items():
+        if key in _FIELDS or (isinstance(key, str) and key.lower() in _ALIAS_KEYS):
+            continue
+        _flatten(value, values, 0)
+    return "\n".join(values)
+
+
+def property_values(frontmatter: dict[str, Any]) -> dict[str, list[str]]:
+    """Every property of a note by its lower-case key, with its values as text (lists and
+    mappings flattened; an empty property has none): what `[prop:value]` looks into."""
+    out: dict[str, list[str]] = {}
+    for key, value in frontmatter.items():
+        values = out.setdefault(str(key).strip().lower(), [])
+        _flatten(value, values, 0)
+    return out
+
+
+def _flatten(value: Any, out: list[str], depth: int) -> None:
+    if value is None or value == "" or depth > _MAX_DEPTH:
+        return
+    if isinstance(value, dict):
+        for v in value.values():
+            _flatten(v, out, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _flatten(v, out, depth + 1)
+    else:
+        out.append(str(value).strip())
+
+
 def latin_name_terms(tokenize: Tokenize, texts: list[str]) -> list[list[str]]:
     """The Latin name field's terms of each name text: its CJK characters left out, so a
     Latin query never waits for jieba's dictionary to tokenise Chinese file names."""
@@ -55,9 +99,12 @@ class NameTerms:
     cjk_free: bool  # no name of these files holds a CJK character
 
 
-def name_terms_of(tokenize: Tokenize, files: ParsedColumns) -> NameTerms:
-    """The name terms of parsed files (tokenised together: one stemmer call)."""
-    texts = list(map(name_text, files.paths, files.frontmatter))
+def name_terms_of(
+    tokenize: Tokenize, files: ParsedColumns, text: Callable[[str, dict[str, Any]], str] = name_text
+) -> NameTerms:
+    """The name terms (or, ``text=property_text``, the property terms) of parsed files,
+    tokenised together: one stemmer call."""
+    texts = list(map(text, files.paths, files.frontmatter))
     per_file = latin_name_terms(tokenize, texts)
     return NameTerms(
         list(itertools.chain.from_iterable(per_file)),

@@ -23,7 +23,7 @@ from reme_core.index.link_resolution import normalize_target
 from reme_core.models import FileLink, FileNode, ParsedFile, content_hash
 from reme_core.parse.frontmatter import split_frontmatter
 from reme_core.parse.markdown_chunker import chunk_markdown_scanned
-from reme_core.parse.note_names import NameTerms, name_terms_of
+from reme_core.parse.note_names import NameTerms, name_terms_of, property_text
 from reme_core.parse.parsed_columns import ParsedColumns
 from reme_core.parse.settings import ParseSettings
 from reme_core.parse.tags import inline_tags
@@ -53,6 +53,7 @@ class ParsedBatch:
     term_idx: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     tfs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     names: NameTerms | None = None  # the files' name terms, when asked for (a rebuild)
+    props: NameTerms | None = None  # and their property terms
 
 
 class _WordIds(dict[str, int]):
@@ -217,7 +218,8 @@ def parse_batch(
     ``job`` names a pool job: term ids then come from this process's term space for that job
     (see the module docstring); without it the batch numbers its own terms from 0. Files that
     are gone, or no longer regular files inside the workspace, are reported as vanished.
-    ``names`` also tokenises the files' names for the name field (`NameTerms`).
+    ``names`` also tokenises the files' names and property values for their fields
+    (`NameTerms`).
     Term counting is one vectorised pass over the whole batch (word -> term id by a C-level
     `map`, then `np.unique` of (chunk, term) keys) rather than a Counter per chunk.
     """
@@ -255,6 +257,7 @@ def _parse_batch(
         batch.parsed.append(parsed)
     if names:
         batch.names = name_terms_of(tokenizer.tokenize_many, batch.parsed)
+        batch.props = name_terms_of(tokenizer.tokenize_many, batch.parsed, property_text)
     if job and _SPACE.job != job:
         _SPACE = _TermSpace(job)
     space = _SPACE if job else _TermSpace()

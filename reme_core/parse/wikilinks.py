@@ -70,7 +70,8 @@ _MDLINK_RE = re.compile(
 )
 _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _BACKTICKS_RE = re.compile(r"`+")
-_INDENTED_LINE_RE = re.compile(r"\n(?: {4}| {0,3}\t)")
+# A line that may be indented code: at the top, or inside quotes (`>     code`).
+_INDENTED_LINE_RE = re.compile(r"\n(?:[ \t]*>[ >\t]*)?(?: {4}| {0,3}\t)")
 
 
 def find_wikilinks(text: str) -> list[WikilinkMatch]:

@@ -1,11 +1,11 @@
-"""A search's filters (dates, path prefixes, tags): what they admit, applied before ranking so
-that `limit` counts only eligible chunks."""
+"""A search's filters (dates, path prefixes, tags, properties, file names): what they admit,
+applied before ranking so that `limit` counts only eligible chunks."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -27,6 +27,10 @@ class SearchFilters:
     exclude_paths: Sequence[str] = ()
     strict_dates: bool = False
     exclude_tags: Sequence[str] = ()
+    properties: Sequence[tuple[str, str | None]] = ()  # `[prop]`, `[prop:value]`: all hold
+    exclude_properties: Sequence[tuple[str, str | None]] = ()
+    files: Sequence[str] = ()  # `file:x`: the file name holds each
+    exclude_files: Sequence[str] = ()
 
     @classmethod
     def of(
@@ -38,10 +42,12 @@ class SearchFilters:
         tags: Sequence[str],
         exclude_paths: Sequence[str],
         exclude_tags: Sequence[str],
+        notes: NoteFilters | None = None,
     ) -> SearchFilters:
         """The filters of a search's arguments (`path`: one prefix or several;
         `strict_dates`: a date filter drops undated notes)."""
         paths = [path] if isinstance(path, str) else list(path or ())
+        notes = notes or NoteFilters()
         return cls(
             start_date,
             end_date,
@@ -50,22 +56,38 @@ class SearchFilters:
             list(exclude_paths),
             strict_dates,
             list(exclude_tags),
+            *notes,
         )
 
     def lists(self) -> bool:
-        """Whether the filters alone name notes to list (`path:`, `tag:`, dates: not only
-        exclusions)."""
-        return bool(self.paths or self.tags or self.start_date or self.end_date)
+        """Whether the filters alone name notes to list (`path:`, `tag:`, dates, `[prop]`,
+        `file:`: not only exclusions)."""
+        return bool(
+            self.paths
+            or self.tags
+            or self.start_date
+            or self.end_date
+            or self.properties
+            or self.files
+        )
 
     def active(self) -> bool:
         return bool(
-            self.start_date
-            or self.end_date
-            or self.paths
-            or self.tags
+            self.lists()
             or self.exclude_paths
             or self.exclude_tags
+            or self.exclude_properties
+            or self.exclude_files
         )
+
+
+class NoteFilters(NamedTuple):
+    """Obsidian's property and file name operators of a search (`[prop:value]`, `file:`)."""
+
+    properties: Sequence[tuple[str, str | None]] = ()
+    exclude_properties: Sequence[tuple[str, str | None]] = ()
+    files: Sequence[str] = ()
+    exclude_files: Sequence[str] = ()
 
 
 def file_mask(index: MemoryIndex, filters: SearchFilters) -> np.ndarray:
@@ -81,7 +103,26 @@ def file_mask(index: MemoryIndex, filters: SearchFilters) -> np.ndarray:
         mask &= index.tag_slots({t.lower().lstrip("#") for t in filters.tags})
     if filters.exclude_tags:
         mask &= ~index.tag_slots({t.lower().lstrip("#") for t in filters.exclude_tags})
+    for name, value in filters.properties:
+        mask &= index.property_slots(name, value)
+    for name, value in filters.exclude_properties:
+        mask &= ~index.property_slots(name, value)
+    if filters.files or filters.exclude_files:
+        mask &= _name_mask(index.files.paths, filters.files, filters.exclude_files)
     return mask
+
+
+def _name_mask(paths: Sequence[str], wanted: Sequence[str], unwanted: Sequence[str]) -> np.ndarray:
+    """Bool per file slot: its file name holds every ``wanted`` text and no ``unwanted`` one
+    (case-insensitive), as Obsidian's `file:` finds."""
+    want = [w.lower() for w in wanted]
+    avoid = [w.lower() for w in unwanted]
+
+    def admits(path: str) -> bool:
+        name = path[path.rfind("/") + 1 :].lower()
+        return all(w in name for w in want) and not any(w in name for w in avoid)
+
+    return np.fromiter(map(admits, paths), dtype=bool, count=len(paths))
 
 
 def validate_date(value: str | None, name: str) -> None:

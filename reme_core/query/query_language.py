@@ -6,16 +6,32 @@ inclusive), `term*`; everything else is words. Filters without words list the no
 admit, by name, or last modified first with `sort:mtime`. A filter with an empty value
 (`path:` while still typing) is ignored rather than refused, and the word still being typed
 (no space after it yet) matches as a prefix.
+
+Obsidian's operators too: `[prop]` (notes that have the property), `[prop:value]` (its value
+holds `value`; `[prop:null]`: the property is empty), `file:x` (the file name holds `x`),
+`line:(a b)` / `line:word` (the words on one line); each negated with `-`. Not supported:
+`OR`, parentheses for grouping, `/regex/`, `content:`, `block:`, `section:`, `task:`,
+`task-todo:`, `task-done:`, `match-case:`, `ignore-case:` (`UNSUPPORTED_OPERATORS` says so in help).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 _TOKEN_RE = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
-_FILTERS = ("path", "tag", "after", "before", "sort")
+_FILTERS = ("path", "tag", "after", "before", "sort", "file", "line")
+# `[prop]`, `[prop:value]`, `[prop:"a value"]` (Obsidian's property search), and
+# `line:(a "b c")`; each may be negated with `-`. Found before the words, and blanked out.
+_PROPERTY_RE = re.compile(r'(?<!\S)(-?)\[([^\[\]:"]+)(?::[ \t]*(?:"([^"\]]*)"?|([^\]]*)))?\]')
+_LINE_RE = re.compile(r"(?<!\S)(-?)line:\(([^)]*)\)?", re.IGNORECASE)
+_LINE_ITEM_RE = re.compile(r'"([^"]*)"?|(\S+)')
+UNSUPPORTED_OPERATORS = (
+    "OR, ( ) grouping, /regex/, content:, block:, section:, task:, task-todo:, "
+    "task-done:, match-case:, ignore-case:"
+)
 
 
 @dataclass(slots=True)
@@ -32,6 +48,14 @@ class ParsedQuery:
     start_date: str | None = None
     end_date: str | None = None
     sort: str = "name"
+    properties: list[tuple[str, str | None]] = field(default_factory=list)
+    """`[prop]` (value None) and `[prop:value]`."""
+    exclude_properties: list[tuple[str, str | None]] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    exclude_files: list[str] = field(default_factory=list)
+    lines: list[list[str]] = field(default_factory=list)
+    """`line:(a b)`: words (or phrases) that must stand on one line."""
+    exclude_lines: list[list[str]] = field(default_factory=list)
     typing: bool = False
     """The last word is still being typed: it matches terms that start with it."""
 
@@ -46,12 +70,14 @@ class ParsedQuery:
     @property
     def highlight_terms(self) -> list[str]:
         """What the result list should mark besides the index's matched terms."""
-        return [*(w.rstrip("*") for w in self.words), *self.phrases]
+        on_lines = [item for group in self.lines for item in group]
+        return [*(w.rstrip("*") for w in self.words), *self.phrases, *on_lines]
 
     def is_empty(self) -> bool:
         """True when there is nothing to search for (filters alone list their notes)."""
         listing = self.paths or self.tags or self.start_date or self.end_date
-        return not (self.words or self.phrases or listing)
+        obsidian = self.properties or self.files or self.lines
+        return not (self.words or self.phrases or listing or obsidian)
 
     def search_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for `Workspace.search` (besides the query text)."""
@@ -65,12 +91,20 @@ class ParsedQuery:
             "start_date": self.start_date,
             "end_date": self.end_date,
             "sort": self.sort,
+            "properties": tuple(self.properties),
+            "exclude_properties": tuple(self.exclude_properties),
+            "files": tuple(self.files),
+            "exclude_files": tuple(self.exclude_files),
+            "lines": tuple(tuple(group) for group in self.lines),
+            "exclude_lines": tuple(tuple(group) for group in self.exclude_lines),
         }
 
 
 def parse_query(line: str) -> ParsedQuery:
     """Split a query line into words, phrases, exclusions and filters."""
     parsed = ParsedQuery()
+    line = _blanked(_PROPERTY_RE, line, lambda m: _property(parsed, m))
+    line = _blanked(_LINE_RE, line, lambda m: _line_group(parsed, bool(m[1]), m[2]))
     for match in _TOKEN_RE.finditer(line):
         negated, key, quoted, bare = match.groups()
         is_phrase = quoted is not None
@@ -95,6 +129,33 @@ def parse_query(line: str) -> ParsedQuery:
     return parsed
 
 
+def _blanked(pattern: re.Pattern[str], line: str, take: Callable[[re.Match[str]], None]) -> str:
+    """`line` with each match of `pattern` handed to `take` and blanked out (spaces keep
+    the columns: the word at the end is still the one being typed)."""
+
+    def blank(m: re.Match[str]) -> str:
+        take(m)
+        return " " * len(m[0])
+
+    return pattern.sub(blank, line)
+
+
+def _property(parsed: ParsedQuery, m: re.Match[str]) -> None:
+    name = m[2].strip()
+    if not name:
+        return
+    value = m[3] if m[3] is not None else m[4]
+    value = value.strip() if value is not None else None
+    (parsed.exclude_properties if m[1] else parsed.properties).append((name, value or None))
+
+
+def _line_group(parsed: ParsedQuery, negated: bool, inner: str) -> None:
+    items = [quoted or word for quoted, word in _LINE_ITEM_RE.findall(inner)]
+    group = [item.strip() for item in items if item.strip()]
+    if group:
+        (parsed.exclude_lines if negated else parsed.lines).append(group)
+
+
 def _apply_filter(parsed: ParsedQuery, key: str, value: str, negated: bool) -> None:
     if not value:
         return
@@ -108,3 +169,7 @@ def _apply_filter(parsed: ParsedQuery, key: str, value: str, negated: bool) -> N
         parsed.end_date = value
     elif key == "sort":
         parsed.sort = value.lower()
+    elif key == "file":
+        (parsed.exclude_files if negated else parsed.files).append(value)
+    elif key == "line":
+        (parsed.exclude_lines if negated else parsed.lines).append([value])

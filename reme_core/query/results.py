@@ -37,6 +37,8 @@ class SearchHit:
     chunk_id: str = ""
     name_score: float | None = None
     """The note's name-field part of `score` (on its best chunk), when its names matched."""
+    property_score: float | None = None
+    """Its property-field part, when its property values matched (`description`, ...)."""
     more: int = 0
     """With `group`: how many other chunks of the same note matched."""
     body: str = field(default="", repr=False)

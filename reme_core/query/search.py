@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -10,12 +11,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from reme_core.index.name_field import NAMES, PROPERTIES
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.expansion import expand_many
 from reme_core.query.filters import SearchFilters, file_mask, validate_date
 from reme_core.query.notes import note_chunks
 from reme_core.query.options import SearchOptions
 from reme_core.query.results import SearchHit, SearchResult
+from reme_core.query.text_checks import TextChecks, note_fields_text
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import rrf_fuse
 
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
     from reme_core.config import SearchSettings
     from reme_core.index.chunk_table import ChunkTable
     from reme_core.index.memory_index import MemoryIndex
+    from reme_core.index.name_field import FieldKind
     from reme_core.query.source import IndexReader
     from reme_core.text.tokenizer import Tokenizer
 
@@ -38,8 +42,7 @@ def run_search(
     query: str,
     options: SearchOptions,
     filters: SearchFilters,
-    phrases: Sequence[str] = (),
-    exclude_terms: Sequence[str] = (),
+    checks: TextChecks,
     vector_search: VectorSearch | None = None,
 ) -> SearchResult:
     """The whole §8 pipeline; the caller holds the workspace lock."""
@@ -47,9 +50,10 @@ def run_search(
     validate_date(filters.end_date, "end_date")
     result = SearchResult(query=query)
     index, tokenizer = ws.index, ws.tokenizer
-    terms = _query_terms(tokenizer, query, phrases)
+    phrases = checks.phrases
+    terms = _query_terms(tokenizer, query, [*phrases, *(w for g in checks.lines for w in g)])
     limit, group = options.limit, options.group
-    candidates = _candidate_count(ws.config.search, limit, bool(phrases or exclude_terms or group))
+    candidates = _candidate_count(ws.config.search, limit, bool(checks) or group)
     mask, slots = _doc_mask(index, filters)
     term_ids = [i for i in (index.vocab.id_of(t) for t in terms) if i is not None]
     term_ids += [i for i in prefix_term_ids(index, tokenizer, query) if i not in term_ids]
@@ -67,9 +71,10 @@ def run_search(
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.chunks, ranked)
-    shown = ranked if (phrases or exclude_terms) else ranked[:limit]
-    scores = _Scores(kw.chunk_scores(), dict(zip(vec_docs.tolist(), vec_scores.tolist())), kw.names)
-    hits, hit_docs = _hits(ws, shown, scores, others, phrases, exclude_terms, limit)
+    shown = ranked if checks else ranked[:limit]
+    vec = dict(zip(vec_docs.tolist(), vec_scores.tolist()))
+    scores = _Scores(kw.chunk_scores(), vec, kw.names, kw.props)
+    hits, hit_docs = _hits(ws, shown, scores, others, checks, limit)
     _mark_matched(index, tokenizer, query, term_ids, hits, hit_docs)
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
@@ -149,18 +154,20 @@ def _fused(
 
 @dataclass(slots=True)
 class _Recalled:
-    """The keyword branch's candidates: BM25 (plus each note's name score, on its best
-    chunk), and the name part of each score."""
+    """The keyword branch's candidates: BM25 (plus each note's name and property scores, on
+    its best chunk), and the name and property parts of each score."""
 
     docs: np.ndarray
     scores: np.ndarray
     names: dict[int, float]
+    props: dict[int, float]
 
     def chunk_scores(self) -> dict[int, float]:
-        """Each candidate's own BM25, without the name part (as the hit reports it)."""
+        """Each candidate's own BM25, without the field parts (as the hit reports it)."""
         own = dict(zip(self.docs.tolist(), self.scores.tolist()))
-        for doc, part in self.names.items():
-            own[doc] -= part
+        for parts in (self.names, self.props):
+            for doc, part in parts.items():
+                own[doc] -= part
         return own
 
 
@@ -171,6 +178,7 @@ class _Scores:
     keyword: dict[int, float]
     vector: dict[int, float]
     name: dict[int, float]
+    prop: dict[int, float]
 
 
 def _keyword_recall(
@@ -180,17 +188,23 @@ def _keyword_recall(
     candidates: int,
     mask: np.ndarray | None,
     slots: np.ndarray | None,
-) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
-    """BM25 over the chunks, then the name field added to each named note's best chunk."""
-    index = ws.index
-    kw_docs, kw_scores = (
+) -> tuple[np.ndarray, np.ndarray, dict[int, float], dict[int, float]]:
+    """BM25 over the chunks, then the name and property fields added to each matching
+    note's best chunk; with the name and property parts by doc."""
+    index, settings = ws.index, ws.config.search
+    docs, scores = (
         index.bm25.search(term_ids, candidates, mask)
         if term_ids
         else (np.zeros(0, np.int64), np.zeros(0))
     )
-    if ws.config.search.name_weight > 0 and terms:
-        return _with_names(ws, terms, kw_docs, kw_scores, candidates, slots)
-    return kw_docs, kw_scores, {}
+    parts: list[dict[int, float]] = []
+    for kind, weight in ((NAMES, settings.name_weight), (PROPERTIES, settings.property_weight)):
+        found: dict[int, float] = {}
+        if weight > 0 and terms:
+            recalled = _with_field(ws, kind, weight, terms, (docs, scores), candidates, slots)
+            docs, scores, found = recalled
+        parts.append(found)
+    return docs, scores, parts[0], parts[1]
 
 
 def _hits(
@@ -198,13 +212,12 @@ def _hits(
     shown: list[tuple[int, float]],
     scores: _Scores,
     others: dict[int, int],
-    phrases: Sequence[str],
-    exclude_terms: Sequence[str],
+    checks: TextChecks,
     limit: int,
 ) -> tuple[list[SearchHit], list[int]]:
-    """The ranked documents as hits, text checked against the files, phrase and exclusion
-    filters applied, up to `limit`; with the document of each hit."""
-    files = ws.index.files
+    """The ranked documents as hits, text checked against the files, phrase, `line:` and
+    exclusion filters applied, up to `limit`; with the document of each hit."""
+    files, nodes = ws.index.files, ws.index.nodes
     # Per-hit columns in one gather each (numpy scalar reads cost more than the search's rest).
     at = np.fromiter((d for d, _ in shown), dtype=np.int64, count=len(shown))
     places = ws.index.chunks.places(at)
@@ -220,7 +233,8 @@ def _hits(
             continue
         cid, prefix, body, suffix = row
         text = f"{prefix}{body}{suffix}"
-        if not _passes(text, phrases, exclude_terms):
+        note_text = functools.partial(note_fields_text, nodes, files.path(slot))
+        if checks and not checks.passes(text, note_text):
             continue
         hits.append(
             SearchHit(
@@ -232,6 +246,7 @@ def _hits(
                 keyword_score=scores.keyword.get(doc),
                 vector_score=scores.vector.get(doc),
                 name_score=scores.name.get(doc),
+                property_score=scores.prop.get(doc),
                 chunk_id=cid,
                 body=body,
                 more=others.get(doc, 0),
@@ -246,8 +261,8 @@ def _hits(
 def _listed_notes(
     ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int, order: str
 ) -> SearchResult:
-    """Filters without words (`path:`, `tag:`, dates) list the notes they admit: each note's
-    first chunk, by path or (`order` "mtime") last modified first."""
+    """Filters without words (`path:`, `tag:`, dates, `[prop]`, `file:`) list the notes they
+    admit: each note's first chunk, by path or (`order` "mtime") last modified first."""
     index = ws.index
     admitted = np.flatnonzero(slots)
     if order == "mtime":
@@ -291,20 +306,23 @@ def _best_per_note(
     return best, others
 
 
-def _with_names(
+def _with_field(
     ws: IndexReader,
+    kind: FieldKind,
+    weight: float,
     terms: list[str],
-    docs: np.ndarray,
-    scores: np.ndarray,
+    ranked: tuple[np.ndarray, np.ndarray],
     k: int,
     slot_mask: np.ndarray | None,
 ) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
-    """The keyword ranking with each matching note's name score added to its best chunk
-    (its top chunk among the candidates, else its first chunk); the name parts by doc."""
+    """The keyword ranking (docs, scores) with each matching note's field score (names or
+    property values) added to its best chunk (its top chunk among the candidates, else its
+    first chunk); the field's parts by doc."""
     index = ws.index
-    weight = ws.config.search.name_weight
+    docs, scores = ranked
     cjk = any(map(has_cjk, terms))
-    slots, name_scores = index.name_field(ws.tokenizer.tokenize_many, cjk).search(terms, k)
+    field = index.name_field(ws.tokenizer.tokenize_many, cjk, kind)
+    slots, name_scores = field.search(terms, k)
     if slot_mask is not None and len(slots):
         keep = slot_mask[slots]
         slots, name_scores = slots[keep], name_scores[keep]
@@ -324,9 +342,9 @@ def _with_names(
             doc = int(chunks[0])
         parts[doc] = weight * name_score
         total[doc] = total.get(doc, 0.0) + parts[doc]
-    ranked = sorted(total.items(), key=lambda item: (-item[1], item[0]))
-    out_docs = np.fromiter((d for d, _ in ranked), np.int64, len(ranked))
-    out_scores = np.fromiter((s for _, s in ranked), np.float64, len(ranked))
+    order = sorted(total.items(), key=lambda item: (-item[1], item[0]))
+    out_docs = np.fromiter((d for d, _ in order), np.int64, len(order))
+    out_scores = np.fromiter((s for _, s in order), np.float64, len(order))
     return out_docs, out_scores, parts
 
 
@@ -343,12 +361,3 @@ def prefix_term_ids(index: MemoryIndex, tokenizer: Tokenizer, query: str) -> lis
             ids = [ids[i] for i in np.argsort(-sizes, kind="stable")[:PREFIX_TERMS].tolist()]
         out += [i for i in ids if i not in out]
     return out
-
-
-def _passes(text: str, phrases: Sequence[str], exclude_terms: Sequence[str]) -> bool:
-    if not (phrases or exclude_terms):
-        return True
-    lowered = text.lower()
-    if any(p.lower() not in lowered for p in phrases):
-        return False
-    return not any(t.lower() in lowered for t in exclude_terms)

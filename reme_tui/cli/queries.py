@@ -8,7 +8,7 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from reme_core import parse_query
+from reme_core import UNSUPPORTED_OPERATORS, parse_query
 from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
@@ -31,8 +31,10 @@ def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "query",
         nargs="*",  # none: `--path`, `--tag` or dates alone list their notes
-        help='words, "a phrase", -word, term*, path:/-path:, tag:, after:/before:, sort: '
-        "(the browser's query language; filters alone list their notes)",
+        help='words, "a phrase", -word, term*, path:/-path:, tag:, after:/before:, sort:, '
+        "Obsidian's [prop], [prop:value], file:, line:(a b) (each negated with -); "
+        f"not supported: {UNSUPPORTED_OPERATORS} (the browser's query language; "
+        "filters alone list their notes)",
     )
     p.add_argument("--limit", type=whole_number(1), help="hits to return (default 5)")
     p.add_argument("--min-score", type=finite_number, help="drop hits scoring below this")
@@ -118,6 +120,12 @@ def run_search(args: argparse.Namespace) -> int:
         group=args.group,
         strict_date_filter=True if args.strict_dates else None,
         sort=args.sort or query["sort"],
+        properties=query["properties"],
+        exclude_properties=query["exclude_properties"],
+        files=query["files"],
+        exclude_files=query["exclude_files"],
+        lines=query["lines"],
+        exclude_lines=query["exclude_lines"],
     )
     if args.json:
         emit_json(result.to_dict())

@@ -66,8 +66,8 @@ def unlinked_mentions(ws: Workspace, path: str, linked: set[str]) -> list[Mentio
     for name in note_names(ws, path):
         result = ws.search(name, limit=MENTION_LIMIT, phrases=(name,), expand_links=False)
         for hit in result.results:
-            if hit.path == path or hit.path in linked:
-                continue
+            if hit.path == path or hit.path in linked or name.lower() not in hit.text.lower():
+                continue  # (a phrase also finds a note by its aliases: a mention is in text)
             found.setdefault(
                 (hit.path, hit.start_line), Mention(hit.path, hit.start_line, hit.end_line, name)
             )

@@ -1,7 +1,7 @@
 """The links of an open note, what following each would do, and how the rendered view labels it.
 
 Worked out off the UI thread (with the note's text) from the targets the link graph
-resolved, so `[[Note]]`, `[[folder/Note]]`, aliases and `[x](a%20b.md)` lead where the
+resolved, so `[[Note]]`, `[[folder/Note]]` and `[x](a%20b.md)` lead where the
 links pane says they do.
 """
 
