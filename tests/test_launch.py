@@ -37,7 +37,9 @@ def test_the_installed_browser_starts_searches_opens_a_hit_and_quits(
         term.wait_for("files", 120)  # the header's counts: the workspace is open
         term.type("solar")
         term.wait_for("hits in")
-        term.press("down", "enter")
+        term.press("down")
+        term.wait_for("e Edit")  # the results have the focus (the footer says so)
+        term.press("enter")
         term.wait_for("Solar Energy Research")  # the top hit's title in the reader's header
         term.wait_for("Key finding")
         term.press("m")  # the rendered view
@@ -67,7 +69,9 @@ def test_every_dialog_opens_and_closes_and_copy_reaches_the_terminal_under_no_co
         term.wait_for("files", 120)
         term.type("solar")
         term.wait_for("hits in")
-        term.press("down", "enter")
+        term.press("down")
+        term.wait_for("e Edit")  # the results have the focus (the footer says so)
+        term.press("enter")
         term.wait_for("Key finding")
         for key, title in dialogs:
             term.press(key)
