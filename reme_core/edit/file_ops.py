@@ -33,7 +33,7 @@ from reme_core.edit.link_rewrite import (
 )
 from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.target import in_scope
-from reme_core.edit.trash import move_to_trash
+from reme_core.edit.trash import trash_slot
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.indexing.indexer import Changes
@@ -264,13 +264,33 @@ def delete(ws: EditTarget, path: str, permanent: bool = False) -> DeleteReport:
                 digest = hashlib.sha256((ws.root / rel).read_bytes()).hexdigest()
             except OSError as exc:
                 raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
-            slot = move_to_trash(ws.root, rel)
-            undo.record_delete(ws, rel, slot, digest)
+            slot = _trash(ws, rel, digest)
         with ws.lock:
             indexed = rel in ws.index.nodes
         if indexed:
             ws.apply(Changes(deleted=[rel]))
     return DeleteReport(rel, inbound, slot)
+
+
+def _trash(ws: EditTarget, rel: str, digest: str) -> str:
+    """Move `rel` to the trash through a journal, so that a kill at any point leaves it in
+    place or in the trash with its undo record (recovery finishes the move and records it)."""
+    slot = trash_slot(ws.root, rel)
+    move_journal.commit(
+        ws,
+        "delete",
+        f"delete {rel}",
+        {"path": rel, "trash": slot, "sha256": digest},
+        [],
+        [(rel, slot)],
+        _no_rebase,
+        on_done=lambda _: undo.record_delete(ws, rel, slot, digest),
+    )
+    return slot
+
+
+def _no_rebase(path: str, data: bytes) -> bytes:
+    raise RemeError(f"{path}: nothing to plan again")  # a delete rewrites no file
 
 
 def undo_last(ws: EditTarget) -> undo.UndoReport:
@@ -293,6 +313,8 @@ def recover(ws: EditTarget) -> bool:
                 undo.record_unrecoverable(ws, f"{op.label} (finished after a crash)")
             elif op.finished and op.kind == "undo":
                 undo.clear_after_recovery(ws, op.info)
+            elif op.finished and op.kind == "delete":
+                undo.record_recovered_delete(ws, op.info)
     return any(op.changed for op in done)
 
 

@@ -31,6 +31,7 @@ from reme_core.edit.journal_files import JOURNAL_DIR, Journal, remove_file, temp
 from reme_core.edit.link_rewrite import Rewrite
 from reme_core.edit.replace_phase import Entry, Rebase, ReplacePhase
 from reme_core.errors import RemeError
+from reme_core.files import state_files
 
 if TYPE_CHECKING:
     from reme_core.edit.target import EditTarget
@@ -151,10 +152,10 @@ def _keep_copies(journal: Journal, entries: list[Entry], dest: Path) -> Path | N
             if not e.installed:
                 continue
             blob = journal.blob(e.n)
-            if not blob.exists() or blob.read_bytes() != e.base:
+            if not state_files.lstat_regular(blob) or state_files.read_bytes(blob) != e.base:
                 remove_file(blob)  # a second name of the old file: never write through it
-                blob.write_bytes(e.base)
-        dest.parent.mkdir(parents=True, exist_ok=True)
+                state_files.create_new(blob, e.base, 0o600)
+        state_files.state_folder(dest.parent.parent, dest.parent.name)
         os.rename(journal.blobs, dest)
     except OSError:
         return None

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import shutil
 import time
 import uuid
@@ -22,12 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reme_core.edit import move_journal
+from reme_core.edit.journal_files import UNDO_DIR, UNDO_LOCK, UNDO_RECORD, remove_file
 from reme_core.edit.link_rewrite import Rewrite
 from reme_core.edit.move_journal import Outcome, sha256
 from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.target import in_scope
 from reme_core.edit.trash import TRASH_DIR, restore_from_trash
 from reme_core.errors import RemeError
+from reme_core.files import state_files
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.indexing.indexer import Changes
 
@@ -39,8 +42,7 @@ except ImportError:  # pragma: no cover - Windows: one process at a time is assu
 if TYPE_CHECKING:
     from reme_core.edit.target import EditTarget
 
-UNDO_DIR = "undo"
-_RECORD = "last.json"
+_RECORD = UNDO_RECORD
 
 
 class UndoRefused(RemeError):
@@ -75,6 +77,19 @@ class UndoReport:
 def record_delete(ws: EditTarget, path: str, slot: str, digest: str) -> None:
     """After a delete into the trash: `undo` moves `slot` back to `path`."""
     _write_record(ws, {"op": "delete", "path": path, "trash": slot, "sha256": digest})
+
+
+def record_recovered_delete(ws: EditTarget, info: Mapping[str, Any]) -> None:
+    """A delete finished by crash recovery: recorded as if it had run to its end (unless
+    it was), so `undo` brings the note back from any kill point."""
+    path, slot, digest = info.get("path"), info.get("trash"), info.get("sha256")
+    if not (isinstance(path, str) and isinstance(slot, str) and isinstance(digest, str)):
+        return
+    with contextlib.suppress(UndoRefused):
+        record = _read_record(ws)
+        if record is not None and record.get("op") == "delete" and record.get("trash") == slot:
+            return
+    record_delete(ws, path, slot, digest)
 
 
 def record_permanent(ws: EditTarget, path: str) -> None:
@@ -126,14 +141,16 @@ def _write_record(ws: EditTarget, record: dict[str, Any]) -> None:
     """Replace the record atomically and drop the copies the old one kept. Best effort: an
     operation already done is not failed because its record cannot be written (then `undo`
     reverts the one before, or says there is nothing)."""
-    folder = ws.state_dir / UNDO_DIR
     record = {"version": 1, "time": time.time(), **record}
-    with contextlib.suppress(OSError), _locked(folder):
+    with contextlib.suppress(OSError), _locked(ws.state_dir) as folder:
         with contextlib.suppress(UndoRefused):
             _drop_copies(folder, _read_record(ws), keep=record.get("blobs"))
-        tmp = folder / f".{_RECORD}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, folder / _RECORD)
+        for name in os.listdir(folder):  # left by a process killed while writing one
+            if name.startswith(f".{_RECORD}.") and name.endswith(".tmp"):
+                remove_file(folder / name)
+        tmp = folder / f".{_RECORD}.{secrets.token_hex(6)}.tmp"
+        state_files.create_new(tmp, json.dumps(record, ensure_ascii=False).encode())
+        os.replace(tmp, folder / _RECORD)  # a symlink in its place is replaced, not followed
 
 
 def _drop_copies(folder: Path, old: dict[str, Any] | None, keep: str | None = None) -> None:
@@ -144,21 +161,31 @@ def _drop_copies(folder: Path, old: dict[str, Any] | None, keep: str | None = No
 
 
 @contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """One process at a time records or undoes (a lock file beside the record)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / ".lock", "wb") as fh:
+def _locked(state_dir: Path) -> Iterator[Path]:
+    """One process at a time records or undoes (a lock file beside the record); yields the
+    undo folder. Both are checked, never followed: a symlinked state or undo folder is
+    refused, a lock file that is not a regular file replaced (never truncated)."""
+    folder = state_files.state_folder(state_dir, UNDO_DIR)
+    fd = state_files.open_lock(folder / UNDO_LOCK)
+    try:
         if fcntl is not None:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        yield
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield folder
+    finally:
+        os.close(fd)
 
 
 def _read_record(ws: EditTarget) -> dict[str, Any] | None:
     try:
-        record = json.loads((ws.state_dir / UNDO_DIR / _RECORD).read_text(encoding="utf-8"))
+        data = state_files.read_bytes(ws.state_dir / UNDO_DIR / _RECORD)
+        record = json.loads(data.decode("utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as exc:
+    except state_files.NotRegular as exc:
+        raise UndoRefused(f"cannot undo: the undo record is {exc.strerror}") from None
+    except OSError as exc:
+        raise UndoRefused(f"cannot undo: the undo record is unreadable ({exc.strerror})") from None
+    except ValueError as exc:
         raise UndoRefused(f"cannot undo: the undo record is unreadable ({exc})") from None
     if not isinstance(record, dict) or record.get("version") != 1:
         return None
@@ -195,7 +222,7 @@ def _check(root: Path, record: dict[str, Any]) -> None:
 def undo(ws: EditTarget) -> UndoReport:
     """Revert the last delete or move; `UndoRefused` (changing nothing) when it cannot."""
     try:
-        with ws.write_lock, _locked(ws.state_dir / UNDO_DIR):
+        with ws.write_lock, _locked(ws.state_dir):
             return _undo_locked(ws)
     except OSError as exc:
         raise UndoRefused(f"cannot undo: {exc.strerror} ({exc.filename})") from None
@@ -216,7 +243,7 @@ def _undo_locked(ws: EditTarget) -> UndoReport:
 
 def clear_after_recovery(ws: EditTarget, info: Mapping[str, Any]) -> None:
     """An undo finished by crash recovery: its record is spent."""
-    with contextlib.suppress(OSError, UndoRefused), _locked(ws.state_dir / UNDO_DIR):
+    with contextlib.suppress(OSError, UndoRefused), _locked(ws.state_dir):
         record = _read_record(ws)
         if record is not None and record.get("blobs") == info.get("record"):
             _clear(ws, record)
@@ -303,7 +330,8 @@ def _restorer(ws: EditTarget, record: Mapping[str, Any]) -> Rebase:
         if len(cur) < n or sha256(cur[:n]) != f["after"]:
             raise UndoRefused(f"{what}: {path} changed since (undoing would lose the change)")
         try:
-            before = (folder / f["blob"]).read_bytes()
+            state_files.check_folder(folder)  # a symlinked copy folder is never read through
+            before = state_files.read_bytes(folder / f["blob"])
         except OSError:
             before = b""
         if sha256(before) != f["before"]:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reme_core.files.paths import METADATA_DIR
+from reme_core.files.state_files import create_new
 from reme_core.indexing.db_files import remove_db, remove_stale_rebuilds
 from reme_core.indexing.live_index import DB_NAME, IndexPlace, LiveIndex
 from reme_core.indexing.state_lock import StateLock
@@ -81,12 +82,12 @@ def make_state_dir(place: IndexPlace, warn: Callable[[str], None]) -> None:
         )
     state.mkdir(parents=True, exist_ok=True)
     if place.mode == "vault":
-        ignore = state / ".gitignore"
-        if not ignore.exists():
-            with contextlib.suppress(OSError):
-                ignore.write_text("# reme-tui's derived state: rebuilt from the notes\n*\n")
+        # made once; whatever has the name stays (a symlink there is never written through)
+        with contextlib.suppress(OSError):
+            create_new(state / ".gitignore", _GITIGNORE)
 
 
+_GITIGNORE = b"# reme-tui's derived state: rebuilt from the notes\n*\n"
 _LEGACY_STATE = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "bm25-postings.npz")
 
 
