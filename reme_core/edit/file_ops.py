@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reme_core.edit import journal_recovery, move_journal, undo
-from reme_core.edit.folders import make_parents, remove_dirs
+from reme_core.edit.atomic_write import put_file
 from reme_core.edit.link_rewrite import (
     InboundLink,
     LinkEdit,
@@ -353,16 +353,7 @@ def create(
         if not rel.endswith(".md"):
             raise PathRefused(f"{rel}: a note is Markdown; end the path with .md")
         target = ws.root / rel
-        made: list[Path] = []
-        try:
-            made = make_parents(ws.root, rel)
-            with open(target, "xb") as fh:
-                fh.write(data)
-        except OSError as exc:
-            if not isinstance(exc, FileExistsError):
-                target.unlink(missing_ok=True)
-            remove_dirs(made)
-            raise RemeError(f"{rel}: cannot write ({exc.strerror})") from None
+        put_file(ws, rel, data, None, "new")  # whole or not at all, its temp journaled
         if in_scope(ws, rel):
             ws.apply(Changes(added=[rel]))
     return target

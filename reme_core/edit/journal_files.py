@@ -11,6 +11,8 @@ import contextlib
 import json
 import os
 import shutil
+import uuid
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -66,6 +68,52 @@ def temp_name(rel: str, op_id: str, n: int) -> str:
 def back_name(temp: str) -> str:
     """The temp file a rollback writes through (named after the operation's own temp)."""
     return temp[: -len(TEMP_SUFFIX)] + "b" + TEMP_SUFFIX
+
+
+def new_id() -> str:
+    """A fresh operation id (its journal's name, and part of each of its temp names)."""
+    return uuid.uuid4().hex[:12]
+
+
+def record(
+    op_id: str,
+    kind: str,
+    label: str,
+    info: Mapping[str, Any],
+    files: list[tuple[str, str]],
+    renames: list[tuple[str, str]],
+) -> dict[str, Any]:
+    """A journal's record: what recovery needs to finish or undo the operation (`files`:
+    each file's path and temp name)."""
+    return {
+        "version": 1,
+        "id": op_id,
+        "pid": os.getpid(),
+        "kind": kind,
+        "label": label,
+        "info": dict(info),
+        "files": [{"path": path, "temp": temp} for path, temp in files],
+        "renames": [list(r) for r in renames],
+    }
+
+
+@contextlib.contextmanager
+def temp_journal(state_dir: Path, kind: str, label: str, rel: str) -> Iterator[str]:
+    """The name of one temp file beside `rel`, named in a journal before it exists (a `kind`
+    of `TEMPS_ONLY`): a kill leaves the journal, and the next open removes the temp file.
+    Without a usable state folder (read-only, a symlink) the name is given all the same."""
+    journal = Journal(state_dir / JOURNAL_DIR, new_id())
+    temp = temp_name(rel, journal.id, 0)
+    try:
+        journal.create(record(journal.id, kind, label, {}, [(rel, temp)], []))
+        kept = True
+    except OSError:
+        kept = False
+    try:
+        yield temp
+    finally:
+        if kept:
+            journal.remove()
 
 
 class Journal:
