@@ -241,3 +241,16 @@ def test_a_vault_state_gitignore_symlink_is_never_written_through(
     assert proc.returncode == 0, proc.stderr
     assert "notes/a.md" in proc.stdout
     assert listing(victim_dir) == {"victim.txt": PRECIOUS}
+
+
+def test_a_fifo_in_the_trash_named_by_the_undo_record_hangs_nothing(make_tree: MakeTree) -> None:
+    root, state = indexed(make_tree)
+    (root / ".trash").mkdir()
+    os.mkfifo(root / ".trash" / "gone.md")
+    (state / "undo").mkdir()
+    record = {"version": 1, "op": "delete", "path": "gone.md", "trash": ".trash/gone.md"}
+    (state / "undo" / "last.json").write_text(json.dumps({**record, "sha256": "0" * 64}))
+    proc = cli("undo", "-w", str(root), timeout=60)
+    assert proc.returncode != 0 and "FIFO" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert not (root / "gone.md").exists()

@@ -262,7 +262,7 @@ def _undo_delete(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     if os.path.lexists(ws.root / path):
         raise UndoRefused(f"{what}: {path} exists again (move it away first)")
     try:
-        data = (ws.root / slot).read_bytes()
+        data = state_files.read_bytes(ws.root / slot)  # named by the record: no FIFO, no link
     except FileNotFoundError:
         raise UndoRefused(f"{what}: {slot} is no longer in the trash") from None
     except OSError as exc:
@@ -287,7 +287,7 @@ def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     rewrites = []
     for f in record["files"]:
         try:
-            cur = (ws.root / f["path"]).read_bytes()
+            cur = state_files.read_bytes(ws.root / f["path"])
             mode = (ws.root / f["path"]).stat().st_mode & 0o7777
         except OSError as exc:
             raise UndoRefused(f"{what}: cannot read {f['path']} ({exc.strerror})") from None
