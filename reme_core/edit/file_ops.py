@@ -191,6 +191,7 @@ def move(
             return report
         rebase = _MoveRebase(ws, src_rel, dst_rel)
         copies = undo.blob_folder(ws)
+        made = missing_folders(ws.root, dst_rel)
         outcome = move_journal.commit(
             ws,
             "move",
@@ -200,7 +201,7 @@ def move(
             [(src_rel, dst_rel)],
             rebase,
             copies,
-            lambda done: undo.record_move(ws, src_rel, dst_rel, done),
+            lambda done: undo.record_move(ws, src_rel, dst_rel, done, made),
         )
         if outcome.rebased:  # files that changed meanwhile: their edits as finally made
             again = {dst_rel if p == src_rel else p for p in outcome.rebased}
@@ -276,6 +277,7 @@ def _trash(ws: EditTarget, rel: str, digest: str) -> str:
     """Move `rel` to the trash through a journal, so that a kill at any point leaves it in
     place or in the trash with its undo record (recovery finishes the move and records it)."""
     slot = trash_slot(ws.root, rel)
+    made = missing_folders(ws.root, slot)
     move_journal.commit(
         ws,
         "delete",
@@ -284,9 +286,20 @@ def _trash(ws: EditTarget, rel: str, digest: str) -> str:
         [],
         [(rel, slot)],
         _no_rebase,
-        on_done=lambda _: undo.record_delete(ws, rel, slot, digest),
+        on_done=lambda _: undo.record_delete(ws, rel, slot, digest, made),
     )
     return slot
+
+
+def missing_folders(root: Path, rel: str) -> list[str]:
+    """The folders of `rel` that do not exist yet, innermost first: what putting a file
+    there makes, and what its undo removes again once empty."""
+    out = []
+    folder = posixpath.dirname(rel)
+    while folder and not os.path.lexists(root / folder):
+        out.append(folder)
+        folder = posixpath.dirname(folder)
+    return out
 
 
 def _no_rebase(path: str, data: bytes) -> bytes:

@@ -17,7 +17,6 @@ import contextlib
 import json
 import os
 import re
-import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,7 @@ from reme_core.edit.journal_files import (
     write_file,
 )
 from reme_core.edit.replace_phase import Rebase
-from reme_core.edit.trash import rename_no_replace
+from reme_core.edit.trash import drop_second_name, rename_no_replace
 from reme_core.errors import RemeError
 from reme_core.files import state_files
 from reme_core.files.paths import normalize_relpath, resolve_inside
@@ -253,7 +252,7 @@ def _finish(
             reason = exc.strerror if isinstance(exc, OSError) else str(exc)
             done.problems.append(f"{rel} was left as it is ({reason})")
     for a, b in renames:
-        _drop_second_name(root / a, root / b)  # killed between the link and the unlink
+        drop_second_name(root / a, root / b)  # killed between the link and the unlink
         if os.path.lexists(root / a) and not os.path.lexists(root / b):
             try:
                 make_parents(root, b)
@@ -272,7 +271,7 @@ def _roll_back(
 ) -> None:
     """Finish a rollback a crash interrupted: renames undone, old bytes put back."""
     for a, b in reversed(renames):
-        _drop_second_name(root / a, root / b)
+        drop_second_name(root / a, root / b)
         if os.path.lexists(root / b) and not os.path.lexists(root / a):
             with contextlib.suppress(OSError):
                 rename_no_replace(root / b, root / a)
@@ -289,13 +288,3 @@ def _roll_back(
                 done.changed.append(rel)
         except OSError as exc:
             done.problems.append(f"{rel} could not be put back ({exc.strerror})")
-
-
-def _drop_second_name(a: Path, b: Path) -> None:
-    """A rename killed halfway (`rename_no_replace` links, then unlinks) left one file under
-    both names (hard links of one regular file): drop the old name, finishing the rename.
-    A symlink to the file is no second name of it: following one would delete the note."""
-    with contextlib.suppress(OSError):
-        sa, sb = os.lstat(a), os.lstat(b)
-        if stat.S_ISREG(sa.st_mode) and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino):
-            os.unlink(a)

@@ -11,6 +11,7 @@ import contextlib
 import errno
 import os
 import posixpath
+import stat
 from pathlib import Path
 
 from reme_core.edit.folders import make_parents, remove_dirs
@@ -43,6 +44,16 @@ def rename_no_replace(src: Path, dst: Path) -> None:
         with contextlib.suppress(OSError):
             os.unlink(dst)
         raise
+
+
+def drop_second_name(a: Path, b: Path) -> None:
+    """A `rename_no_replace` killed halfway (linked, not yet unlinked) left one file under
+    both names (hard links of one regular file): drop the old name `a`, finishing it. A
+    symlink to the file is no second name of it: following one would delete the note."""
+    with contextlib.suppress(OSError):
+        sa, sb = os.lstat(a), os.lstat(b)
+        if stat.S_ISREG(sa.st_mode) and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino):
+            os.unlink(a)
 
 
 def trash_name(rel: str, n: int) -> str:

@@ -1,10 +1,13 @@
-"""Undo of the last delete or move made through reme (the CLI, the browser or the library).
+"""Undo of the deletes and moves made through reme (the CLI, the browser or the library),
+newest first: each `undo` reverts one more, as deep as the history holds (`MAX_STEPS`).
 
-The record lives in the workspace's derived-state folder (`ws.state_dir/undo/`), so one
-process undoes what another did: `last.json` says what happened; for a move, the folder
-beside it keeps the linking files' bytes from before (`move_journal` hands them over). An
-undo refuses, changing nothing, when the files changed since in a way it would lose; bytes
-only appended to a linking file since the move are kept.
+The history lives in the workspace's derived-state folder (`ws.state_dir/undo/`), so one
+process undoes what another did: `last.json` lists what happened, oldest first; for a move,
+a folder beside it keeps the linking files' bytes from before (`move_journal` hands them
+over). An undo refuses, changing nothing, when the files changed since in a way it would
+lose; bytes only appended to a linking file since the move are kept. A permanent delete, or
+an operation finished by crash recovery, ends the history: nothing before it is undone.
+Folders the operation made (`.trash/`, a move's new `odd/sub/`) are removed when emptied.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from reme_core.edit.link_rewrite import Rewrite
 from reme_core.edit.move_journal import Outcome, sha256
 from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.target import in_scope
-from reme_core.edit.trash import TRASH_DIR, restore_from_trash
+from reme_core.edit.trash import TRASH_DIR, drop_second_name, restore_from_trash
 from reme_core.errors import RemeError
 from reme_core.files import state_files
 from reme_core.files.paths import normalize_relpath, resolve_inside
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from reme_core.edit.target import EditTarget
 
 _RECORD = UNDO_RECORD
+MAX_STEPS = 64  # the deepest history kept (a move's copies are kept as long as its step)
 
 
 class UndoRefused(RemeError):
@@ -74,9 +78,13 @@ class UndoReport:
 
 
 # -- recording ------------------------------------------------------------------------------------
-def record_delete(ws: EditTarget, path: str, slot: str, digest: str) -> None:
-    """After a delete into the trash: `undo` moves `slot` back to `path`."""
-    _write_record(ws, {"op": "delete", "path": path, "trash": slot, "sha256": digest})
+def record_delete(
+    ws: EditTarget, path: str, slot: str, digest: str, made: list[str] | None = None
+) -> None:
+    """After a delete into the trash: `undo` moves `slot` back to `path` (and removes the
+    trash folders in `made`, innermost first, when emptied)."""
+    record = {"op": "delete", "path": path, "trash": slot, "sha256": digest}
+    _write_record(ws, {**record, "made": made or []})
 
 
 def record_recovered_delete(ws: EditTarget, info: Mapping[str, Any]) -> None:
@@ -107,8 +115,11 @@ def blob_folder(ws: EditTarget) -> Path:
     return ws.state_dir / UNDO_DIR / uuid.uuid4().hex[:12]
 
 
-def record_move(ws: EditTarget, src: str, dst: str, outcome: Outcome) -> None:
-    """After a move: `undo` moves `dst` back to `src` and restores the linking files."""
+def record_move(
+    ws: EditTarget, src: str, dst: str, outcome: Outcome, made: list[str] | None = None
+) -> None:
+    """After a move: `undo` moves `dst` back to `src`, restores the linking files and removes
+    the folders the move made for `dst` (`made`, innermost first) when emptied."""
     if outcome.blob_dir is None:
         record_unrecoverable(ws, f"move {src} -> {dst} (no copy of the linking files was kept)")
         return
@@ -124,7 +135,14 @@ def record_move(ws: EditTarget, src: str, dst: str, outcome: Outcome) -> None:
     ]
     _write_record(
         ws,
-        {"op": "move", "src": src, "dst": dst, "blobs": outcome.blob_dir.name, "files": files},
+        {
+            "op": "move",
+            "src": src,
+            "dst": dst,
+            "blobs": outcome.blob_dir.name,
+            "files": files,
+            "made": made or [],
+        },
     )
 
 
@@ -138,19 +156,38 @@ def records(ws: EditTarget, copies: object) -> bool:
 
 
 def _write_record(ws: EditTarget, record: dict[str, Any]) -> None:
-    """Replace the record atomically and drop the copies the old one kept. Best effort: an
-    operation already done is not failed because its record cannot be written (then `undo`
-    reverts the one before, or says there is nothing)."""
-    record = {"version": 1, "time": time.time(), **record}
+    """Add a step to the history atomically (a permanent or unrecoverable one replaces it),
+    dropping the copies of the steps that leave it. Best effort: an operation already done
+    is not failed because its step cannot be written (then `undo` reverts the one before)."""
+    record = {"time": time.time(), **record}
     with contextlib.suppress(OSError), _locked(ws.state_dir) as folder:
-        with contextlib.suppress(UndoRefused):
-            _drop_copies(folder, _read_record(ws), keep=record.get("blobs"))
-        for name in os.listdir(folder):  # left by a process killed while writing one
-            if name.startswith(f".{_RECORD}.") and name.endswith(".tmp"):
-                remove_file(folder / name)
-        tmp = folder / f".{_RECORD}.{secrets.token_hex(6)}.tmp"
-        state_files.create_new(tmp, json.dumps(record, ensure_ascii=False).encode())
-        os.replace(tmp, folder / _RECORD)  # a symlink in its place is replaced, not followed
+        try:
+            steps = _steps(ws)
+        except UndoRefused:
+            steps = []  # an unreadable history is started afresh
+        dropped: list[dict[str, Any]] = []
+        if record["op"] in ("permanent", "unrecoverable"):
+            dropped, steps = steps, []
+        steps.append(record)
+        while len(steps) > MAX_STEPS:
+            dropped.append(steps.pop(0))
+        for old in dropped:
+            _drop_copies(folder, old, keep=record.get("blobs"))
+        _save(folder, steps)
+
+
+def _save(folder: Path, steps: list[dict[str, Any]]) -> None:
+    """Write the history (the lock held): a new file, then renamed over the old one."""
+    for name in os.listdir(folder):  # left by a process killed while writing one
+        if name.startswith(f".{_RECORD}.") and name.endswith(".tmp"):
+            remove_file(folder / name)
+    if not steps:
+        remove_file(folder / _RECORD)
+        return
+    tmp = folder / f".{_RECORD}.{secrets.token_hex(6)}.tmp"
+    data = json.dumps({"version": 2, "steps": steps}, ensure_ascii=False).encode()
+    state_files.create_new(tmp, data)
+    os.replace(tmp, folder / _RECORD)  # a symlink in its place is replaced, not followed
 
 
 def _drop_copies(folder: Path, old: dict[str, Any] | None, keep: str | None = None) -> None:
@@ -175,20 +212,33 @@ def _locked(state_dir: Path) -> Iterator[Path]:
         os.close(fd)
 
 
-def _read_record(ws: EditTarget) -> dict[str, Any] | None:
+def _steps(ws: EditTarget) -> list[dict[str, Any]]:
+    """The history, oldest first ([] when none); `UndoRefused` when it cannot be read."""
     try:
         data = state_files.read_bytes(ws.state_dir / UNDO_DIR / _RECORD)
-        record = json.loads(data.decode("utf-8"))
+        stored = json.loads(data.decode("utf-8"))
     except FileNotFoundError:
-        return None
+        return []
     except state_files.NotRegular as exc:
         raise UndoRefused(f"cannot undo: the undo record is {exc.strerror}") from None
     except OSError as exc:
         raise UndoRefused(f"cannot undo: the undo record is unreadable ({exc.strerror})") from None
     except ValueError as exc:
         raise UndoRefused(f"cannot undo: the undo record is unreadable ({exc})") from None
-    if not isinstance(record, dict) or record.get("version") != 1:
+    if not isinstance(stored, dict):
+        return []
+    if stored.get("version") == 1:  # one step, as earlier versions kept it
+        return [stored]
+    steps = stored.get("steps") if stored.get("version") == 2 else None
+    return [step for step in steps if isinstance(step, dict)] if isinstance(steps, list) else []
+
+
+def _read_record(ws: EditTarget) -> dict[str, Any] | None:
+    """The newest step, checked; None when the history is empty."""
+    steps = _steps(ws)
+    if not steps:
         return None
+    record = steps[-1]
     try:
         _check(ws.root, record)
     except (RemeError, KeyError, TypeError, ValueError):
@@ -205,8 +255,14 @@ def _check(root: Path, record: dict[str, Any]) -> None:
         paths = [record["path"], record["trash"]]
         if not normalize_relpath(record["trash"]).startswith(f"{TRASH_DIR}/"):
             raise ValueError("not in the trash")
+        for folder in record.get("made", []):
+            if folder != TRASH_DIR and not record["trash"].startswith(f"{folder}/"):
+                raise ValueError("a made folder that is not the trash slot's")
     elif op == "move":
         paths = [record["src"], record["dst"], *(f["path"] for f in record["files"])]
+        for folder in record.get("made", []):
+            if not record["dst"].startswith(f"{folder}/"):
+                raise ValueError("a made folder that is not the destination's")
         if not re.fullmatch(r"[0-9a-f]{12}", record["blobs"]):
             raise ValueError("bad copy folder")
         for f in record["files"]:
@@ -220,7 +276,8 @@ def _check(root: Path, record: dict[str, Any]) -> None:
 
 # -- undoing --------------------------------------------------------------------------------------
 def undo(ws: EditTarget) -> UndoReport:
-    """Revert the last delete or move; `UndoRefused` (changing nothing) when it cannot."""
+    """Revert the newest delete or move left in the history; `UndoRefused` (changing
+    nothing) when it cannot."""
     try:
         with ws.write_lock, _locked(ws.state_dir):
             return _undo_locked(ws)
@@ -233,7 +290,7 @@ def _undo_locked(ws: EditTarget) -> UndoReport:
     record = _read_record(ws)
     op = record.get("op") if record else None
     if record is None or op not in ("delete", "move", "permanent", "unrecoverable"):
-        raise UndoRefused("nothing to undo (no delete or move through reme since the last undo)")
+        raise UndoRefused("nothing to undo (no delete or move through reme left to revert)")
     if op == "permanent":
         raise UndoRefused(f"cannot undo: the last delete ({record['path']}) was permanent")
     if op == "unrecoverable":
@@ -250,16 +307,34 @@ def clear_after_recovery(ws: EditTarget, info: Mapping[str, Any]) -> None:
 
 
 def _clear(ws: EditTarget, record: dict[str, Any]) -> None:
+    """The newest step is spent (the undo lock held): off the history, its copies dropped."""
     folder = ws.state_dir / UNDO_DIR
-    with contextlib.suppress(FileNotFoundError):
-        (folder / _RECORD).unlink()
+    try:
+        steps = _steps(ws)
+    except UndoRefused:
+        steps = []
+    if steps and steps[-1] == record:
+        steps.pop()
+    _save(folder, steps)
     _drop_copies(folder, record)
+
+
+def _remove_made(ws: EditTarget, record: Mapping[str, Any]) -> None:
+    """Remove the folders the operation made (innermost first), where empty again."""
+    for folder in record.get("made", []):
+        with contextlib.suppress(OSError):
+            (ws.root / folder).rmdir()
 
 
 def _undo_delete(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     path, slot = record["path"], record["trash"]
     what = f"cannot undo the delete of {path}"
     if os.path.lexists(ws.root / path):
+        drop_second_name(ws.root / slot, ws.root / path)  # a restore killed halfway
+        if not os.path.lexists(ws.root / slot) and _digest(ws.root / path) == record["sha256"]:
+            _clear(ws, record)  # restored by an undo killed before it said so: done
+            _remove_made(ws, record)
+            return UndoReport("delete", path, slot)
         raise UndoRefused(f"{what}: {path} exists again (move it away first)")
     try:
         data = state_files.read_bytes(ws.root / slot)  # named by the record: no FIFO, no link
@@ -271,6 +346,7 @@ def _undo_delete(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
         raise UndoRefused(f"{what}: {slot} changed since it was moved to the trash")
     restore_from_trash(ws.root, slot, path)
     _clear(ws, record)
+    _remove_made(ws, record)
     if in_scope(ws, path):
         ws.apply(Changes(added=[path]))
     return UndoReport("delete", path, slot)
@@ -304,6 +380,7 @@ def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
         restore,
         on_done=lambda _: _clear(ws, record),
     )
+    _remove_made(ws, record)
     with ws.lock:
         indexed = dst in ws.index.nodes
     others = sorted(rw.path for rw in rewrites if rw.path != dst)
@@ -315,6 +392,14 @@ def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
         )
     )
     return UndoReport("move", src, dst, others)
+
+
+def _digest(path: Path) -> str:
+    """The file's sha256; "" when it cannot be read as a regular file."""
+    try:
+        return sha256(state_files.read_bytes(path))
+    except OSError:
+        return ""
 
 
 def _restorer(ws: EditTarget, record: Mapping[str, Any]) -> Rebase:
