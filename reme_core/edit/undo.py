@@ -202,12 +202,15 @@ def _locked(state_dir: Path) -> Iterator[Path]:
     """One process at a time records or undoes (a lock file beside the record); yields the
     undo folder. Both are checked, never followed: a symlinked state or undo folder is
     refused, a lock file that is not a regular file replaced (never truncated)."""
-    folder = state_files.state_folder(state_dir, UNDO_DIR)
-    fd = state_files.open_lock(folder / UNDO_LOCK)
+    folder = state_files.folder_fd(state_dir, UNDO_DIR)
+    try:
+        fd = state_files.open_lock(UNDO_LOCK, dir_fd=folder)  # openat: in this very folder
+    finally:
+        os.close(folder)
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)
-        yield folder
+        yield state_dir / UNDO_DIR
     finally:
         os.close(fd)
 

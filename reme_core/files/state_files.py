@@ -46,12 +46,14 @@ def kind_of(mode: int) -> str:
     return "a regular file" if stat.S_ISREG(mode) else "not a regular file"
 
 
-def open_fd(path: Path | str, flags: int = os.O_RDONLY, mode: int = 0o644) -> int:
-    """A descriptor of the regular file at `path` (never through a symlink, never blocking);
-    `NotRegular` for anything else there. `flags` must not truncate: a file is only known to
-    be regular once it is open."""
+def open_fd(
+    path: Path | str, flags: int = os.O_RDONLY, mode: int = 0o644, dir_fd: int | None = None
+) -> int:
+    """A descriptor of the regular file at `path` (never through a symlink, never blocking;
+    relative to the folder `dir_fd` when given); `NotRegular` for anything else there.
+    `flags` must not truncate: a file is only known to be regular once it is open."""
     try:
-        fd = os.open(path, flags | SAFE_OPEN, mode)
+        fd = os.open(path, flags | SAFE_OPEN, mode, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink
             raise NotRegular(path, "a symbolic link") from None
@@ -99,18 +101,18 @@ def create_new(path: Path | str, data: bytes, mode: int = 0o644, sync: bool = Fa
         raise
 
 
-def open_lock(path: Path | str) -> int:
-    """A descriptor of the lock file at `path`, made if missing and never truncated. An entry
-    that is not a regular file (a symlink, a FIFO) is ours to replace: removing the entry
-    touches nothing it points at."""
+def open_lock(path: Path | str, dir_fd: int | None = None) -> int:
+    """A descriptor of the lock file at `path` (in the folder `dir_fd`), made if missing and
+    never truncated. An entry that is not a regular file (a symlink, a FIFO) is ours to
+    replace: removing the entry touches nothing it points at."""
     flags = os.O_RDWR | os.O_CREAT
     try:
-        return open_fd(path, flags)
+        return open_fd(path, flags, dir_fd=dir_fd)
     except NotRegular:
-        if stat.S_ISDIR(os.lstat(path).st_mode):
+        if stat.S_ISDIR(os.lstat(path, dir_fd=dir_fd).st_mode):
             raise
-        os.unlink(path)
-        return open_fd(path, flags | os.O_EXCL)
+        os.unlink(path, dir_fd=dir_fd)
+        return open_fd(path, flags | os.O_EXCL, dir_fd=dir_fd)
 
 
 def check_folder(path: Path | str) -> bool:
@@ -125,22 +127,48 @@ def check_folder(path: Path | str) -> bool:
     return True
 
 
+_FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
+
+
+def _open_folder(name: Path | str, dir_fd: int | None) -> int:
+    """A descriptor of the real folder `name` (in `dir_fd`); `NotRegular` for a symlink or
+    anything else in its place."""
+    try:
+        return os.open(name, _FOLDER, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+            raise
+        raise NotRegular(name, kind_of(os.lstat(name, dir_fd=dir_fd).st_mode)) from None
+
+
+def folder_fd(state_dir: Path, *parts: str, create: bool = True) -> int:
+    """A descriptor of ``state_dir/parts…``, opened level by level under the descriptor of
+    the level above (openat), each a real folder (made when missing and `create`): a
+    symlinked state, `journal/` or `undo/` folder is refused, never written through, even
+    if swapped in while we look. The caller closes it."""
+    fd = _open_folder(state_dir, None)
+    try:
+        for part in parts:
+            try:
+                inner = _open_folder(part, fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, dir_fd=fd)
+                inner = _open_folder(part, fd)
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def state_folder(state_dir: Path, *parts: str, create: bool = True) -> Path:
-    """``state_dir/parts…``, each level checked to be a real folder (made when missing and
-    `create`): a symlinked state, `journal/` or `undo/` folder is refused, never written
-    through. `FileNotFoundError` when a level is missing and not `create`."""
-    folder = state_dir
-    for part in ("", *parts):
-        folder = folder / part if part else folder
-        if check_folder(folder):
-            continue
-        if not create:
-            raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(folder))
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(folder)
-        if not check_folder(folder):  # pragma: no cover - removed again at once
-            raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(folder))
-    return folder
+    """``state_dir/parts…``, each level checked to be a real folder (`folder_fd`)."""
+    os.close(folder_fd(state_dir, *parts, create=create))
+    return state_dir.joinpath(*parts)
 
 
 def lstat_regular(path: Path | str) -> bool:
