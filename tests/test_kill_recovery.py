@@ -79,6 +79,10 @@ def kill_walk(zygote: Zygote, tmp_path: Path, start: Path, check: Check, **req: 
 
 def deleted_note_comes_back(ws: Workspace, root: Path) -> None:
     """The note is in place, or in the trash and `undo` puts it back, byte for byte."""
+    said = [w for w in ws.warnings if "interrupted" in w]
+    done = f"delete {NOTE} was interrupted; finished it now (`undo` brings it back)"
+    undone = f"delete {NOTE} was interrupted; rolled back, every file is as it was"
+    assert not said or said == [undone if (root / NOTE).exists() else done], said
     if not (root / NOTE).exists():
         report = ws.undo()
         assert (report.op, report.path) == ("delete", NOTE)
@@ -123,6 +127,10 @@ def test_a_write_killed_anywhere_leaves_no_temp_file(zygote: Zygote, tmp_path: P
     def check(ws: Workspace, root: Path) -> None:
         data = (root / NOTE).read_bytes()
         assert data == FILES[NOTE] or data.endswith(NEW_BODY.encode()), data
+        said = [w for w in ws.warnings if "interrupted" in w]
+        assert not said or said == [
+            f"write {NOTE} was interrupted; removed its temp file (the note is whole)"
+        ]
 
     kills = kill_walk(
         zygote, tmp_path, base(tmp_path), check, op="write", src=NOTE, content=NEW_BODY

@@ -70,6 +70,8 @@ class Recovered:
         """One line for `ws.warnings`."""
         if self.kind in TEMPS_ONLY:
             text = f"{self.label} was interrupted; removed its temp file (the note is whole)"
+        elif self.finished and self.kind == "delete":
+            text = f"{self.label} was interrupted; finished it now (`undo` brings it back)"
         elif self.finished:
             n = len(self.changed)
             text = f"{self.label} was interrupted; finished it now ({n} file{'s' * (n != 1)})"
