@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import UndoRefused, Workspace
-from reme_core.edit.undo import MAX_STEPS
+from reme_core.edit.undo_history import MAX_STEPS
 
 FILES = {
     "daily/a.md": "# Alpha\n\nalpha [[daily/b.md]]\n",
