@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from reme_core.edit import journal_recovery, move_journal, undo
 from reme_core.edit.atomic_write import put_file
+from reme_core.edit.folders import missing_folders
 from reme_core.edit.link_rewrite import (
     InboundLink,
     LinkEdit,
@@ -289,17 +290,6 @@ def _trash(ws: EditTarget, rel: str, digest: str) -> str:
         on_done=lambda _: undo.record_delete(ws, rel, slot, digest, made),
     )
     return slot
-
-
-def missing_folders(root: Path, rel: str) -> list[str]:
-    """The folders of `rel` that do not exist yet, innermost first: what putting a file
-    there makes, and what its undo removes again once empty."""
-    out = []
-    folder = posixpath.dirname(rel)
-    while folder and not os.path.lexists(root / folder):
-        out.append(folder)
-        folder = posixpath.dirname(folder)
-    return out
 
 
 def _no_rebase(path: str, data: bytes) -> bytes:
