@@ -61,7 +61,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "TraverseNode": ("reme_core.query.graph_results", "TraverseNode"),
     "TraverseResult": ("reme_core.query.graph_results", "TraverseResult"),
     "UNSUPPORTED_OPERATORS": ("reme_core.query.query_language", "UNSUPPORTED_OPERATORS"),
-    "UndoRefused": ("reme_core.edit.undo", "UndoRefused"),
+    "UndoRefused": ("reme_core.edit.undo_history", "UndoRefused"),
     "UndoReport": ("reme_core.edit.undo", "UndoReport"),
     "WikilinkMatch": ("reme_core.parse.wikilinks", "WikilinkMatch"),
     "Workspace": ("reme_core.workspace", "Workspace"),

@@ -5,7 +5,8 @@ from reme_core.config import Config, load_config
 from reme_core.dates import NO_DATE, date_ordinal
 from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file, suffix_warnings
 from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
-from reme_core.edit.undo import UndoRefused, UndoReport
+from reme_core.edit.undo import UndoReport
+from reme_core.edit.undo_history import UndoRefused
 from reme_core.edit.write import WriteReport
 from reme_core.errors import (
     ConfigError,

@@ -29,3 +29,28 @@ class NotIndexed(RemeError):
 
 class EmbedderUnavailable(RemeError):
     """The embedding provider cannot be used; vector recall turns off and BM25 keeps working."""
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether an error is a full disk or quota (``ENOSPC``/``EDQUOT``, SQLite's
+    ``SQLITE_FULL``), anywhere in its chain: what a command must say in those words."""
+    import errno
+    import sqlite3
+
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if isinstance(seen, sqlite3.Error) and (
+            getattr(seen, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+            or "database or disk is full" in str(seen)
+        ):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+DISK_FULL = (
+    "the disk is full (no space left on device): the index could not be written; "
+    "the notes are untouched, free some space and run again"
+)

@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from reme_core.config import Config, load_config
-from reme_core.edit.journal_files import journals_left
+from reme_core.edit.journal_files import journals_left, tidy_state
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath, state_dir_name
 from reme_core.files.scan_ahead import ScanAhead
@@ -122,6 +122,8 @@ class Workspace:
     def _recover(self) -> bool:
         """Finish or roll back what a crash interrupted (`file_ops.recover`), if a journal
         was left; True when files changed."""
+        for line in tidy_state(self.state_dir):
+            self.warn(line)
         return journals_left(self.state_dir) and _file_ops().recover(self)
 
     def _attach(self, live: LiveIndex) -> None:

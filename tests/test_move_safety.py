@@ -2,7 +2,8 @@
 
 Each killed process is a child forked from a warm interpreter ("zygote") that opens the
 workspace, wraps `os.replace`, `rename`, `link`, `unlink`, `chmod` and `fsync` so that the
-n-th call sends the process SIGKILL, and runs the move (or its undo). n walks every such call of the
+n-th call sends the process SIGKILL, and runs the move (or its undo; `test_kill_recovery`
+runs a delete, a write and a new note in the same harness). n walks every such call of the
 operation, from the journal's creation to the index update. The next `Workspace.open` must
 leave every linking file either all before or all after the move, the index in step, and no
 temp file anywhere. Real files, real subprocesses, real SQLite.
@@ -57,6 +58,12 @@ for line in sys.stdin:
             setattr(os, name, killing(getattr(os, name)))
         if req["op"] == "move":
             ws.move(req["src"], req["dst"])
+        elif req["op"] == "delete":
+            ws.delete(req["src"])
+        elif req["op"] == "write":
+            ws.write(req["src"], content=req["content"])
+        elif req["op"] == "new":
+            ws.create(req["dst"], "new", "a new note", body=req["content"])
         else:
             ws.undo()
         print(json.dumps({"calls": calls[0]}), flush=True)

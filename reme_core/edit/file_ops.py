@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reme_core.edit import journal_recovery, move_journal, undo
-from reme_core.edit.folders import make_parents, remove_dirs
+from reme_core.edit.atomic_write import put_file
+from reme_core.edit.folders import missing_folders
 from reme_core.edit.link_rewrite import (
     InboundLink,
     LinkEdit,
@@ -33,7 +34,7 @@ from reme_core.edit.link_rewrite import (
 )
 from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.target import in_scope
-from reme_core.edit.trash import move_to_trash
+from reme_core.edit.trash import trash_slot
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.indexing.indexer import Changes
@@ -191,6 +192,7 @@ def move(
             return report
         rebase = _MoveRebase(ws, src_rel, dst_rel)
         copies = undo.blob_folder(ws)
+        made = missing_folders(ws.root, dst_rel)
         outcome = move_journal.commit(
             ws,
             "move",
@@ -200,7 +202,7 @@ def move(
             [(src_rel, dst_rel)],
             rebase,
             copies,
-            lambda done: undo.record_move(ws, src_rel, dst_rel, done),
+            lambda done: undo.record_move(ws, src_rel, dst_rel, done, made),
         )
         if outcome.rebased:  # files that changed meanwhile: their edits as finally made
             again = {dst_rel if p == src_rel else p for p in outcome.rebased}
@@ -264,13 +266,34 @@ def delete(ws: EditTarget, path: str, permanent: bool = False) -> DeleteReport:
                 digest = hashlib.sha256((ws.root / rel).read_bytes()).hexdigest()
             except OSError as exc:
                 raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
-            slot = move_to_trash(ws.root, rel)
-            undo.record_delete(ws, rel, slot, digest)
+            slot = _trash(ws, rel, digest)
         with ws.lock:
             indexed = rel in ws.index.nodes
         if indexed:
             ws.apply(Changes(deleted=[rel]))
     return DeleteReport(rel, inbound, slot)
+
+
+def _trash(ws: EditTarget, rel: str, digest: str) -> str:
+    """Move `rel` to the trash through a journal, so that a kill at any point leaves it in
+    place or in the trash with its undo record (recovery finishes the move and records it)."""
+    slot = trash_slot(ws.root, rel)
+    made = missing_folders(ws.root, slot)
+    move_journal.commit(
+        ws,
+        "delete",
+        f"delete {rel}",
+        {"path": rel, "trash": slot, "sha256": digest},
+        [],
+        [(rel, slot)],
+        _no_rebase,
+        on_done=lambda _: undo.record_delete(ws, rel, slot, digest, made),
+    )
+    return slot
+
+
+def _no_rebase(path: str, data: bytes) -> bytes:
+    raise RemeError(f"{path}: nothing to plan again")  # a delete rewrites no file
 
 
 def undo_last(ws: EditTarget) -> undo.UndoReport:
@@ -293,6 +316,8 @@ def recover(ws: EditTarget) -> bool:
                 undo.record_unrecoverable(ws, f"{op.label} (finished after a crash)")
             elif op.finished and op.kind == "undo":
                 undo.clear_after_recovery(ws, op.info)
+            elif op.finished and op.kind == "delete":
+                undo.record_recovered_delete(ws, op.info)
     return any(op.changed for op in done)
 
 
@@ -331,16 +356,7 @@ def create(
         if not rel.endswith(".md"):
             raise PathRefused(f"{rel}: a note is Markdown; end the path with .md")
         target = ws.root / rel
-        made: list[Path] = []
-        try:
-            made = make_parents(ws.root, rel)
-            with open(target, "xb") as fh:
-                fh.write(data)
-        except OSError as exc:
-            if not isinstance(exc, FileExistsError):
-                target.unlink(missing_ok=True)
-            remove_dirs(made)
-            raise RemeError(f"{rel}: cannot write ({exc.strerror})") from None
+        put_file(ws, rel, data, None, "new")  # whole or not at all, its temp journaled
         if in_scope(ws, rel):
             ws.apply(Changes(added=[rel]))
     return target

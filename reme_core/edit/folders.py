@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import posixpath
 from pathlib import Path
 
 
@@ -30,3 +32,14 @@ def remove_dirs(made: list[Path]) -> None:
     for folder in reversed(made):
         with contextlib.suppress(OSError):
             folder.rmdir()
+
+
+def missing_folders(root: Path, rel: str) -> list[str]:
+    """The folders of `rel` that do not exist yet, innermost first: what putting a file
+    there makes, and what its undo removes again once empty."""
+    out = []
+    folder = posixpath.dirname(rel)
+    while folder and not os.path.lexists(root / folder):
+        out.append(folder)
+        folder = posixpath.dirname(folder)
+    return out

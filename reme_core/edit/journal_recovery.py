@@ -6,7 +6,9 @@ file still exists was not replaced yet and is planned again from its bytes now (
 since the crash are kept), then the renames are done. Killed earlier, nothing had changed and
 the temp files are removed. Killed while rolling back (`<id>.abort`), the rollback is finished
 from the journal's copies. A journal whose process still holds its lock is left alone.
-Journals are derived state, never trusted: one naming paths outside the workspace is dropped.
+Journals are derived state, never trusted: one naming paths outside the workspace is dropped,
+one whose notes, temp files or copies are not regular files (a symlink shipped where a temp
+file belongs would be written through) is set aside untouched, and the user told so.
 """
 
 from __future__ import annotations
@@ -15,14 +17,16 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from reme_core.edit.folders import make_parents
 from reme_core.edit.journal_files import (
     JOURNAL_DIR,
+    REFUSED_SUFFIX,
+    TEMPS_ONLY,
     Journal,
     back_name,
     remove_file,
@@ -30,9 +34,11 @@ from reme_core.edit.journal_files import (
     write_file,
 )
 from reme_core.edit.replace_phase import Rebase
-from reme_core.edit.trash import rename_no_replace
+from reme_core.edit.trash import drop_second_name, rename_no_replace
 from reme_core.errors import RemeError
+from reme_core.files import state_files
 from reme_core.files.paths import normalize_relpath, resolve_inside
+from reme_core.files.state_files import NotRegular, state_folder
 
 try:
     import fcntl
@@ -62,7 +68,11 @@ class Recovered:
 
     def message(self) -> str:
         """One line for `ws.warnings`."""
-        if self.finished:
+        if self.kind in TEMPS_ONLY:
+            text = f"{self.label} was interrupted; removed its temp file (the note is whole)"
+        elif self.finished and self.kind == "delete":
+            text = f"{self.label} was interrupted; finished it now (`undo` brings it back)"
+        elif self.finished:
             n = len(self.changed)
             text = f"{self.label} was interrupted; finished it now ({n} file{'s' * (n != 1)})"
         else:
@@ -73,56 +83,105 @@ class Recovered:
 
 
 def recover(ws: EditTarget, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
-    """Finish or roll back every operation whose process died; returns what was done."""
+    """Finish or roll back every operation whose process died; returns what was done.
+
+    A journal entry that is not a regular file (a symlink, a FIFO) is removed, and a journal
+    whose operation would touch an entry it never writes is set aside: one warning each.
+    """
     folder = ws.state_dir / JOURNAL_DIR
     try:
+        state_folder(ws.state_dir, JOURNAL_DIR, create=False)
         listing = os.listdir(folder)
     except OSError:
         return []
     for name in listing:
         if name.startswith(".") and name.endswith(".json.tmp"):  # killed while creating
-            with _claim(folder / name, parse=False) as claimed:
-                if claimed is not None:
-                    remove_file(folder / name)
+            try:
+                fh = _claim(folder / name)
+            except NotRegular:
+                fh = None
+                remove_file(folder / name)
+            if fh is not None:
+                remove_file(folder / name)
+                fh.close()
     ids = {p[:12] for p in listing if _JOURNAL_PART.fullmatch(p)}
     for op_id in sorted(ids - {p[:12] for p in listing if p.endswith(".json")}):
         Journal(folder, op_id).remove_orphans()  # killed while removing its journal
     done = []
     for name in sorted(p for p in listing if _JOURNAL_NAME.fullmatch(p)):
-        with _claim(folder / name) as record:
-            if record is None:
-                continue
-            journal = Journal(folder, name[: -len(".json")])
+        journal = Journal(folder, name[: -len(".json")])
+        shown = f"{JOURNAL_DIR}/{name}"
+        try:
+            fh = _claim(journal.path)
+        except NotRegular as exc:
+            remove_file(journal.path)
+            journal.remove_orphans()
+            ws.warnings.append(f"{shown}: {exc.strerror}; removed it, no file was changed")
+            continue
+        if fh is None:
+            continue
+        with fh:
             try:
+                record = json.loads(fh.read())
                 files, renames = _checked(ws.root, journal.id, record)
             except (RemeError, KeyError, TypeError, ValueError):
                 journal.remove()
                 ws.warnings.append(f"{journal.path}: not a valid journal; removed")
                 continue
+            foreign = _foreign(ws.root, journal, files)
+            if foreign is not None:
+                ws.warnings.append(f"{shown}: {foreign}; {_set_aside(journal)}")
+                continue
             done.append(_recover_one(ws.root, journal, record, files, renames, rebasers))
     return done
 
 
-@contextlib.contextmanager
-def _claim(path: Path, parse: bool = True) -> Iterator[Any]:
-    """The journal's record while this process holds its lock; None when its owner is alive."""
+def _claim(path: Path) -> IO[bytes] | None:
+    """The journal file opened and locked by this process; None when it is gone or its owner
+    is alive (holds the lock). `NotRegular` for a symlink, FIFO or device in its place."""
     try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed by the `with` below
+        fh = os.fdopen(state_files.open_fd(path), "rb")
+    except NotRegular:
+        raise
     except OSError:
-        yield None
-        return
-    with fh:
-        if fcntl is not None:
-            try:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                yield None
-                return
+        return None
+    if fcntl is not None:
         try:
-            record = json.loads(fh.read()) if parse else {}
-        except ValueError:
-            record = {}
-        yield record
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            return None
+    return fh
+
+
+def _foreign(root: Path, journal: Journal, files: list[tuple[str, str]]) -> str | None:
+    """What recovery would read or replace but never writes itself, in words: a note, temp
+    file or copy that is not a regular file (a symlink would be written through or put in
+    a note's place). None when every entry is as an operation leaves it."""
+    try:
+        state_files.check_folder(journal.blobs)
+        for n, (rel, temp) in enumerate(files):
+            for path in (root / temp, root / back_name(temp), root / rel, journal.blob(n)):
+                state_files.lstat_regular(path)
+    except NotRegular as exc:
+        where = Path(exc.filename)
+        shown = where.relative_to(root) if where.is_relative_to(root) else where
+        return f"{shown} is {str(exc.strerror).replace(', not followed', '')}"
+    return None
+
+
+def _set_aside(journal: Journal) -> str:
+    """Keep a refused journal out of every later recovery; the words saying so."""
+    aside = journal.folder / f"{journal.id}{REFUSED_SUFFIX}"
+    try:
+        os.replace(journal.path, aside)
+    except OSError:
+        remove_file(journal.path)
+    journal.remove_orphans()
+    return (
+        f"recovery refused it (set aside as {JOURNAL_DIR}/{aside.name}); "
+        "no file was changed, none outside the workspace was touched"
+    )
 
 
 def _checked(
@@ -157,8 +216,8 @@ def _recover_one(
     renames: list[tuple[str, str]],
     rebasers: Mapping[str, RebaseFactory],
 ) -> Recovered:
-    committed = journal.marker("commit").exists()
-    aborting = journal.marker("abort").exists()
+    committed = os.path.lexists(journal.marker("commit"))
+    aborting = os.path.lexists(journal.marker("abort"))
     info = record.get("info", {})
     done = Recovered(record.get("kind", ""), record["label"], committed and not aborting, info)
     if done.finished:
@@ -195,7 +254,7 @@ def _finish(
             reason = exc.strerror if isinstance(exc, OSError) else str(exc)
             done.problems.append(f"{rel} was left as it is ({reason})")
     for a, b in renames:
-        _drop_second_name(root / a, root / b)  # killed between the link and the unlink
+        drop_second_name(root / a, root / b)  # killed between the link and the unlink
         if os.path.lexists(root / a) and not os.path.lexists(root / b):
             try:
                 make_parents(root, b)
@@ -214,28 +273,20 @@ def _roll_back(
 ) -> None:
     """Finish a rollback a crash interrupted: renames undone, old bytes put back."""
     for a, b in reversed(renames):
-        _drop_second_name(root / a, root / b)
+        drop_second_name(root / a, root / b)
         if os.path.lexists(root / b) and not os.path.lexists(root / a):
             with contextlib.suppress(OSError):
                 rename_no_replace(root / b, root / a)
     for n, (rel, temp) in enumerate(files):
         blob = journal.blob(n)
-        if os.path.lexists(root / temp) or not blob.exists():
+        if os.path.lexists(root / temp) or not os.path.lexists(blob):
             continue  # never replaced
         back = root / back_name(temp)
         try:
-            old = blob.read_bytes()
+            old = state_files.read_bytes(blob)
             if (root / rel).read_bytes() != old:
                 write_file(back, old, (root / rel).stat().st_mode & 0o7777)
                 os.replace(back, root / rel)
                 done.changed.append(rel)
         except OSError as exc:
             done.problems.append(f"{rel} could not be put back ({exc.strerror})")
-
-
-def _drop_second_name(a: Path, b: Path) -> None:
-    """A rename killed halfway (`rename_no_replace` links, then unlinks) left one file under
-    both names: drop the old name, finishing the rename."""
-    with contextlib.suppress(OSError):
-        if os.path.samefile(a, b) and not os.path.islink(a):
-            os.unlink(a)

@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import hashlib
 import os
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reme_core.edit import journal_files
 from reme_core.edit.journal_files import JOURNAL_DIR, Journal, remove_file, temp_name, write_file
 from reme_core.edit.link_rewrite import Rewrite
 from reme_core.edit.replace_phase import Entry, Rebase, ReplacePhase
 from reme_core.errors import RemeError
+from reme_core.files import state_files
 
 if TYPE_CHECKING:
     from reme_core.edit.target import EditTarget
@@ -79,9 +80,10 @@ def commit(
     file are left there, named by the file's index (an undo record keeps them). `on_done`
     runs while the journal still stands, so a kill cannot leave it done but unannounced.
     """
-    journal = Journal(ws.state_dir / JOURNAL_DIR, uuid.uuid4().hex[:12])
+    journal = Journal(ws.state_dir / JOURNAL_DIR, journal_files.new_id())
     entries = [Entry(n, rw, temp_name(rw.path, journal.id, n)) for n, rw in enumerate(rewrites)]
-    record = _record(journal.id, kind, label, info, entries, renames)
+    files = [(e.rw.path, e.temp) for e in entries]
+    record = journal_files.record(journal.id, kind, label, info, files, renames)
     try:
         journal.create(record)
     except OSError as exc:
@@ -97,27 +99,6 @@ def commit(
         on_done(outcome)
     journal.remove()
     return outcome
-
-
-def _record(
-    op_id: str,
-    kind: str,
-    label: str,
-    info: Mapping[str, Any],
-    entries: list[Entry],
-    renames: list[tuple[str, str]],
-) -> dict[str, Any]:
-    """The journal's record: what recovery needs to finish or undo the operation."""
-    return {
-        "version": 1,
-        "id": op_id,
-        "pid": os.getpid(),
-        "kind": kind,
-        "label": label,
-        "info": dict(info),
-        "files": [{"path": e.rw.path, "temp": e.temp} for e in entries],
-        "renames": [list(r) for r in renames],
-    }
 
 
 def _replace_all(run: ReplacePhase, label: str, renames: list[tuple[str, str]]) -> None:
@@ -151,10 +132,10 @@ def _keep_copies(journal: Journal, entries: list[Entry], dest: Path) -> Path | N
             if not e.installed:
                 continue
             blob = journal.blob(e.n)
-            if not blob.exists() or blob.read_bytes() != e.base:
+            if not state_files.lstat_regular(blob) or state_files.read_bytes(blob) != e.base:
                 remove_file(blob)  # a second name of the old file: never write through it
-                blob.write_bytes(e.base)
-        dest.parent.mkdir(parents=True, exist_ok=True)
+                state_files.create_new(blob, e.base, 0o600)
+        state_files.state_folder(dest.parent.parent, dest.parent.name)
         os.rename(journal.blobs, dest)
     except OSError:
         return None

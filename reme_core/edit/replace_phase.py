@@ -18,6 +18,7 @@ from reme_core.edit.journal_files import Journal, back_name, remove_file, write_
 from reme_core.edit.link_rewrite import Rewrite
 from reme_core.edit.trash import rename_no_replace
 from reme_core.errors import RemeError
+from reme_core.files import state_files
 
 # How long a writer that opened a file just before it was replaced has to finish its write.
 LATE_WRITER_GRACE = 0.1
@@ -100,7 +101,7 @@ class ReplacePhase:
         try:
             os.link(full, watch)
         except OSError:
-            watch.write_bytes(cur)
+            state_files.create_new(watch, cur, 0o600)
             return False
         if os.stat(watch).st_ino != os.fstat(handle.fileno()).st_ino:
             remove_file(watch)
@@ -144,7 +145,7 @@ class ReplacePhase:
     def _verify(self, e: Entry) -> None:
         if e.watch is None:
             return
-        late = e.watch.read_bytes()
+        late = state_files.read_bytes(e.watch)
         if late == e.read:
             return
         e.merges += 1
@@ -192,7 +193,7 @@ class ReplacePhase:
             base = e.base
             with contextlib.suppress(OSError):
                 if e.watch is not None:
-                    late = e.watch.read_bytes()
+                    late = state_files.read_bytes(e.watch)
                     base = e.base + late[len(e.read) :] if late.startswith(e.read) else late
             full, back = self.root / e.rw.path, self.root / back_name(e.temp)
             try:

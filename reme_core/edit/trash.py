@@ -11,11 +11,12 @@ import contextlib
 import errno
 import os
 import posixpath
+import stat
 from pathlib import Path
 
 from reme_core.edit.folders import make_parents, remove_dirs
 from reme_core.errors import RemeError
-from reme_core.files.paths import resolve_inside
+from reme_core.files.state_files import NotRegular, check_folder
 
 TRASH_DIR = ".trash"
 # errno values for which a hard link cannot stand in for an atomic no-replace rename.
@@ -45,6 +46,16 @@ def rename_no_replace(src: Path, dst: Path) -> None:
         raise
 
 
+def drop_second_name(a: Path, b: Path) -> None:
+    """A `rename_no_replace` killed halfway (linked, not yet unlinked) left one file under
+    both names (hard links of one regular file): drop the old name `a`, finishing it. A
+    symlink to the file is no second name of it: following one would delete the note."""
+    with contextlib.suppress(OSError):
+        sa, sb = os.lstat(a), os.lstat(b)
+        if stat.S_ISREG(sa.st_mode) and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino):
+            os.unlink(a)
+
+
 def trash_name(rel: str, n: int) -> str:
     """The trash path of `rel` for the n-th attempt: `.trash/rel`, then `.trash/stem 1.ext`, …"""
     if n == 0:
@@ -56,22 +67,24 @@ def trash_name(rel: str, n: int) -> str:
     return posixpath.join(TRASH_DIR, folder, f"{stem} {n}{ext}")
 
 
-def move_to_trash(root: Path, rel: str) -> str:
-    """Move the workspace file `rel` into the trash; returns its trash path (relative)."""
-    made: list[Path] = []
+def trash_slot(root: Path, rel: str) -> str:
+    """The first free trash path for the workspace file `rel` (relative). Every folder of it
+    that exists must be a real folder: a `.trash/` or `.trash/sub/` symlink could lead out of
+    the workspace (or back into it), so the trash never moves a file through one."""
+    folder = posixpath.dirname(trash_name(rel, 0))
+    parts = folder.split("/")
     try:
-        resolve_inside(root, TRASH_DIR)  # a `.trash` symlink leading out is refused
-        made = make_parents(root, trash_name(rel, 0))
-        for n in range(10_000):
-            slot = trash_name(rel, n)
-            try:
-                rename_no_replace(root / rel, root / slot)
-            except FileExistsError:
-                continue
-            return slot
+        for depth in range(1, len(parts) + 1):
+            check_folder(root.joinpath(*parts[:depth]))
+    except NotRegular as exc:
+        shown = Path(exc.filename).relative_to(root).as_posix()
+        raise RemeError(f"{rel}: cannot move to {TRASH_DIR}/ ({shown} is {exc.strerror})") from None
     except OSError as exc:
-        remove_dirs(made)
         raise RemeError(f"{rel}: cannot move to {TRASH_DIR}/ ({exc.strerror})") from None
+    for n in range(10_000):
+        slot = trash_name(rel, n)
+        if not os.path.lexists(root / slot):
+            return slot
     raise RemeError(f"{rel}: {TRASH_DIR}/ holds too many files of that name")
 
 

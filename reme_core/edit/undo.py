@@ -1,50 +1,39 @@
-"""Undo of the last delete or move made through reme (the CLI, the browser or the library).
+"""Undo of the deletes and moves made through reme (the CLI, the browser or the library),
+newest first: each `undo` reverts one more, as deep as the history holds (`MAX_STEPS`).
 
-The record lives in the workspace's derived-state folder (`ws.state_dir/undo/`), so one
-process undoes what another did: `last.json` says what happened; for a move, the folder
-beside it keeps the linking files' bytes from before (`move_journal` hands them over). An
-undo refuses, changing nothing, when the files changed since in a way it would lose; bytes
-only appended to a linking file since the move are kept.
+The history lives in the workspace's derived-state folder (`ws.state_dir/undo/`), so one
+process undoes what another did: `last.json` lists what happened, oldest first; for a move,
+a folder beside it keeps the linking files' bytes from before (`move_journal` hands them
+over). An undo refuses, changing nothing, when the files changed since in a way it would
+lose; bytes only appended to a linking file since the move are kept. A permanent delete, or
+an operation finished by crash recovery, ends the history: nothing before it is undone.
+Folders the operation made (`.trash/`, a move's new `odd/sub/`) are removed when emptied.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import re
-import shutil
-import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reme_core.edit import move_journal
+from reme_core.edit import undo_history as history
+from reme_core.edit.journal_files import UNDO_DIR
 from reme_core.edit.link_rewrite import Rewrite
 from reme_core.edit.move_journal import Outcome, sha256
 from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.target import in_scope
-from reme_core.edit.trash import TRASH_DIR, restore_from_trash
-from reme_core.errors import RemeError
-from reme_core.files.paths import normalize_relpath, resolve_inside
+from reme_core.edit.trash import drop_second_name, restore_from_trash
+from reme_core.edit.undo_history import UndoRefused
+from reme_core.files import state_files
 from reme_core.indexing.indexer import Changes
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: one process at a time is assumed
-    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from reme_core.edit.target import EditTarget
-
-UNDO_DIR = "undo"
-_RECORD = "last.json"
-
-
-class UndoRefused(RemeError):
-    """There is nothing to undo, or undoing would lose a change made since."""
 
 
 @dataclass(slots=True)
@@ -72,19 +61,36 @@ class UndoReport:
 
 
 # -- recording ------------------------------------------------------------------------------------
-def record_delete(ws: EditTarget, path: str, slot: str, digest: str) -> None:
-    """After a delete into the trash: `undo` moves `slot` back to `path`."""
-    _write_record(ws, {"op": "delete", "path": path, "trash": slot, "sha256": digest})
+def record_delete(
+    ws: EditTarget, path: str, slot: str, digest: str, made: list[str] | None = None
+) -> None:
+    """After a delete into the trash: `undo` moves `slot` back to `path` (and removes the
+    trash folders in `made`, innermost first, when emptied)."""
+    record = {"op": "delete", "path": path, "trash": slot, "sha256": digest}
+    history.write_step(ws, {**record, "made": made or []})
+
+
+def record_recovered_delete(ws: EditTarget, info: Mapping[str, Any]) -> None:
+    """A delete finished by crash recovery: recorded as if it had run to its end (unless
+    it was), so `undo` brings the note back from any kill point."""
+    path, slot, digest = info.get("path"), info.get("trash"), info.get("sha256")
+    if not (isinstance(path, str) and isinstance(slot, str) and isinstance(digest, str)):
+        return
+    with contextlib.suppress(UndoRefused):
+        record = history.newest(ws)
+        if record is not None and record.get("op") == "delete" and record.get("trash") == slot:
+            return
+    record_delete(ws, path, slot, digest)
 
 
 def record_permanent(ws: EditTarget, path: str) -> None:
     """After a permanent delete: the last operation cannot be undone (and says why)."""
-    _write_record(ws, {"op": "permanent", "path": path})
+    history.write_step(ws, {"op": "permanent", "path": path})
 
 
 def record_unrecoverable(ws: EditTarget, label: str) -> None:
     """After an operation finished by crash recovery, which keeps no undo copy."""
-    _write_record(ws, {"op": "unrecoverable", "label": label})
+    history.write_step(ws, {"op": "unrecoverable", "label": label})
 
 
 def blob_folder(ws: EditTarget) -> Path:
@@ -92,8 +98,11 @@ def blob_folder(ws: EditTarget) -> Path:
     return ws.state_dir / UNDO_DIR / uuid.uuid4().hex[:12]
 
 
-def record_move(ws: EditTarget, src: str, dst: str, outcome: Outcome) -> None:
-    """After a move: `undo` moves `dst` back to `src` and restores the linking files."""
+def record_move(
+    ws: EditTarget, src: str, dst: str, outcome: Outcome, made: list[str] | None = None
+) -> None:
+    """After a move: `undo` moves `dst` back to `src`, restores the linking files and removes
+    the folders the move made for `dst` (`made`, innermost first) when emptied."""
     if outcome.blob_dir is None:
         record_unrecoverable(ws, f"move {src} -> {dst} (no copy of the linking files was kept)")
         return
@@ -107,95 +116,34 @@ def record_move(ws: EditTarget, src: str, dst: str, outcome: Outcome) -> None:
         }
         for n, f in enumerate(outcome.installed)
     ]
-    _write_record(
+    history.write_step(
         ws,
-        {"op": "move", "src": src, "dst": dst, "blobs": outcome.blob_dir.name, "files": files},
+        {
+            "op": "move",
+            "src": src,
+            "dst": dst,
+            "blobs": outcome.blob_dir.name,
+            "files": files,
+            "made": made or [],
+        },
     )
 
 
 def records(ws: EditTarget, copies: object) -> bool:
     """Whether the undo record is the one of the move whose copies are in folder `copies`."""
     try:
-        record = _read_record(ws)
+        record = history.newest(ws)
     except UndoRefused:
         return False
     return record is not None and isinstance(copies, str) and record.get("blobs") == copies
 
 
-def _write_record(ws: EditTarget, record: dict[str, Any]) -> None:
-    """Replace the record atomically and drop the copies the old one kept. Best effort: an
-    operation already done is not failed because its record cannot be written (then `undo`
-    reverts the one before, or says there is nothing)."""
-    folder = ws.state_dir / UNDO_DIR
-    record = {"version": 1, "time": time.time(), **record}
-    with contextlib.suppress(OSError), _locked(folder):
-        with contextlib.suppress(UndoRefused):
-            _drop_copies(folder, _read_record(ws), keep=record.get("blobs"))
-        tmp = folder / f".{_RECORD}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, folder / _RECORD)
-
-
-def _drop_copies(folder: Path, old: dict[str, Any] | None, keep: str | None = None) -> None:
-    """Remove the copies an old record kept (not another process's fresh ones)."""
-    name = old.get("blobs") if old else None
-    if isinstance(name, str) and name != keep and re.fullmatch(r"[0-9a-f]{12}", name):
-        shutil.rmtree(folder / name, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """One process at a time records or undoes (a lock file beside the record)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / ".lock", "wb") as fh:
-        if fcntl is not None:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        yield
-
-
-def _read_record(ws: EditTarget) -> dict[str, Any] | None:
-    try:
-        record = json.loads((ws.state_dir / UNDO_DIR / _RECORD).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        raise UndoRefused(f"cannot undo: the undo record is unreadable ({exc})") from None
-    if not isinstance(record, dict) or record.get("version") != 1:
-        return None
-    try:
-        _check(ws.root, record)
-    except (RemeError, KeyError, TypeError, ValueError):
-        # Derived state is never trusted: paths must stay inside the workspace.
-        raise UndoRefused("cannot undo: the undo record is damaged") from None
-    return record
-
-
-def _check(root: Path, record: dict[str, Any]) -> None:
-    """Refuse a record naming anything outside the workspace (or outside the trash)."""
-    op = record.get("op")
-    paths: list[str] = []
-    if op == "delete":
-        paths = [record["path"], record["trash"]]
-        if not normalize_relpath(record["trash"]).startswith(f"{TRASH_DIR}/"):
-            raise ValueError("not in the trash")
-    elif op == "move":
-        paths = [record["src"], record["dst"], *(f["path"] for f in record["files"])]
-        if not re.fullmatch(r"[0-9a-f]{12}", record["blobs"]):
-            raise ValueError("bad copy folder")
-        for f in record["files"]:
-            if not str(f["blob"]).isdigit() or not isinstance(f["after_len"], int):
-                raise ValueError("bad file entry")
-    for rel in paths:
-        if normalize_relpath(rel) != rel:
-            raise ValueError("not a normalised path")
-        resolve_inside(root, rel)
-
-
 # -- undoing --------------------------------------------------------------------------------------
 def undo(ws: EditTarget) -> UndoReport:
-    """Revert the last delete or move; `UndoRefused` (changing nothing) when it cannot."""
+    """Revert the newest delete or move left in the history; `UndoRefused` (changing
+    nothing) when it cannot."""
     try:
-        with ws.write_lock, _locked(ws.state_dir / UNDO_DIR):
+        with ws.write_lock, history.locked(ws.state_dir):
             return _undo_locked(ws)
     except OSError as exc:
         raise UndoRefused(f"cannot undo: {exc.strerror} ({exc.filename})") from None
@@ -203,10 +151,10 @@ def undo(ws: EditTarget) -> UndoReport:
 
 def _undo_locked(ws: EditTarget) -> UndoReport:
     """`undo` with the locks held."""
-    record = _read_record(ws)
+    record = history.newest(ws)
     op = record.get("op") if record else None
     if record is None or op not in ("delete", "move", "permanent", "unrecoverable"):
-        raise UndoRefused("nothing to undo (no delete or move through reme since the last undo)")
+        raise UndoRefused("nothing to undo (no delete or move through reme left to revert)")
     if op == "permanent":
         raise UndoRefused(f"cannot undo: the last delete ({record['path']}) was permanent")
     if op == "unrecoverable":
@@ -216,26 +164,31 @@ def _undo_locked(ws: EditTarget) -> UndoReport:
 
 def clear_after_recovery(ws: EditTarget, info: Mapping[str, Any]) -> None:
     """An undo finished by crash recovery: its record is spent."""
-    with contextlib.suppress(OSError, UndoRefused), _locked(ws.state_dir / UNDO_DIR):
-        record = _read_record(ws)
+    with contextlib.suppress(OSError, UndoRefused), history.locked(ws.state_dir):
+        record = history.newest(ws)
         if record is not None and record.get("blobs") == info.get("record"):
-            _clear(ws, record)
+            history.spend(ws, record)
 
 
-def _clear(ws: EditTarget, record: dict[str, Any]) -> None:
-    folder = ws.state_dir / UNDO_DIR
-    with contextlib.suppress(FileNotFoundError):
-        (folder / _RECORD).unlink()
-    _drop_copies(folder, record)
+def _remove_made(ws: EditTarget, record: Mapping[str, Any]) -> None:
+    """Remove the folders the operation made (innermost first), where empty again."""
+    for folder in record.get("made", []):
+        with contextlib.suppress(OSError):
+            (ws.root / folder).rmdir()
 
 
 def _undo_delete(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     path, slot = record["path"], record["trash"]
     what = f"cannot undo the delete of {path}"
     if os.path.lexists(ws.root / path):
+        drop_second_name(ws.root / slot, ws.root / path)  # a restore killed halfway
+        if not os.path.lexists(ws.root / slot) and _digest(ws.root / path) == record["sha256"]:
+            history.spend(ws, record)  # restored by an undo killed before it said so: done
+            _remove_made(ws, record)
+            return UndoReport("delete", path, slot)
         raise UndoRefused(f"{what}: {path} exists again (move it away first)")
     try:
-        data = (ws.root / slot).read_bytes()
+        data = state_files.read_bytes(ws.root / slot)  # named by the record: no FIFO, no link
     except FileNotFoundError:
         raise UndoRefused(f"{what}: {slot} is no longer in the trash") from None
     except OSError as exc:
@@ -243,7 +196,8 @@ def _undo_delete(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     if sha256(data) != record["sha256"]:
         raise UndoRefused(f"{what}: {slot} changed since it was moved to the trash")
     restore_from_trash(ws.root, slot, path)
-    _clear(ws, record)
+    history.spend(ws, record)
+    _remove_made(ws, record)
     if in_scope(ws, path):
         ws.apply(Changes(added=[path]))
     return UndoReport("delete", path, slot)
@@ -260,7 +214,7 @@ def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     rewrites = []
     for f in record["files"]:
         try:
-            cur = (ws.root / f["path"]).read_bytes()
+            cur = state_files.read_bytes(ws.root / f["path"])
             mode = (ws.root / f["path"]).stat().st_mode & 0o7777
         except OSError as exc:
             raise UndoRefused(f"{what}: cannot read {f['path']} ({exc.strerror})") from None
@@ -275,8 +229,9 @@ def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
         rewrites,
         [(dst, src)],
         restore,
-        on_done=lambda _: _clear(ws, record),
+        on_done=lambda _: history.spend(ws, record),
     )
+    _remove_made(ws, record)
     with ws.lock:
         indexed = dst in ws.index.nodes
     others = sorted(rw.path for rw in rewrites if rw.path != dst)
@@ -288,6 +243,14 @@ def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
         )
     )
     return UndoReport("move", src, dst, others)
+
+
+def _digest(path: Path) -> str:
+    """The file's sha256; "" when it cannot be read as a regular file."""
+    try:
+        return sha256(state_files.read_bytes(path))
+    except OSError:
+        return ""
 
 
 def _restorer(ws: EditTarget, record: Mapping[str, Any]) -> Rebase:
@@ -303,7 +266,8 @@ def _restorer(ws: EditTarget, record: Mapping[str, Any]) -> Rebase:
         if len(cur) < n or sha256(cur[:n]) != f["after"]:
             raise UndoRefused(f"{what}: {path} changed since (undoing would lose the change)")
         try:
-            before = (folder / f["blob"]).read_bytes()
+            state_files.check_folder(folder)  # a symlinked copy folder is never read through
+            before = state_files.read_bytes(folder / f["blob"])
         except OSError:
             before = b""
         if sha256(before) != f["before"]:
@@ -316,7 +280,7 @@ def _restorer(ws: EditTarget, record: Mapping[str, Any]) -> Rebase:
 def rebaser(ws: EditTarget, info: Mapping[str, Any]) -> Rebase | None:
     """For `move_journal.recover`: the restorer of an undo killed halfway, if still known."""
     try:
-        record = _read_record(ws)
+        record = history.newest(ws)
     except UndoRefused:
         return None
     if record is None or record.get("op") != "move" or record.get("blobs") != info.get("record"):

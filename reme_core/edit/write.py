@@ -3,24 +3,21 @@
 An agent rewrites memory through this one call, so it must never lose what it was not asked
 to change: keys it does not name keep their exact text and order (comments, quoting, dates
 stay as written), and an existing note keeps its body when no new one is given. The file is
-written to a hidden temp file in the same folder, then moved over the old one, so a reader
-(the browser, a watcher, another agent) sees the old note or the new one, never half of it.
+written to a hidden temp file in the same folder, then moved over the old one (`atomic_write`),
+so a reader (the browser, a watcher, another agent) sees the old note or the new one, never
+half of it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import secrets
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reme_core.edit.atomic_write import put_file
 from reme_core.edit.file_ops import check_new_path, existing_file
-from reme_core.edit.folders import make_parents, remove_dirs
 from reme_core.edit.target import in_scope
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
@@ -99,14 +96,14 @@ def write(
     if content is not None and not isinstance(content, str):
         raise RemeError("content must be text")
     with ws.write_lock:
-        rel, target, old = _target(ws, path)
+        rel, old = _target(ws, path)
         if old is None:
             text, crlf = "", False
         else:
             text, crlf = _decode(ws.config.encoding, rel, old)
         new_text, set_keys, removed = _merge(rel, text, content, updates)
         data = (new_text.replace("\n", "\r\n") if crlf else new_text).encode(ws.config.encoding)
-        _replace(ws.root, rel, target, data, old)
+        put_file(ws, rel, data, old)
         indexed = in_scope(ws, rel)
         if indexed:
             ws.apply(Changes(added=[rel]) if old is None else Changes(modified=[rel]))
@@ -140,8 +137,8 @@ def _updates(
     return updates
 
 
-def _target(ws: EditTarget, path: str) -> tuple[str, Path, bytes | None]:
-    """The checked path, its file and its current bytes (None for a new note)."""
+def _target(ws: EditTarget, path: str) -> tuple[str, bytes | None]:
+    """The checked path and its current bytes (None for a new note)."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name
     if is_ignored(rel, state):
@@ -151,12 +148,12 @@ def _target(ws: EditTarget, path: str) -> tuple[str, Path, bytes | None]:
     full = resolve_inside(ws.root, rel)
     if not os.path.lexists(full):
         check_new_path(ws, rel)
-        return rel, full, None
+        return rel, None
     existing_file(ws, rel)
     if full.is_symlink():
         raise PathRefused(f"{rel}: is a symbolic link; write the file it points to instead")
     try:
-        return rel, full, full.read_bytes()
+        return rel, full.read_bytes()
     except OSError as exc:
         raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
 
@@ -292,52 +289,3 @@ def _check(rel: str, old: list[str], new: list[str], updates: dict[str, Any]) ->
         raise RemeError(
             f"{rel}: cannot merge into this frontmatter safely (write block-style YAML keys)"
         )
-
-
-def _replace(root: Path, rel: str, target: Path, data: bytes, old: bytes | None) -> None:
-    """Write `data` to a hidden temp file beside `target`, then move it into place: over the
-    old note when its bytes are still `old` (a concurrent edit is refused, not lost), or as a
-    new file that must still not exist."""
-    made: list[Path] = []
-    # A dot-name: every scan and watcher ignores it, so no one indexes the half-written file.
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    try:
-        made = make_parents(root, rel)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies
-    except OSError as exc:
-        remove_dirs(made)
-        raise RemeError(f"{rel}: cannot write ({exc.strerror})") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if old is None:
-            _link_new(tmp, target, rel)
-        else:
-            os.chmod(tmp, stat.S_IMODE(target.stat().st_mode))
-            if target.read_bytes() != old:
-                raise RemeError(f"{rel}: changed while being written; read it again and retry")
-            os.replace(tmp, target)
-    except OSError as exc:
-        remove_dirs(made)
-        raise RemeError(f"{rel}: cannot write ({exc.strerror})") from None
-    except BaseException:
-        remove_dirs(made)
-        raise
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-
-
-def _link_new(tmp: Path, target: Path, rel: str) -> None:
-    """Put a new note in place without overwriting a file made meanwhile (a hard link fails if
-    the name exists); file systems without hard links get a checked replace."""
-    try:
-        os.link(tmp, target)
-    except FileExistsError:
-        raise PathRefused(f"{rel}: already exists (created while being written)") from None
-    except OSError:
-        if os.path.lexists(target):
-            raise PathRefused(f"{rel}: already exists (created while being written)") from None
-        os.replace(tmp, target)

@@ -25,7 +25,6 @@ import contextlib
 import math
 import mmap
 import os
-import stat
 import struct
 import threading
 import zipfile
@@ -36,6 +35,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from reme_core.files.state_files import NEW_FILE, open_regular
 from reme_core.index.index_columns import FileColumns, IndexColumns
 from reme_core.index.link_columns import LinkColumns
 from reme_core.index.name_field import NameColumns
@@ -132,24 +132,6 @@ def _sizes(expected: np.ndarray) -> dict[str, int]:
         "files+1": counts[2] + 1,
         "six": 6,
     }
-
-
-def open_regular(path: Path) -> IO[bytes] | None:
-    """``path`` opened for reading when it is a regular file (never a symlink, FIFO or
-    device: opening a FIFO would block), else None."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            return None
-        return os.fdopen(fd, "rb")
-    except OSError:
-        os.close(fd)
-        return None
 
 
 def _read_members(fh: IO[bytes], expected: np.ndarray) -> dict[str, np.ndarray] | None:
@@ -319,12 +301,11 @@ def save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
 def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     files, links = cols.files, cols.links
-    # A new file of our own: never written through a symlink or into a FIFO left there.
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
-        with os.fdopen(os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o644), "wb") as fh:
+        # A new file of our own: never written through a symlink or into a FIFO left there.
+        with os.fdopen(os.open(tmp, NEW_FILE, 0o644), "wb") as fh:
             ptr, docs, tfs = cols.postings
             np.savez(
                 fh,

@@ -8,12 +8,15 @@ the files with a warning; a state folder that cannot be used leaves the index in
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from reme_core.errors import disk_full
 from reme_core.files.paths import METADATA_DIR
+from reme_core.files.state_files import create_new
 from reme_core.indexing.db_files import remove_db, remove_stale_rebuilds
 from reme_core.indexing.live_index import DB_NAME, IndexPlace, LiveIndex
 from reme_core.indexing.state_lock import StateLock
@@ -59,8 +62,20 @@ def open_live_index(
             live.store.close()
         remove_db(db)
         return _rebuilt(LiveIndex(place, retry_busy(lambda: Store(db))), reindex)
-    except PermissionError as exc:
-        warn(f"cannot write {state}/ ({exc.strerror}): index in memory")
+    except (OSError, sqlite3.Error) as exc:
+        # A read-only mount, a folder we may not write, a full disk: not the index's fault,
+        # and nothing to fix by deleting it; this run searches an index built in memory.
+        if disk_full(exc):
+            why = "the disk is full"
+        elif isinstance(exc, OSError) and (
+            isinstance(exc, PermissionError) or exc.errno == errno.EROFS
+        ):
+            why = f"cannot write {state}/ ({exc.strerror})"
+        else:
+            raise
+        if live is not None:
+            live.store.close()
+        warn(f"{why}: index in memory")
         return _rebuilt(LiveIndex(place, Store(":memory:")), reindex)
 
 
@@ -81,12 +96,12 @@ def make_state_dir(place: IndexPlace, warn: Callable[[str], None]) -> None:
         )
     state.mkdir(parents=True, exist_ok=True)
     if place.mode == "vault":
-        ignore = state / ".gitignore"
-        if not ignore.exists():
-            with contextlib.suppress(OSError):
-                ignore.write_text("# reme-tui's derived state: rebuilt from the notes\n*\n")
+        # made once; whatever has the name stays (a symlink there is never written through)
+        with contextlib.suppress(OSError):
+            create_new(state / ".gitignore", _GITIGNORE)
 
 
+_GITIGNORE = b"# reme-tui's derived state: rebuilt from the notes\n*\n"
 _LEGACY_STATE = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "bm25-postings.npz")
 
 

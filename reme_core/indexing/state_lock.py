@@ -13,6 +13,8 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from reme_core.files.state_files import open_lock
+
 try:
     import fcntl
 except ImportError:  # not POSIX: no cross-process lock, the build still works
@@ -48,9 +50,8 @@ class StateLock:
     def _acquire(self, on_wait: Callable[[], None] | None) -> int:
         if fcntl is None or self.path.parent.is_symlink():  # never create files through one
             return -1
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            fd = os.open(self.path, flags, 0o644)
+            fd = open_lock(self.path)  # never through a symlink, never a FIFO
         except OSError:  # read-only or missing folder: nothing to build into anyway
             return -1
         try:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reme_core.errors import disk_full
 from reme_core.store.batch_rows import write_batch
 from reme_core.store.change_rows import ChangeRows
 from reme_core.store.rows import (
@@ -75,7 +76,7 @@ class Store:
                 raise StoreError(f"schema version {version}, this program uses {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             self.close()
-            if is_busy(exc):
+            if is_busy(exc) or disk_full(exc):  # not the database's fault: never rebuilt
                 raise
             raise StoreError(f"unreadable database ({exc})") from None
         except StoreError:
@@ -374,7 +375,7 @@ class _Transaction:
             try:
                 self.check()
             except BaseException:
-                self.conn.execute("ROLLBACK")
+                self._roll_back()
                 raise
         return self.conn
 
@@ -382,4 +383,10 @@ class _Transaction:
         if exc_type is None:
             self.conn.execute("COMMIT")
         else:
+            self._roll_back()
+
+    def _roll_back(self) -> None:
+        """ROLLBACK, where SQLite has not already rolled back (it does on a full disk): the
+        error that ended the transaction is the one to report."""
+        if self.conn.in_transaction:
             self.conn.execute("ROLLBACK")

@@ -16,7 +16,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Open note…", "Quick switcher: fuzzy by path, name or description", "switcher"),
     ("Rename / move note…", "Move the open note; rewrites the links it would break", "move_note"),
     ("Delete note…", "Moves the note to .trash/ after showing the links to it", "delete_note"),
-    ("Undo", "Revert the last delete or move (links included)", "undo"),
+    ("Undo", "Revert the last delete or move (links included); again for the one before", "undo"),
     ("New note…", "A note with name and description in the current folder", "new_note"),
     ("Tags…", "Every tag with its count; Enter lists its notes, Enter opens one", "tags"),
     (

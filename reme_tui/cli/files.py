@@ -93,7 +93,7 @@ def _undo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the structured result")
 
 
-@command("undo", "revert the last delete or move made through reme-tui")(_undo_args)
+@command("undo", "revert the last delete or move through reme-tui; repeat to walk back")(_undo_args)
 def run_undo(args: argparse.Namespace) -> int:
     """Undo what the browser, the CLI or the library did last; exit 1 when it refuses."""
     ws = open_workspace(args)

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 import reme_core
 from reme_core import RemeError
+from reme_core.errors import DISK_FULL, disk_full
 from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
 from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
 from reme_tui.cli import memory as cli_memory  # noqa: F401  (their commands register on import)
@@ -220,6 +221,9 @@ def report_crash(exc: Exception) -> None:
     from reme_tui.crash_log import write_crash_log
 
     error = exc.error if isinstance(exc, BrowserCrashed) else exc
+    if disk_full(error):  # no crash: said as it is, in one line
+        fail(DISK_FULL, EXIT_FAILED)
+        return
     if os.environ.get("REME_DEBUG") and not isinstance(exc, BrowserCrashed):
         raise exc
     log = write_crash_log(error, [version_text()])
