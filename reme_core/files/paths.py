@@ -17,6 +17,15 @@ VAULT_STATE_DIR = ".reme-tui"  # derived state in vault mode: hidden, like .obsi
 # string tests (the walk tests every name; a regex per name was a tenth of it).
 TEMP_ENDINGS = ("~", ".swp", ".swo", ".swx", ".tmp")
 CASELESS = os.path.normcase("A") == "a"  # Windows: names compare case-insensitively
+# Folders nest at most this deep: the walk leaves deeper ones out (with a warning), and a
+# path that needs more is refused, so no walk, write or move works without bound.
+MAX_DEPTH = 100
+TOO_DEEP = f"more than {MAX_DEPTH} folders deep"
+
+
+def shortened(path: str, keep: int = 60) -> str:
+    """A path fit for a one-line message (a refused path may be thousands of characters)."""
+    return path if len(path) <= keep else f"{path[:keep]}…"
 
 
 def is_temp_name(name: str) -> bool:
@@ -70,6 +79,8 @@ def normalize_relpath(path: str) -> str:
         raise PathRefused(f"{path}: escapes the workspace")
     if norm == ".":
         raise PathRefused(f"{path}: names the workspace itself, not a file")
+    if norm.count("/") > MAX_DEPTH:
+        raise PathRefused(f"{shortened(norm)}: {TOO_DEEP}; refused")
     return norm
 
 

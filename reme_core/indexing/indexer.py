@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from reme_core.errors import RemeError
-from reme_core.files.paths import regular_inside, resolve_inside
+from reme_core.files.paths import TOO_DEEP, regular_inside, resolve_inside, shortened
 from reme_core.files.scan_ahead import ScanAhead
 from reme_core.files.scanner import FileStat, Listing, Scope, list_files
 from reme_core.files.text_decode import UNDECODABLE_NAME
@@ -139,6 +139,8 @@ class Indexer:
             slots_of.look_up(disk, 0)
         for name in disk.undecodable:  # left out by the walk: no path of it can be stored
             self.warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
+        for name in disk.too_deep:
+            self.warn(f"{shortened(name)}: {TOO_DEEP}; not indexed")
         changes = Changes()
         with self.live.lock:  # arrays, not an object per file: 50k files in a few ms
             memory = self.live.memory
