@@ -88,7 +88,12 @@ def resolve_inside(root: Path, relpath: str) -> Path:
     """The real file for `relpath`, refusing symlinks whose real path leaves the workspace."""
     norm = normalize_relpath(relpath)
     real_root = root.resolve()
-    target = (root / norm).resolve()
+    try:
+        target = (root / norm).resolve()
+    except RuntimeError:  # Python < 3.13 says so of a link that leads back to itself
+        raise PathRefused(f"{relpath}: a symbolic link that loops back on itself") from None
+    except OSError as exc:
+        raise PathRefused(f"{relpath}: cannot be resolved ({exc.strerror})") from None
     if target != real_root and real_root not in target.parents:
         raise PathRefused(f"{relpath}: resolves outside the workspace (symlink)")
     return root / norm

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import queue
 import signal
 import sys
+import threading
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +60,37 @@ def report_dict(report: BatchReport) -> dict[str, Any]:
     }
 
 
+class _Output:
+    """Lines for stdout, written by a daemon thread straight to the descriptor: when nobody
+    reads the pipe, only that thread waits, and a signal still ends `watch` (a blocked print
+    in the event loop kept a SIGTERM'd watch running for good)."""
+
+    def __init__(self) -> None:
+        sys.stdout.flush()
+        self.fd = sys.stdout.fileno()
+        self.lines: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.done = threading.Event()
+        threading.Thread(target=self._write, name="watch-output", daemon=True).start()
+
+    def put(self, text: str) -> None:
+        self.lines.put(f"{text}\n".encode())
+
+    def close(self, seconds: float = 2.0) -> None:
+        """Let what is queued out for up to `seconds`; what a stalled reader left is dropped."""
+        self.lines.put(None)
+        self.done.wait(seconds)
+
+    def _write(self) -> None:
+        try:
+            while (data := self.lines.get()) is not None:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self.fd, view) :]
+        except OSError:  # the reader went away
+            pass
+        self.done.set()
+
+
 @command("watch", "keep the index fresh, printing each applied change")(add_arguments)
 def run(args: argparse.Namespace) -> int:
     """Open the workspace (start-up diff), then watch; a signal ends it with exit code 0."""
@@ -92,15 +126,18 @@ async def _watch(ws: Workspace, args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async for report in watch_workspace(
-        ws,
-        stop_event=stop,
-        quiet_ms=args.quiet_ms,
-        force_polling=True if args.force_polling else None,
-    ):
-        if args.json:
-            print(json.dumps(report_dict(report), ensure_ascii=False))
-        else:
-            for line in report_lines(report):
-                print(line)
-        sys.stdout.flush()
+    out = _Output()
+    try:
+        async for report in watch_workspace(
+            ws,
+            stop_event=stop,
+            quiet_ms=args.quiet_ms,
+            force_polling=True if args.force_polling else None,
+        ):
+            if args.json:
+                out.put(json.dumps(report_dict(report), ensure_ascii=False))
+            else:
+                for line in report_lines(report):
+                    out.put(line)
+    finally:
+        await asyncio.to_thread(out.close)
