@@ -61,6 +61,8 @@ def test_watch_survives_odd_names_and_self_loops_together(tmp_path: Path, first:
         proc = start_watch(root, sink)
     try:
         wait_for(lambda: "watching" in out.read_text(), 60, "watch to start")
+        (root / "first.md").write_text("# First\n")  # once seen, the notifier is in place
+        wait_for(lambda: "added first.md" in out.read_text(), 60, "first.md to be indexed")
         (root / os.fsdecode(b"bad\xff.md")).write_bytes(b"# Bad\n")
         os.symlink("later.md", root / "later.md")
         time.sleep(1.5)  # the watcher meets the name and the loop before the next note
