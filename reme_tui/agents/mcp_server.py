@@ -70,7 +70,7 @@ def _version() -> str:
         return ""
 
 
-def _bounded(fn: _Tool, seconds: float) -> Callable[..., Awaitable[CallToolResult]]:
+def _bounded(fn: _Tool, name: str, seconds: float) -> Callable[..., Awaitable[CallToolResult]]:
     """`fn` as a coroutine: its body on a worker thread, so the event loop answers other
     calls meanwhile, and a tool error once `seconds` pass (the thread is left to finish: a
     write it started still completes, or fails, on its own)."""
@@ -81,7 +81,7 @@ def _bounded(fn: _Tool, seconds: float) -> Callable[..., Awaitable[CallToolResul
             work = functools.partial(fn, **kwargs)
             return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
         raise ToolError(
-            f"{fn.__name__} did not finish within {seconds:g} s (it may still complete: "
+            f"{name} did not finish within {seconds:g} s (it may still complete: "
             "check before repeating a write)"
         )
 
@@ -100,7 +100,8 @@ def build_server(
 
         def register(fn: _Tool) -> _Tool:
             description = inspect.cleandoc(fn.__doc__ or "")
-            server.add_tool(_bounded(fn, call_seconds), name=name, description=description)
+            bounded = _bounded(fn, name or fn.__name__, call_seconds)
+            server.add_tool(bounded, name=name, description=description)
             return fn
 
         return register
