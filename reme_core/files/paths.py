@@ -90,10 +90,13 @@ def resolve_inside(root: Path, relpath: str) -> Path:
     real_root = root.resolve()
     try:
         target = (root / norm).resolve()
-    except RuntimeError:  # Python < 3.13 says so of a link that leads back to itself
-        raise PathRefused(f"{relpath}: a symbolic link that loops back on itself") from None
+        looped = target.is_symlink()  # Python 3.13 leaves a link that leads back to itself
+    except RuntimeError:  # Python < 3.13 raises for it
+        looped = True
     except OSError as exc:
         raise PathRefused(f"{relpath}: cannot be resolved ({exc.strerror})") from None
+    if looped:
+        raise PathRefused(f"{relpath}: a symbolic link that loops back on itself")
     if target != real_root and real_root not in target.parents:
         raise PathRefused(f"{relpath}: resolves outside the workspace (symlink)")
     return root / norm
