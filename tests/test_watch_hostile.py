@@ -45,6 +45,7 @@ def hostile_vault(root: Path) -> None:
     (root / "a.md").write_text("# A\n\nalpha\n")
     os.symlink("loop.md", root / "loop.md")  # a link to itself
     os.symlink("loopdir", root / "loopdir")
+    os.symlink("..", root / "up")  # out of the workspace and back: inotify names files through it
     os.mkfifo(root / "pipe.md")
     (root / "locked.md").write_text("# Locked\n")
     (root / "locked.md").chmod(0)

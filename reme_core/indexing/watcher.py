@@ -108,7 +108,8 @@ def settle(ws: Watched, changes: Changes) -> Changes:
         if rel in indexed:
             out[rel] = "deleted"
 
-    for rel in sorted({*changes.added, *changes.modified, *changes.deleted}):
+    for named in sorted({*changes.added, *changes.modified, *changes.deleted}):
+        rel = _inside_path(ws.root, real_root, named)
         full = ws.root / rel
         real = os.path.realpath(full)
         inside = real == real_root or real.startswith(real_root + os.sep)
@@ -130,6 +131,25 @@ def settle(ws: Watched, changes: Changes) -> Changes:
     for path, kind in sorted(out.items()):
         getattr(result, kind).append(path)
     return result
+
+
+def _inside_path(root: Path, real_root: str, rel: str) -> str:
+    """`rel`, or the same file's path inside when `rel` passes through a symlink that leaves
+    the workspace (the walk never follows one; inotify names the workspace's own files through
+    a link to a parent folder, e.g. `up/vault/c.md` for `c.md`)."""
+    parts = rel.split("/")
+    for i in range(1, len(parts)):
+        link = root.joinpath(*parts[:i])
+        if not link.is_symlink():
+            continue
+        target = os.path.realpath(link)
+        if target == real_root or target.startswith(real_root + os.sep):
+            continue
+        real = os.path.realpath(root / rel)
+        if real.startswith(real_root + os.sep):
+            return Path(os.path.relpath(real, real_root)).as_posix()
+        return rel
+    return rel
 
 
 def _below(indexed: Iterable[str], folder: str) -> list[str]:
