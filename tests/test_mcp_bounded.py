@@ -22,7 +22,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from reme_core import Workspace
-from reme_tui.agents.jsonrpc_guard import check_line
+from reme_tui.agents.jsonrpc_guard import MAX_LINE, check_line
 
 REPLY_SECONDS = 20
 
@@ -142,6 +142,12 @@ def test_every_malformed_message_gets_a_json_rpc_error(served: Path) -> None:
             assert answer["id"] == rid, (name, answer)
             assert answer["error"]["code"] == code, (name, answer)
         assert unanswered == []
+        # A line too long to hold is refused as it is read.
+        server.send(_request(15, "ping", params={"pad": "x" * MAX_LINE}))
+        assert server.reply()["error"] == {
+            "code": -32600,
+            "message": f"Invalid request: over {MAX_LINE} characters",
+        }
         # A well-formed notification is not answered (JSON-RPC), and the server still serves.
         server.send(_line({"jsonrpc": "2.0", "method": "notifications/whatever"}))
         server.send(b"")

@@ -5,7 +5,8 @@ have the wrong type) without a reply, so a client waits for ever. Each line is c
 first: one that is not a JSON-RPC 2.0 message as MCP allows it (an object, no batch, id a
 string or an integer, method a string, params an object) is answered with JSON-RPC's own
 error (parse error, invalid request, invalid params) and never reaches the server; the rest
-pass through untouched.
+pass through untouched. A line of MAX_LINE characters or more is refused without being read
+into memory whole.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, TextIO
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -29,6 +30,7 @@ from mcp.types import (
 )
 
 Reply = Callable[[JSONRPCError], Awaitable[None]]
+MAX_LINE = 16 * 1024 * 1024  # characters: a longer message is refused, never held whole
 
 
 def _error(code: int, message: str, request_id: str | int | None = None) -> JSONRPCError:
@@ -73,9 +75,26 @@ def check_line(line: str) -> JSONRPCError | None:
     return None
 
 
-async def _checked(lines: AsyncIterator[str], reply: Reply) -> AsyncIterator[str]:
+async def _lines(raw: TextIO) -> AsyncIterator[str | None]:
+    """stdin's lines, each read on a worker thread; None for one of MAX_LINE characters or
+    more, which is read past in parts and never held whole."""
+    while line := await anyio.to_thread.run_sync(raw.readline, MAX_LINE):
+        if len(line) < MAX_LINE or line.endswith("\n"):
+            yield line
+            continue
+        while (rest := await anyio.to_thread.run_sync(raw.readline, MAX_LINE)) and not (
+            rest.endswith("\n")
+        ):
+            pass
+        yield None
+
+
+async def _checked(lines: AsyncIterator[str | None], reply: Reply) -> AsyncIterator[str]:
     """The lines to hand to the SDK; each other non-blank line is answered by `reply`."""
     async for line in lines:
+        if line is None:
+            await reply(_error(INVALID_REQUEST, f"Invalid request: over {MAX_LINE} characters"))
+            continue
         if not line.strip():
             continue
         error = check_line(line)
@@ -96,7 +115,7 @@ async def run_checked_stdio(server: MCPServer) -> None:
 
     # A private descriptor for stdin: closing its text layer leaves fd 0 open.
     with open(os.dup(0), encoding="utf-8", errors="replace") as raw:
-        lines = _checked(aiter(anyio.wrap_file(raw)), reply)
+        lines = _checked(_lines(raw), reply)
         async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]
             sink.append(write)
             ready.set()
