@@ -16,7 +16,9 @@ from typing import Any
 # name -> (module, name in the module)
 _EXPORTS: dict[str, tuple[str, str]] = {
     "BatchReport": ("reme_core.indexing.indexer", "BatchReport"),
+    "ChangeFeed": ("reme_core.indexing.change_feed", "ChangeFeed"),
     "Changes": ("reme_core.indexing.indexer", "Changes"),
+    "Committed": ("reme_core.indexing.change_feed", "Committed"),
     "Config": ("reme_core.config", "Config"),
     "ConfigError": ("reme_core.errors", "ConfigError"),
     "DeleteReport": ("reme_core.edit.file_ops", "DeleteReport"),
@@ -26,6 +28,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "FileLink": ("reme_core.models", "FileLink"),
     "FileNode": ("reme_core.models", "FileNode"),
     "FileRefused": ("reme_core.errors", "FileRefused"),
+    "FilterSamples": ("reme_core.query.samples", "FilterSamples"),
+    "Gap": ("reme_core.indexing.change_feed", "Gap"),
     "Heading": ("reme_core.parse.markdown_render", "Heading"),
     "InboundLink": ("reme_core.edit.link_rewrite", "InboundLink"),
     "IndexStats": ("reme_core.indexing.maintenance", "IndexStats"),
@@ -33,6 +37,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LinkSpan": ("reme_core.parse.markdown_render", "LinkSpan"),
     "MARKDOWN_STYLES": ("reme_core.parse.markdown_render", "STYLE_NAMES"),
     "MarkdownLinkMatch": ("reme_core.parse.wikilinks", "MarkdownLinkMatch"),
+    "ModeReason": ("reme_core.files.workspace_mode", "ModeReason"),
     "MoveReport": ("reme_core.edit.file_ops", "MoveReport"),
     "NO_DATE": ("reme_core.dates", "NO_DATE"),
     "Neighbour": ("reme_core.query.results", "Neighbour"),
@@ -42,6 +47,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "ParsedQuery": ("reme_core.query.query_language", "ParsedQuery"),
     "PathRefused": ("reme_core.errors", "PathRefused"),
     "RangeError": ("reme_core.errors", "RangeError"),
+    "Rebuilt": ("reme_core.indexing.change_feed", "Rebuilt"),
     "ReadResult": ("reme_core.query.reading", "ReadResult"),
     "ReindexSummary": ("reme_core.indexing.rebuild", "ReindexSummary"),
     "RemeError": ("reme_core.errors", "RemeError"),
@@ -58,8 +64,10 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "UndoReport": ("reme_core.edit.undo", "UndoReport"),
     "WikilinkMatch": ("reme_core.parse.wikilinks", "WikilinkMatch"),
     "Workspace": ("reme_core.workspace", "Workspace"),
+    "WorkspaceMode": ("reme_core.files.workspace_mode", "WorkspaceMode"),
     "WriteReport": ("reme_core.edit.write", "WriteReport"),
     "aliases_of": ("reme_core.models", "aliases_of"),
+    "choose_mode": ("reme_core.files.workspace_mode", "choose_mode"),
     "date_ordinal": ("reme_core.dates", "date_ordinal"),
     "discover": ("reme_core.files.discovery", "discover"),
     "enclosing_index": ("reme_core.files.discovery", "enclosing_index"),
@@ -67,6 +75,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "existing_file": ("reme_core.edit.file_ops", "existing_file"),
     "find_markdown_links": ("reme_core.parse.wikilinks", "find_markdown_links"),
     "find_wikilinks": ("reme_core.parse.wikilinks", "find_wikilinks"),
+    "find_web_links": ("reme_core.parse.web_links", "find_web_links"),
+    "WebLinkMatch": ("reme_core.parse.web_links", "WebLinkMatch"),
     "format_hit": ("reme_core.query.results", "format_hit"),
     "format_score": ("reme_core.query.results", "format_score"),
     "inbound_links": ("reme_core.edit.link_rewrite", "inbound_links"),
@@ -78,6 +88,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "render_markdown": ("reme_core.parse.markdown_render", "render_markdown"),
     "suffix_warnings": ("reme_core.edit.file_ops", "suffix_warnings"),
     "walk_ahead": ("reme_core.files.walk_ahead", "walk_ahead"),
+    "wikilink_to": ("reme_core.query.link_text", "wikilink_to"),
+    "markdown_link_to": ("reme_core.query.link_text", "markdown_link_to"),
 }
 __all__ = sorted(_EXPORTS)
 

@@ -17,6 +17,8 @@ from reme_core.errors import (
 )
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.files.walk_ahead import walk_ahead
+from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
+from reme_core.indexing.change_feed import ChangeFeed, Committed, Gap, Rebuilt
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
@@ -30,6 +32,7 @@ from reme_core.parse.markdown_render import (
     outline,
     render_markdown,
 )
+from reme_core.parse.web_links import WebLinkMatch, find_web_links
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
     WikilinkMatch,
@@ -37,10 +40,12 @@ from reme_core.parse.wikilinks import (
     find_wikilinks,
 )
 from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
+from reme_core.query.link_text import markdown_link_to, wikilink_to
 from reme_core.query.query_language import ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
+from reme_core.query.samples import FilterSamples
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
 from reme_core.workspace import Workspace
@@ -49,7 +54,9 @@ __all__ = [
     "MARKDOWN_STYLES",
     "NO_DATE",
     "BatchReport",
+    "ChangeFeed",
     "Changes",
+    "Committed",
     "Config",
     "ConfigError",
     "DeleteReport",
@@ -59,12 +66,15 @@ __all__ = [
     "FileLink",
     "FileNode",
     "FileRefused",
+    "FilterSamples",
+    "Gap",
     "Heading",
     "InboundLink",
     "IndexStats",
     "LinkEdit",
     "LinkSpan",
     "MarkdownLinkMatch",
+    "ModeReason",
     "MoveReport",
     "Neighbour",
     "NotIndexed",
@@ -74,6 +84,7 @@ __all__ = [
     "PathRefused",
     "RangeError",
     "ReadResult",
+    "Rebuilt",
     "ReindexSummary",
     "RemeError",
     "RenderedLine",
@@ -87,16 +98,20 @@ __all__ = [
     "TraverseResult",
     "UndoRefused",
     "UndoReport",
+    "WebLinkMatch",
     "WikilinkMatch",
     "Workspace",
+    "WorkspaceMode",
     "WriteReport",
     "aliases_of",
+    "choose_mode",
     "date_ordinal",
     "discover",
     "enclosing_index",
     "est_tokens",
     "existing_file",
     "find_markdown_links",
+    "find_web_links",
     "find_wikilinks",
     "format_hit",
     "format_score",
@@ -104,9 +119,11 @@ __all__ = [
     "line_ranges",
     "list_tags",
     "load_config",
+    "markdown_link_to",
     "outline",
     "parse_query",
     "render_markdown",
     "suffix_warnings",
     "walk_ahead",
+    "wikilink_to",
 ]

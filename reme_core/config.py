@@ -24,7 +24,7 @@ class SearchSettings:
     expand_links: bool = True
     max_links_per_direction: int = 10
     name_weight: float = 2.0  # a note's name field, added to its best chunk (0: off)
-    strict_dates: bool = False
+    strict_date_filter: bool = False  # memory mode: a date filter drops undated notes too
 
 
 @dataclass(slots=True)
@@ -73,12 +73,6 @@ class Config:
     search: SearchSettings = field(default_factory=SearchSettings)
     vectors: VectorSettings = field(default_factory=VectorSettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
-
-    def resolved_mode(self, root: Path) -> str:
-        """`memory` when any memory layer folder exists, else `vault` (unless set explicitly)."""
-        if self.mode in ("memory", "vault"):
-            return self.mode
-        return "memory" if any((root / d).is_dir() for d in MEMORY_LAYERS) else "vault"
 
     def resolved_link_resolution(self, mode: str) -> str:
         """Obsidian resolution is the default in vault mode only (ReMe keeps literal paths)."""

@@ -1,7 +1,8 @@
 """Dates of notes, one rule for every stage: `YYYY-MM-DD` strings as day ordinals.
 
-A note's date comes from a `YYYY-MM-DD` folder or file name below its layer, else from its
-frontmatter `date`; the search filters compare the same ordinals.
+A note's date comes from a `YYYY-MM-DD` in its file name (`2021-03-04 Retro.md`), else in the
+nearest folder name that has one (`daily/2026-06-20/x.md`), else from its `date` property,
+else `created` (SPEC §14); the search filters compare the same ordinals.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 NO_DATE = -1
 _ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})", re.ASCII)
+_IN_NAME = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)", re.ASCII)
 _SEGMENT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\.[A-Za-z0-9]+)?$", re.ASCII)
 
 
@@ -31,12 +33,17 @@ def date_ordinal(value: object) -> int:
 
 
 def file_date(path: str, frontmatter: Mapping[str, Any]) -> int:
-    """The note's date: a `YYYY-MM-DD` path segment after the layer, else frontmatter `date`."""
-    for segment in path.split("/")[1:]:
-        ordinal = date_ordinal(segment)
+    """The note's date (see the module docstring), or NO_DATE when it has none."""
+    for name in reversed(path.split("/")):  # the file name, then its folders, nearest first
+        for m in _IN_NAME.finditer(name):
+            ordinal = _ordinal(m)
+            if ordinal != NO_DATE:
+                return ordinal
+    for key in ("date", "created"):
+        ordinal = date_ordinal(frontmatter.get(key))
         if ordinal != NO_DATE:
             return ordinal
-    return date_ordinal(frontmatter.get("date"))
+    return NO_DATE
 
 
 def _ordinal(m: re.Match[str]) -> int:

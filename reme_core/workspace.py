@@ -38,6 +38,7 @@ from reme_core.query.options import SearchOptions
 from reme_core.query.reading import ReadResult, read_lines
 from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
+from reme_core.query.samples import FilterSamples, filter_samples
 from reme_core.query.search import run_search
 from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer, tokenizer_for
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from reme_core.edit.file_ops import DeleteReport, MoveReport
     from reme_core.edit.undo import UndoReport
     from reme_core.edit.write import WriteReport
+    from reme_core.indexing.change_feed import ChangeFeed
     from reme_core.indexing.maintenance import IndexStats, OptimizeReport
     from reme_core.indexing.rebuild import ReindexSummary
 
@@ -61,7 +63,8 @@ class Workspace:
     def __init__(self, root: Path, config: Config) -> None:
         self.root = root
         self.config = config
-        self.mode, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
+        self.mode_choice, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
+        self.mode = self.mode_choice.mode  # "memory" or "vault"; `mode_choice` says why
         self.link_resolution = config.resolved_link_resolution(self.mode)
         self.warnings: list[str] = []
         self.settings = ParseSettings.from_config(config, self.link_resolution == "obsidian")
@@ -221,6 +224,13 @@ class Workspace:
             self.vectors.close()
         self.live.close()
 
+    def change_feed(self) -> ChangeFeed:
+        """Every change committed from now on, by this process or any other, read with
+        `ChangeFeed.poll` (what `watch` prints)."""
+        from reme_core.indexing.change_feed import ChangeFeed
+
+        return ChangeFeed(self.live)
+
     def add_listener(self, fn: Callable[[BatchReport], None]) -> None:
         """Call `fn` after every applied batch (the TUI refreshes its panes from it)."""
         self.indexer.listeners.append(fn)
@@ -278,16 +288,31 @@ class Workspace:
         exclude_paths: Sequence[str] = (),
         group: bool = False,
         exclude_tags: Sequence[str] = (),
+        strict_date_filter: bool | None = None,
+        sort: str = "name",
     ) -> SearchResult:
         """Search chunks (SPEC §8); never raises for an empty or punctuation-only query.
 
         ``group``: one hit per note (its best chunk; `SearchHit.more` counts the others),
         as the browser shows them; ReMe's chunk list is the default.
+        ``sort``: how filters without words (`path:`, `tag:`, dates), which list the notes
+        they admit, order them: "name" (by path) or "mtime" (last modified first).
+        ``strict_date_filter``: in memory mode, whether a date filter drops undated notes
+        (ReMe's option; default `search.strict_date_filter`). In a vault it always does.
         """
         s = self.config.search
-        filters = SearchFilters.of(s, start_date, end_date, path, tags, exclude_paths, exclude_tags)
+        strict = s.strict_date_filter if strict_date_filter is None else strict_date_filter
+        filters = SearchFilters.of(
+            strict or self.mode == "vault",
+            start_date,
+            end_date,
+            path,
+            tags,
+            exclude_paths,
+            exclude_tags,
+        )
         options = SearchOptions.of(
-            s, limit, min_score, vector_weight, expand_links, max_links_per_direction, group
+            s, limit, min_score, vector_weight, expand_links, max_links_per_direction, group, sort
         )
         vectors = self.vectors.prepare(query) if self.vectors is not None else None
         self.refresh_if_changed()
@@ -311,6 +336,11 @@ class Workspace:
     ) -> RetrieveResult:
         """Hits then their one-hop link targets, de-duplicated and cut to a token budget."""
         return run_retrieve(self, query, limit, budget_tokens, expand_links, explain)
+
+    def filter_samples(self) -> FilterSamples:
+        """Real values for filter examples (a top folder, the dates the notes span)."""
+        with self._fresh() as index:
+            return filter_samples(index)
 
     def links(self, path: str) -> NoteLinks:
         """Every outlink and inlink of an indexed file, with names and dangling marks."""
@@ -375,7 +405,7 @@ class Workspace:
         from reme_core.indexing.maintenance import index_stats
 
         with self._fresh():
-            return index_stats(self.live)
+            return index_stats(self.live, self.mode_choice.reason.value)
 
     # -- link-safe file operations (reme_core.edit.file_ops) ---------------------------------------
     def move(

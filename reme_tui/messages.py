@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from reme_core import BatchReport, IndexStats, ParsedQuery, ReindexSummary, UndoReport, Workspace
+from reme_core import (
+    BatchReport,
+    FilterSamples,
+    IndexStats,
+    ParsedQuery,
+    ReindexSummary,
+    UndoReport,
+    Workspace,
+)
 
 if TYPE_CHECKING:
     from reme_tui.widgets.neighbours import NeighbourData
@@ -29,11 +37,12 @@ class OpenNote(Message):
 
 @dataclass
 class FollowLink(Message):
-    """The reader's selected wikilink was activated."""
+    """The reader's selected link (a note's, or a web address) was activated."""
 
     target: str
     anchor: str = ""
     source: str = ""
+    web: bool = False  # an http(s) address, for the system browser
 
 
 @dataclass
@@ -61,6 +70,7 @@ class WorkspaceOpened(Message):
 
     ws: Workspace
     stats: IndexStats
+    samples: FilterSamples  # real filter values for the search box's examples
 
 
 @dataclass

@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
-DEMO = Path(__file__).resolve().parent.parent / "reme_tui" / "demo"
+import reme_tui
+
+# The demo of the reme_tui that is imported: the source tree's, or an installed wheel's when
+# CI runs the launch tests against the wheel on the other Pythons.
+DEMO = Path(reme_tui.__file__).resolve().parent / "demo"
 
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:

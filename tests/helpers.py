@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,17 @@ if TYPE_CHECKING:
     from textual.pilot import Pilot
 
     from reme_core import Workspace
+
+
+def _entry_point() -> list[str]:
+    """The installed `reme-tui` of the running interpreter's environment, never a name looked
+    up on PATH (another environment's, or none, when the venv is not activated); where no
+    script was installed beside the interpreter, the same program through `-m`."""
+    script = Path(sys.executable).parent / "reme-tui"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "reme_tui"]
+
+
+REME_TUI: list[str] = _entry_point()
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:

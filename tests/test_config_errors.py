@@ -4,24 +4,21 @@ file, line (and column for YAML syntax), the dotted key and what it accepts; exi
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from reme_core import load_config
 from reme_core.errors import ConfigError
+from tests.helpers import REME_TUI
 
 
 def reme_tui(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """The console script beside this interpreter (the one `pip install` made)."""
-    script = Path(sys.executable).parent / "reme-tui"
-    exe = [str(script)] if script.exists() else [shutil.which("reme-tui") or "reme-tui"]
     env = {k: v for k, v in os.environ.items() if k != "REME_DEBUG"}
     return subprocess.run(
-        [*exe, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=120
+        [*REME_TUI, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=120
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reme_core import LinkSpan, find_wikilinks, outline, render_markdown
+from reme_core import LinkSpan, find_markdown_links, find_wikilinks, outline, render_markdown
 
 NOTE = """---
 title: Sample
@@ -128,3 +128,46 @@ def test_outline_lists_headings_with_plain_titles() -> None:
         (9, 2, "Two alias"),
         (10, 2, "Setext"),
     ]
+
+
+EMPHASISED_LINKS = [
+    ("**[[Target]]**", ["Target"], {"strong"}),
+    ("*[[Target]]*", ["Target"], {"em"}),
+    ("__[[Target]]__", ["Target"], {"strong"}),
+    ("_[[Target]]_", ["Target"], {"em"}),
+    ("***[[Target]]***", ["Target"], {"strong", "em"}),
+    ("**[label](x.md)**", ["label"], {"strong"}),
+    ("- **[[Target]]**: the note", ["Target"], {"strong"}),
+    ("**[[Target|Alias]]** and **[[Missing]]**", ["Alias", "Missing"], {"strong"}),
+    ("*[[a]]*, *[[b]]* or __[[c]]__", ["a", "b", "c"], None),
+    ("**see [[X]]** and **[y](y.md)**", ["X", "y"], {"strong"}),
+]
+
+
+def test_emphasis_around_a_link_styles_the_label_without_its_markers() -> None:
+    """`**[[link]]**` showed `**` around the label when a line had two of them (a link is
+    one character while rendered, and a one-character emphasis ran to the last `**`)."""
+    for source, labels, styles in EMPHASISED_LINKS:
+        spans = [
+            LinkSpan(m.line, m.start, m.end, m.alias or m.target) for m in find_wikilinks(source)
+        ]
+        spans += [LinkSpan(m.line, m.start, m.end, m.text) for m in find_markdown_links(source)]
+        spans.sort(key=lambda s: s.start)
+        (line,) = render_markdown([source], spans)
+        assert "*" not in line.text and "_" not in line.text, (source, line.text)
+        assert [line.text[s:e] for s, e, _ in line.links] == labels, source  # selectable
+        for start, end, _ in line.links:
+            around = {name for s, e, name in line.styles if s <= start and end <= e}
+            assert styles is None or styles <= around, (source, line.styles)
+            assert around & {"strong", "em"}, (source, line.styles)
+
+
+def test_one_letter_emphasis_closes_at_its_own_markers() -> None:
+    for source, text, styled in [
+        ("**a** and **b**", "a and b", ["a", "b"]),
+        ("*a* then *b*", "a then b", ["a", "b"]),
+        ("~~a~~ b ~~c~~", "a b c", ["a", "c"]),
+    ]:
+        (line,) = render_markdown([source])
+        assert line.text == text
+        assert [line.text[s:e] for s, e, _ in line.styles] == styled

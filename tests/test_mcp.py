@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,15 +16,15 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
+from tests.helpers import REME_TUI
+
 BASE_TOOLS = {"search", "read", "traverse", "retrieve", "links", "list", "write", "move"}
 
 
 def _server(workspace: Path, *extra: str) -> StdioServerParameters:
     """`reme-tui mcp -w WORKSPACE` (the installed script, else the same module)."""
-    script = shutil.which("reme-tui")
-    head = [script] if script else [sys.executable, "-m", "reme_tui.cli"]
     return StdioServerParameters(
-        command=head[0], args=[*head[1:], "mcp", "-w", str(workspace), *extra]
+        command=REME_TUI[0], args=[*REME_TUI[1:], "mcp", "-w", str(workspace), *extra]
     )
 
 
@@ -56,7 +54,14 @@ async def test_every_tool_over_stdio(demo_copy: Path) -> None:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == BASE_TOOLS  # no delete without --allow-delete
         params = set(tools["search"].input_schema["properties"])
-        assert params == {"query", "limit", "min_score", "start_date", "end_date"}
+        assert params == {
+            "query",
+            "limit",
+            "min_score",
+            "start_date",
+            "end_date",
+            "strict_date_filter",
+        }
         assert set(tools["read"].input_schema["properties"]) == {"path", "start_line", "end_line"}
 
         found = await call(client, "search", query="recall regression frontmatter", limit=1)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
+from tests.helpers import REME_TUI
 from tests.real_vault import N_NOTES, kill_all, tagged_pids, wait_until, write_vault
 
 POOL = "workers: 2\n"
@@ -197,7 +198,7 @@ def test_killing_a_rebuild_leaves_no_process_and_no_copy(slow_vault: Path, sig) 
     vault = slow_vault
     tag = f"kill-{sig.name}-{os.getpid()}-{time.monotonic_ns()}"
     proc = subprocess.Popen(
-        ["reme-tui", "--reindex", str(vault)],
+        [*REME_TUI, "--reindex", str(vault)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=_env(tag),
@@ -266,7 +267,7 @@ def test_a_live_watcher_keeps_edits_made_while_another_process_rebuilds(tmp_path
     Workspace.open(vault).close()  # built once, so the watcher starts on an index
     tag = f"watch-{os.getpid()}-{time.monotonic_ns()}"
     watch = subprocess.Popen(
-        ["reme-tui", "watch", "-w", str(vault), "--quiet-ms", "50"],
+        [*REME_TUI, "watch", "-w", str(vault), "--quiet-ms", "50"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -278,7 +279,7 @@ def test_a_live_watcher_keeps_edits_made_while_another_process_rebuilds(tmp_path
         assert watch.stdout.readline().startswith("watching")
         time.sleep(1.5)  # the watcher's catch-up diff has run
         rebuild = subprocess.Popen(
-            ["reme-tui", "--reindex", str(vault)],
+            [*REME_TUI, "--reindex", str(vault)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=_env(rebuild_tag),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from reme_core import Workspace
 from tests.conftest import write_files
+from tests.helpers import REME_TUI
 
 # The named notes say their own subject once; other notes repeat it often (the case where
 # chunk BM25 alone ranks the known item low).
@@ -94,7 +95,7 @@ def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> No
     line = 'regression -chunker path:daily/ "recall"'
     env = {k: v for k, v in os.environ.items() if k != "REME_WORKSPACE"}
     proc = subprocess.run(
-        ["reme-tui", "search", *line.split(" "), "--limit", "10", "--no-links", "--json"],
+        [*REME_TUI, "search", *line.split(" "), "--limit", "10", "--no-links", "--json"],
         cwd=demo_copy,
         capture_output=True,
         text=True,

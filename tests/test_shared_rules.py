@@ -18,7 +18,9 @@ def test_dates_are_real_days_from_paths_then_frontmatter() -> None:
     assert file_date("daily/2026-06-05/run.md", {"date": "2020-01-01"}) == date_ordinal(
         "2026-06-05"
     )
-    assert file_date("2026-06-05.md", {"date": "2020-01-01"}) == date_ordinal("2020-01-01")
+    # SPEC §14: a date in the path (the file name too, at the root as anywhere) comes first.
+    assert file_date("2026-06-05.md", {"date": "2020-01-01"}) == date_ordinal("2026-06-05")
+    assert file_date("notes/x.md", {"date": "2020-01-01"}) == date_ordinal("2020-01-01")
 
 
 def test_frontmatter_dates_are_kept_when_real_and_refused_when_not() -> None:

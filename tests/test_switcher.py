@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +15,7 @@ from hypothesis import strategies as st
 from textual import events
 from textual.command import CommandInput, CommandList
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
@@ -71,8 +75,42 @@ def test_exact_name_then_prefix_then_substring_then_description() -> None:
         "wiki/rrf.md",
         "daily/2026-06-01.md",  # only the description holds it
     ]
-    assert [r.kind for r in got[:3]] == [Kind.EXACT, Kind.PREFIX, Kind.PREFIX]
+    assert [r.kind for r in got[:3]] == [Kind.FILE_NAME, Kind.PREFIX, Kind.PREFIX]
     assert got[-1].kind is Kind.DESCRIPTION
+
+
+def test_the_file_name_beats_other_languages_aliases() -> None:
+    """A multilingual vault: each translation of `Callouts.md` carries "Callouts" as an alias
+    (and sorts before `en/` by path); the note named so is the one asked for."""
+    notes = [
+        NoteEntry(f"{lang}/Editing and formatting/{name}.md", aliases=("Callouts",))
+        for lang, name in [("ar", "وسائل الشرح"), ("bn", "কলআউট"), ("de", "Hinweisboxen")]
+    ]
+    notes += [
+        NoteEntry("en/Editing and formatting/Callouts.md"),
+        NoteEntry("en/Callouts plugin.md"),
+        NoteEntry("de/Callouts Übersicht.md"),
+        NoteEntry("de/Callouts.md"),
+    ]
+    ranker = NoteRanker(notes)
+    got = ranker.rank("callouts", 50)
+    assert [r.kind for r in got] == [Kind.FILE_NAME] * 2 + [Kind.EXACT] * 3 + [Kind.PREFIX] * 2
+    assert ranked_paths(ranker, "Callouts")[:2] == [
+        "de/Callouts.md",
+        "en/Editing and formatting/Callouts.md",
+    ]
+    # from a note under en/: en's file first, then de's; en's prefix before de's prefix
+    near = [r.entry.path for r in ranker.rank("Callouts", 50, near="en")]
+    assert near[:2] == ["en/Editing and formatting/Callouts.md", "de/Callouts.md"]
+    assert [p.split("/")[0] for p in near[2:5]] == ["ar", "bn", "de"]  # aliases, by path
+    assert near[5:] == ["en/Callouts plugin.md", "de/Callouts Übersicht.md"]
+    # from a note under de/: its aliases before the other languages' ones
+    de = [r.entry.path for r in ranker.rank("Callouts", 50, near="de")]
+    assert de[:3] == [
+        "de/Callouts.md",
+        "en/Editing and formatting/Callouts.md",
+        "de/Editing and formatting/Hinweisboxen.md",
+    ]
 
 
 def test_frontmatter_name_and_alias_match_exactly() -> None:
@@ -151,7 +189,7 @@ def palette_paths(app: RemeApp) -> list[str]:
         return []
     options = app.screen.query_one(CommandList)
     commands = (options.get_option_at_index(i) for i in range(options.option_count))
-    return [c.hit.command.args[0] for c in commands]
+    return [c.hit.command.args[0] for c in commands if hasattr(c, "hit")]  # not "No matches"
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -208,3 +246,115 @@ async def test_palette_ranks_exact_typo_and_recent_notes(demo_copy: Path) -> Non
         await pilot.press("o")
         # recent first on empty input
         await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/polysilicon.md"])
+
+
+def multilingual_vault(root: Path) -> Path:
+    """Three languages, each translation carrying the English name as an alias."""
+    (root / ".obsidian").mkdir(parents=True)
+    for lang, name in [("ar", "وسائل الشرح"), ("bn", "কলআউট"), ("de", "Hinweisboxen")]:
+        (root / lang).mkdir()
+        (root / lang / f"{name}.md").write_text(
+            f"---\naliases: [Callouts]\n---\n# {name}\n\n{lang} text\n", "utf-8"
+        )
+        (root / lang / "Home.md").write_text(f"# Home\n\n{lang} home\n", "utf-8")
+    (root / "en" / "Editing").mkdir(parents=True)
+    (root / "en" / "Editing" / "Callouts.md").write_text("# Callouts\n\nen text\n", "utf-8")
+    (root / "en" / "Home.md").write_text("# Home\n\nsee [[Callouts]]\n", "utf-8")
+    return root
+
+
+async def test_palette_offers_the_file_named_so_and_the_open_notes_language_first(
+    tmp_path: Path,
+) -> None:
+    root = multilingual_vault(tmp_path / "vault")
+    app = RemeApp(root, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.navigator.open_path("de/Home.md")
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.press("o", *"Callouts")
+        # the file named so first, then the open note's language's alias, then the others
+        want = ["en/Editing/Callouts.md", "de/Hinweisboxen.md", "ar/وسائل الشرح.md", "bn/কলআউট.md"]
+        await until(pilot, lambda: palette_paths(app) == want)
+        await pilot.press("escape")
+        app.main.navigator.open_path("en/Home.md")
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.press("o", *"home")
+        # the open note's language, then the one opened before, then by path
+        homes = ["en/Home.md", "de/Home.md", "ar/Home.md", "bn/Home.md"]
+        await until(pilot, lambda: palette_paths(app) == homes)
+
+
+async def test_palette_opened_while_a_change_is_applied_lists_it_once_applied(
+    tmp_path: Path,
+) -> None:
+    """Opened within a second of a file change (the watcher running), with the query typed
+    at once: the palette used to stay empty for the life of the dialog, its start-up (the
+    notes read while the watcher held the index) cancelled by the first keystroke's search.
+    The index is held here by the app's own thread while the real watcher applies a real
+    file change, so the switcher's read waits as it did then, whatever the machine's speed."""
+    root = multilingual_vault(tmp_path / "vault")
+    app = RemeApp(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        ws = app.ws
+        assert ws is not None
+        app.query_one("#note").focus()
+        ws.lock.acquire()  # reentrant: the UI thread goes on; worker threads wait for it
+        try:
+            (root / "en" / "Fresh idea.md").write_text("# Fresh idea\n\nnew\n", "utf-8")
+            await pilot.press("o", *"fresh")
+            assert isinstance(app.screen, SwitcherPalette)
+            await pilot.pause(0.5)
+            assert palette_paths(app) == []  # nothing read yet: the index is held
+        finally:
+            ws.lock.release()
+        # the read finishes, the watcher applies the new note, the palette asks again
+        await until(pilot, lambda: palette_paths(app)[:1] == ["en/Fresh idea.md"], timeout=20)
+        await pilot.press("backspace", *"xx")  # and it keeps answering
+        await until(pilot, lambda: palette_paths(app)[:1] == ["en/Fresh idea.md"], timeout=10)
+        (root / "en" / "Fresh idea.md").unlink()  # a change while it is open, not typed
+        await until(pilot, lambda: palette_paths(app) == [], timeout=20)
+
+
+async def test_keys_typed_right_after_ctrl_o_in_the_search_box_reach_the_switcher(
+    demo_copy: Path,
+) -> None:
+    """In one burst, as a busy app (just after a file change) gets them: they went into the
+    search box, which had focus when Ctrl+O was read, and the switcher opened empty."""
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.main.search_pane.query_one("#query", Input)
+        box.focus()
+        await pilot.pause()
+        for key, char in [("ctrl+o", None), *((c, c) for c in "rrf")]:
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        await until(pilot, lambda: palette_paths(app)[:1] == ["digest/wiki/rrf.md"])
+        assert app.screen.query_one(CommandInput).value == "rrf"
+        assert box.value == ""
+
+
+async def test_a_note_another_process_writes_reaches_the_open_switcher(tmp_path: Path) -> None:
+    """`reme-tui write` commits the note before this browser's watcher sees the file, which
+    then finds nothing to apply: the change log tells the browser, and the switcher asks
+    again."""
+    root = multilingual_vault(tmp_path / "vault")
+    app = RemeApp(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.press("o", *"zephyr")
+        await until(pilot, lambda: isinstance(app.screen, SwitcherPalette))
+        await pilot.pause(0.5)
+        assert palette_paths(app) == []
+        cmd = [sys.executable, "-m", "reme_tui", "write", "en/Zephyr.md", "--body", "wind"]
+        done = await asyncio.to_thread(
+            subprocess.run, [*cmd, "-w", str(root)], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        await until(pilot, lambda: palette_paths(app) == ["en/Zephyr.md"], timeout=20)

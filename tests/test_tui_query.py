@@ -27,7 +27,8 @@ def test_half_typed_filters_and_unknown_prefixes_are_harmless() -> None:
     assert parse_query("-path:session/").exclude_paths == ["session/"]
 
 
-def test_filters_alone_are_not_a_search_but_a_tag_lists_its_notes() -> None:
-    assert parse_query("path:daily/ after:2026-06-01").is_empty()
+def test_filters_alone_list_their_notes_but_exclusions_alone_do_not() -> None:
+    assert not parse_query("path:daily/ after:2026-06-01").is_empty()
+    assert parse_query("-path:daily/ -tag:x").is_empty()
     assert not parse_query("tag:x path:daily/").is_empty()
     assert not parse_query('"phrase only"').is_empty()

@@ -20,6 +20,7 @@ import pytest
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
+from tests.helpers import REME_TUI
 from tests.real_vault import N_NOTES, kill_all, tagged_pids, wait_until, write_vault
 from tests.test_tui_app import SIZE
 from tests.test_tui_app import wait_until as app_wait_until
@@ -99,7 +100,7 @@ class Browser:
                 # as a terminal emulator starts it: a hang-up ends it even when the test
                 # itself runs under nohup (which would be inherited as SIG_IGN)
                 signal.signal(signal.SIGHUP, signal.SIG_DFL)
-                os.execvpe("reme-tui", ["reme-tui", str(vault)], env)
+                os.execve(REME_TUI[0], [*REME_TUI, str(vault)], env)
             finally:
                 os._exit(127)
         self.code: int | None = None

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from reme_core import Workspace, discover
 from tests.conftest import write_files
+from tests.helpers import REME_TUI
 
 VAULT = {
     "Home.md": "# Home\n\nSee [[Plans]] and [[metadata/Schema notes]].\n",
@@ -28,7 +29,7 @@ VAULT = {
 def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "REME_WORKSPACE"}
     return subprocess.run(
-        ["reme-tui", *args], cwd=cwd, capture_output=True, text=True, timeout=120, env=env
+        [*REME_TUI, *args], cwd=cwd, capture_output=True, text=True, timeout=120, env=env
     )
 
 

@@ -1,8 +1,9 @@
 """Which workspace a program run in some folder means, found the way git and zk find theirs.
 
 From the current folder upwards, the nearest folder that is a workspace: it holds derived
-state, a `reme.yaml`, a memory layer (`daily/`, `digest/`, `resource/`) or an Obsidian vault's
-`.obsidian/`. A `.reme/` folder in the current one is ReMe's default workspace (SPEC §13).
+state, a `reme.yaml`, a memory layer (`daily/`, `digest/`, `resource/`), ReMe's own state
+under `metadata/` or an Obsidian vault's `.obsidian/`. A `.reme/` folder in the current one
+is ReMe's default workspace (SPEC §13).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from reme_core.config import CONFIG_FILE, MEMORY_LAYERS
 from reme_core.files.paths import METADATA_DIR, VAULT_STATE_DIR
+from reme_core.files.workspace_mode import OBSIDIAN_DIR, REME_STATE_DIRS
 
 REME_DEFAULT_DIR = ".reme"
 DB_FILE = "index.sqlite"
@@ -34,7 +36,9 @@ def is_workspace(folder: Path) -> bool:
     """Whether a folder marks itself as a workspace (see the module docstring)."""
     if has_index(folder) or (folder / CONFIG_FILE).is_file():
         return True
-    return any((folder / d).is_dir() for d in (*MEMORY_LAYERS, ".obsidian", VAULT_STATE_DIR))
+    if any((folder / d).is_dir() for d in (*MEMORY_LAYERS, OBSIDIAN_DIR, VAULT_STATE_DIR)):
+        return True
+    return any((folder / METADATA_DIR / d).is_dir() for d in REME_STATE_DIRS)
 
 
 def discover(start: Path) -> Discovered:

@@ -19,6 +19,7 @@ from reme_core.files.paths import (
     state_dir_name,
 )
 from reme_core.files.text_decode import shown_name, undecodable
+from reme_core.files.workspace_mode import WorkspaceMode, choose_mode
 
 WATCH_LAYERS = ("daily", "digest")
 REINDEX_LAYERS = ("daily", "digest", "resource")
@@ -55,9 +56,10 @@ class Scope:
         return any(d == "" or relpath == d or relpath.startswith(d + "/") for d in self.dirs)
 
 
-def scopes_for(root: Path, config: Config) -> tuple[str, Scope, Scope]:
-    """(mode, live/start-up scope, rebuild scope) for a workspace (SPEC §1)."""
-    mode = config.resolved_mode(root)
+def scopes_for(root: Path, config: Config) -> tuple[WorkspaceMode, Scope, Scope]:
+    """(mode and why, live/start-up scope, rebuild scope) for a workspace (SPEC §1, §14)."""
+    chosen = choose_mode(root, config)
+    mode = chosen.mode
     state = state_dir_name(mode)
     # A vault's .gitignore is its owner's word on what is not notes; a ReMe workspace has none.
     excludes = Excludes.for_workspace(root, config.exclude, gitignore=mode == "vault")
@@ -74,7 +76,7 @@ def scopes_for(root: Path, config: Config) -> tuple[str, Scope, Scope]:
         rebuild_dirs, rebuild_suffixes = config.reindex_dirs or ("",), config.watch_suffixes
     watch = Scope(tuple(watch_dirs), tuple(suffixes), state, excludes)
     rebuild = Scope(tuple(rebuild_dirs), tuple(rebuild_suffixes), state, excludes)
-    return mode, watch, rebuild
+    return chosen, watch, rebuild
 
 
 class Found(dict[str, FileStat]):

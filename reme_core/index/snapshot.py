@@ -52,7 +52,9 @@ from reme_core.index.stored_text import (
 )
 
 SNAPSHOT_NAME = "bm25-postings.npz"
-_VERSION = 4  # 3: strings NUL-joined, per-file JSON rows, postings checked per term; 4: no sums
+# 3: strings NUL-joined, per-file JSON rows, postings checked per term; 4: no sums;
+# 5: file dates by SPEC §14 (a date in the file name, any folder, `created`)
+_VERSION = 5
 _SAVING = threading.Lock()  # one writer per process: the temporary file is named by pid
 
 

@@ -218,6 +218,9 @@ class Indexer:
         from reme_core.parse.parsing import VANISHED
 
         started = time.perf_counter()
+        # What another process committed first (a `write`, the MCP server) is then known as
+        # it is: its file is no change to parse and commit again (nor to report twice).
+        self.live.refresh_if_changed()
         candidates = sorted(set(changes.added) | set(changes.modified))
         unfit = set(candidates).difference(regular_inside(self.root, candidates))
         to_parse, touched = self._split_touched([p for p in candidates if p not in unfit])
@@ -271,11 +274,13 @@ class Indexer:
                 live.store.record_skipped(skipped)
                 live.store.put_meta({"fingerprint": live.place.fingerprint})
                 generation = live.store.bump_generation()
+                changes = _changes(gone & known, writes, known)
+                live.store.changes.record(generation, ((c.kind, c.path, c.chunks) for c in changes))
         except Exception:
             retry_busy(live.load)
             raise
         live.persisted_terms = len(vocab)
-        report = self._update_memory(gone & known, writes, results, known)
+        report = self._update_memory(gone & known, writes, results, changes)
         for path, mtime, digest in touched:
             node = live.memory.nodes.get(path)
             if node is not None and node.content_hash == digest:
@@ -349,13 +354,12 @@ class Indexer:
         removed: Iterable[str],
         writes: Sequence[BatchWrite],
         results: Sequence[tuple[list[int], np.ndarray]],
-        known: set[str],
+        changes: list[FileChange],
     ) -> BatchReport:
         index = self.live.memory
-        report = BatchReport()
+        report = BatchReport(changes)
         for path in sorted(removed):
             index.remove_file(path)
-            report.changes.append(FileChange(path, "deleted", 0))
         for write, (file_ids, rowids) in zip(writes, results, strict=True):
             files = write.parsed.files()
             nodes = [pf.node for pf in files]
@@ -375,11 +379,18 @@ class Indexer:
                 write.term_ids,
                 write.tfs,
             )
-            for node, n in zip(nodes, counts, strict=True):
-                kind: ChangeKind = "modified" if node.path in known else "added"
-                report.changes.append(FileChange(node.path, kind, n))
         if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
             index.relink_all()
         else:
             index.relink(path for w in writes for path in w.parsed.paths)
         return report
+
+
+def _changes(removed: set[str], writes: Sequence[BatchWrite], known: set[str]) -> list[FileChange]:
+    """What a commit does to each file, as its report says and the store's change log keeps."""
+    out = [FileChange(path, "deleted", 0) for path in sorted(removed)]
+    for write in writes:
+        for path, n in zip(write.parsed.paths, write.parsed.chunk_counts, strict=True):
+            kind: ChangeKind = "modified" if path in known else "added"
+            out.append(FileChange(path, kind, n))
+    return out

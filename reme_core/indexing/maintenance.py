@@ -86,6 +86,7 @@ class IndexStats:
 
     workspace: str
     mode: str
+    mode_reason: str  # `ModeReason`'s value: why the workspace has its mode
     link_resolution: str
     files: int
     chunks: int
@@ -102,13 +103,14 @@ class IndexStats:
         return asdict(self)
 
 
-def index_stats(live: LiveIndex) -> IndexStats:
+def index_stats(live: LiveIndex, mode_reason: str) -> IndexStats:
     """Files, chunks, live/tombstoned documents, vocabulary, links, database size."""
     index = live.memory
     graph = index.graph
     return IndexStats(
         workspace=str(live.place.root),
         mode=live.place.mode,
+        mode_reason=mode_reason,
         link_resolution=live.place.link_resolution,
         files=len(index.nodes),
         chunks=index.bm25.n_docs,

@@ -17,22 +17,31 @@ _PLACE = 0xE000  # placeholders: private-use characters, one per link of a stret
 _PLACE_RE = re.compile("[\ue000-\uf8ff]")
 _SPECIAL_RE = re.compile(r"[`\\*_~=\[<#\ue000-\uf8ff]|://")
 # Each alternative is one outer group, so `m.lastgroup` names the token (it closes last).
+# An emphasis's text is one character unless more are needed (`??`): a link stands as one
+# placeholder, and `**[[a]]** and **[[b]]**` is two strong links, not one span from the first
+# `**` to the last with `** and **` shown inside.
 _INLINE_RE = re.compile(
     r"(?P<code>(?P<tick>`+)(?P<code_text>.+?)(?<!`)(?P=tick)(?!`))"
     r"|(?P<esc>\\(?P<esc_char>[!-/:-@\[-`{-~]))"
-    r"|(?P<strong>\*\*(?P<strong_text>\S(?:.*?\S)?)\*\*)"
-    r"|(?P<strong2>(?<!\w)__(?P<strong2_text>\S(?:.*?\S)?)__(?!\w))"
-    r"|(?P<em>\*(?P<em_text>[^\s*](?:.*?[^\s*])?)\*)"
-    r"|(?P<em2>(?<!\w)_(?P<em2_text>[^\s_](?:.*?[^\s_])?)_(?!\w))"
-    r"|(?P<strike>~~(?P<strike_text>\S(?:.*?\S)?)~~)"
-    r"|(?P<mark>==(?P<mark_text>\S(?:.*?\S)?)==)"
+    r"|(?P<strongem>\*\*\*(?P<strongem_text>[^\s*](?:.*?[^\s*])??)\*\*\*)"
+    r"|(?P<strong>\*\*(?P<strong_text>\S(?:.*?\S)??)\*\*)"
+    r"|(?P<strong2>(?<!\w)__(?P<strong2_text>\S(?:.*?\S)??)__(?!\w))"
+    r"|(?P<em>\*(?P<em_text>[^\s*](?:.*?[^\s*])??)\*)"
+    r"|(?P<em2>(?<!\w)_(?P<em2_text>[^\s_](?:.*?[^\s_])??)_(?!\w))"
+    r"|(?P<strike>~~(?P<strike_text>\S(?:.*?\S)??)~~)"
+    r"|(?P<mark>==(?P<mark_text>\S(?:.*?\S)??)==)"
     r"|(?P<link>(?P<img>!)?\[(?P<text>[^\]\n]*)\]\((?P<url>[^)\s]*)(?:\s+\"[^\"]*\")?\))"
     r"|(?P<auto><(?P<auto_url>[a-z][\w+.-]*://[^>\s]+)>)"
     r"|(?P<bare>\bhttps?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"])"
     r"|(?P<tag>(?<![\w#&/\\])#(?P<tag_name>[\w/-]*[^\W\d][\w/-]*))"
 )
-_NESTED = {"strong": "strong", "strong2": "strong", "em": "em", "em2": "em"}
-_NESTED |= {"strike": "strike", "mark": "mark"}
+_NESTED: dict[str, tuple[str, ...]] = {
+    "strong": ("strong",),
+    "strong2": ("strong",),
+    "em": ("em",),
+    "em2": ("em",),
+}
+_NESTED |= {"strongem": ("strong", "em"), "strike": ("strike",), "mark": ("mark",)}
 
 
 class LineBuilder:
@@ -143,7 +152,7 @@ def _emit(
         elif kind == "esc":
             out.add(m.group("esc_char"), styles)
         elif kind in _NESTED:
-            _emit(out, m.group(f"{kind}_text"), (*styles, _NESTED[kind]), labels)
+            _emit(out, m.group(f"{kind}_text"), (*styles, *_NESTED[kind]), labels)
         elif kind == "link":
             label = m.group("text") or m.group("url")
             if m.group("img"):

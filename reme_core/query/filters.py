@@ -13,7 +13,6 @@ from reme_core.dates import NO_DATE, date_ordinal
 from reme_core.errors import RemeError
 
 if TYPE_CHECKING:
-    from reme_core.config import SearchSettings
     from reme_core.index.memory_index import MemoryIndex
 
 
@@ -32,7 +31,7 @@ class SearchFilters:
     @classmethod
     def of(
         cls,
-        settings: SearchSettings,
+        strict_dates: bool,
         start_date: str | None,
         end_date: str | None,
         path: str | Sequence[str] | None,
@@ -40,7 +39,8 @@ class SearchFilters:
         exclude_paths: Sequence[str],
         exclude_tags: Sequence[str],
     ) -> SearchFilters:
-        """The filters of a search's arguments (`path`: one prefix or several)."""
+        """The filters of a search's arguments (`path`: one prefix or several;
+        `strict_dates`: a date filter drops undated notes)."""
         paths = [path] if isinstance(path, str) else list(path or ())
         return cls(
             start_date,
@@ -48,9 +48,14 @@ class SearchFilters:
             paths,
             list(tags),
             list(exclude_paths),
-            settings.strict_dates,
+            strict_dates,
             list(exclude_tags),
         )
+
+    def lists(self) -> bool:
+        """Whether the filters alone name notes to list (`path:`, `tag:`, dates: not only
+        exclusions)."""
+        return bool(self.paths or self.tags or self.start_date or self.end_date)
 
     def active(self) -> bool:
         return bool(

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reme_core.config import SearchSettings
+from reme_core.errors import RemeError
+
+ORDERS = ("name", "mtime")  # a listing's order: by path, or last modified first
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +20,7 @@ class SearchOptions:
     expand_links: bool
     max_links_per_direction: int
     group: bool = False
+    order: str = "name"  # a listing (filters without words): see ORDERS
 
     @classmethod
     def of(
@@ -28,8 +32,11 @@ class SearchOptions:
         expand_links: bool | None = None,
         max_links_per_direction: int | None = None,
         group: bool = False,
+        order: str = "name",
     ) -> SearchOptions:
         """The options of a search's arguments (None: the setting)."""
+        if order not in ORDERS:
+            raise RemeError(f"sort: expected one of {', '.join(ORDERS)}, got {order!r}")
         return cls(
             max(1, int(settings.limit if limit is None else limit)),
             settings.min_score if min_score is None else min_score,
@@ -37,4 +44,5 @@ class SearchOptions:
             settings.expand_links if expand_links is None else expand_links,
             max_links_per_direction or settings.max_links_per_direction,
             group,
+            order,
         )

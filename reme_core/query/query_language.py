@@ -1,10 +1,11 @@
 """The search box's query syntax, mapped onto `Workspace.search` keyword arguments.
 
-`"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x` (alone it
-lists the notes with that tag; `tag:a` also takes nested `a/b`), `-tag:x`,
-`after:2026-06-01` and `before:2026-06-20` (both inclusive), `term*`; everything else is
-words. A filter with an empty value (`path:` while still typing) is ignored rather than
-refused, and the word still being typed (no space after it yet) matches as a prefix.
+`"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x` (`tag:a`
+also takes nested `a/b`), `-tag:x`, `after:2026-06-01` and `before:2026-06-20` (both
+inclusive), `term*`; everything else is words. Filters without words list the notes they
+admit, by name, or last modified first with `sort:mtime`. A filter with an empty value
+(`path:` while still typing) is ignored rather than refused, and the word still being typed
+(no space after it yet) matches as a prefix.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _TOKEN_RE = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
-_FILTERS = ("path", "tag", "after", "before")
+_FILTERS = ("path", "tag", "after", "before", "sort")
 
 
 @dataclass(slots=True)
@@ -30,6 +31,7 @@ class ParsedQuery:
     exclude_tags: list[str] = field(default_factory=list)
     start_date: str | None = None
     end_date: str | None = None
+    sort: str = "name"
     typing: bool = False
     """The last word is still being typed: it matches terms that start with it."""
 
@@ -47,8 +49,9 @@ class ParsedQuery:
         return [*(w.rstrip("*") for w in self.words), *self.phrases]
 
     def is_empty(self) -> bool:
-        """True when there is nothing to search for (a tag alone lists its notes)."""
-        return not (self.words or self.phrases or self.tags)
+        """True when there is nothing to search for (filters alone list their notes)."""
+        listing = self.paths or self.tags or self.start_date or self.end_date
+        return not (self.words or self.phrases or listing)
 
     def search_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for `Workspace.search` (besides the query text)."""
@@ -61,6 +64,7 @@ class ParsedQuery:
             "exclude_tags": tuple(self.exclude_tags),
             "start_date": self.start_date,
             "end_date": self.end_date,
+            "sort": self.sort,
         }
 
 
@@ -102,3 +106,5 @@ def _apply_filter(parsed: ParsedQuery, key: str, value: str, negated: bool) -> N
         parsed.start_date = value
     elif key == "before":
         parsed.end_date = value
+    elif key == "sort":
+        parsed.sort = value.lower()

@@ -59,8 +59,8 @@ def run_search(
     vec_docs, vec_scores = np.zeros(0, np.int64), np.zeros(0)
     if vector_search is not None and query.strip():
         vec_docs, vec_scores = vector_search(query, candidates, mask)
-    if not terms and not len(vec_docs) and filters.tags and not phrases:
-        return _tagged_notes(ws, result, file_mask(index, filters), limit)
+    if not terms and not len(vec_docs) and filters.lists() and not phrases:
+        return _listed_notes(ws, result, file_mask(index, filters), limit, options.order)
     if not terms and not len(vec_docs):
         result.message = "Nothing to search for: the query has no words."
         result.counts = _counts(0, 0, 0, hybrid=False)
@@ -245,20 +245,33 @@ def _hits(
     return hits, hit_docs
 
 
-def _tagged_notes(
-    ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int
+def _listed_notes(
+    ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int, order: str
 ) -> SearchResult:
-    """A tag without words lists the notes that have it: each note's first chunk, by path."""
+    """Filters without words (`path:`, `tag:`, dates) list the notes they admit: each note's
+    first chunk, by path or (`order` "mtime") last modified first."""
     index = ws.index
-    paths = sorted(index.files.path(i) for i in np.flatnonzero(slots).tolist())
+    admitted = np.flatnonzero(slots)
+    if order == "mtime":
+        mtimes = index.stat_columns()[1][admitted]
+        # A file stored "racily clean" (RACY_MTIME, negative) was written moments before it
+        # was read: it is among the newest.
+        mtimes = np.where(mtimes < 0, np.inf, mtimes)
+        admitted = admitted[np.argsort(-mtimes, kind="stable")]
+    paths = [index.files.path(i) for i in admitted.tolist()]
+    if order == "name":
+        paths.sort()
     check = ChunkCheck(ws.root, ws.config, index.checked_rows)
-    for path in paths[:limit]:
+    for path in paths:
         for chunk in note_chunks(index, ws.store, check, path)[:1]:
             result.results.append(
                 SearchHit(path, chunk.start_line, chunk.end_line, chunk.text, 0.0, body=chunk.body)
             )
+        if len(result.results) >= limit:
+            break
     result.counts = _counts(0, 0, len(result.results), hybrid=False)
-    result.message = f"{len(paths)} notes with that tag" if paths else "No note has that tag."
+    counted = "1 note matches" if len(paths) == 1 else f"{len(paths)} notes match"
+    result.message = counted if paths else "No note matches the filters."
     return result
 
 

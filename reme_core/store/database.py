@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from reme_core.store.batch_rows import write_batch
+from reme_core.store.change_rows import ChangeRows
 from reme_core.store.rows import (
     BatchWrite,
     ChunkArrays,
@@ -61,6 +62,7 @@ class Store:
         try:
             self.conn = connect(path)
             self.vectors = VectorRows(self.conn)
+            self.changes = ChangeRows(self.conn)
             if str(path) != ":memory:":
                 self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")

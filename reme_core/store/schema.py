@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reme_core.store.rows import StoreError
 
-SCHEMA_VERSION = 2  # 2: files.tags
+SCHEMA_VERSION = 3  # 2: files.tags; 3: the changes table (`watch`'s feed)
 BUSY_MS = 15_000
 
 SCHEMA = """
@@ -37,7 +37,12 @@ CREATE TABLE IF NOT EXISTS vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS vectors (
     hash TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (hash, model));
+CREATE TABLE IF NOT EXISTS changes (
+    generation INTEGER NOT NULL, seq INTEGER NOT NULL, pid INTEGER NOT NULL, kind TEXT NOT NULL,
+    path TEXT NOT NULL, chunks INTEGER NOT NULL, PRIMARY KEY (generation, seq));
 """
+# Tables a newer version added: a database without them is an older version's.
+_ADDED_LATER = frozenset({"changes", "sqlite_autoindex_changes_1"})
 
 
 # What `sqlite_master` of one of our databases holds, made once from `SCHEMA` itself.
@@ -113,6 +118,8 @@ def verify_schema(conn: sqlite3.Connection) -> None:
             raise StoreError("database has no meta table")
         if {n for _, n, _, _ in found ^ expected} == {"files"}:
             raise StoreError("an index made by an older version (its files table differs)")
+        if not found - expected and {n for _, n, _, _ in expected - found} <= _ADDED_LATER:
+            raise StoreError("an index made by an older version (it has no changes table)")
         odd = [f"unexpected {t} {n}" for t, n, _, _ in sorted(found - expected)]
         missing = [f"no {t} {n} as expected" for t, n, _, _ in sorted(expected - found)]
         raise StoreError(f"not this program's schema ({', '.join(odd + missing)})")

@@ -125,14 +125,19 @@ def _query_tools(tool: _Register, ws: Workspace) -> None:
         min_score: float | None = None,
         start_date: str | None = None,
         end_date: str | None = None,
+        strict_date_filter: bool | None = None,
     ) -> CallToolResult:
         """Search the memory: the best chunks (path:start-end, score, text) with each hit's
-        outlinks and inlinks. Dates are inclusive YYYY-MM-DD."""
+        outlinks and inlinks. Dates are inclusive YYYY-MM-DD; a note's date is a YYYY-MM-DD
+        in its path, else its date/created property. Undated notes pass a date filter in a
+        memory workspace unless strict_date_filter (in a vault they never do)."""
 
         def run() -> CallToolResult:
             if limit < 1:
                 raise RemeError(f"limit must be at least 1, got {limit}")
-            result = ws.search(query, limit, min_score, start_date, end_date)
+            result = ws.search(
+                query, limit, min_score, start_date, end_date, strict_date_filter=strict_date_filter
+            )
             return _result(result.answer(), result.to_dict())
 
         return _guarded(run)

@@ -9,6 +9,8 @@ app's and the main screen's, becomes a notification in one place: `on_worker_sta
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -18,11 +20,11 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from reme_core import RemeError, Workspace
+from reme_core import BatchReport, Committed, RemeError, Workspace
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
-from reme_tui.messages import WorkspaceOpened
+from reme_tui.messages import IndexChanged, WorkspaceOpened
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.state import WorkspaceState, load_state
@@ -33,6 +35,9 @@ from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane
 from reme_tui.widgets.switcher import SwitcherPalette
 
+# How often the browser reads the change log for other processes' commits.
+FEED_POLL_SECONDS = 1.0
+
 
 class RemeApp(App[None]):
     """Browse, search and follow the links of a folder of Markdown memory."""
@@ -40,9 +45,6 @@ class RemeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "reme"
     COMMANDS: ClassVar = App.COMMANDS | {RemeCommands}
-    # One mode, based on the main screen: Textual mounts it before the app's `on_mount`.
-    MODES: ClassVar = {"browse": MainScreen}
-    DEFAULT_MODE: ClassVar = "browse"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Ids as on the main screen's bindings: `keymap:` in settings.yaml remaps by id.
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit"),
@@ -59,6 +61,7 @@ class RemeApp(App[None]):
         self.app_state: WorkspaceState = load_state(self.root)  # last query, recent notes
         self.preferences = Preferences(self)
         self._watch_stop: asyncio.Event | None = None
+        self.crash: Exception | None = None  # what stopped the app, for the one-line report
 
     def keymap_classes(self) -> tuple[type, ...]:
         """The app's, the screens', the panes', the dialogs' and the palettes' bindings may
@@ -77,16 +80,21 @@ class RemeApp(App[None]):
             SwitcherPalette,
         )
 
+    def get_default_screen(self) -> MainScreen:
+        """The main screen as the default screen, not as a mode's: Textual puts the default
+        screen on the stack before mounting it, while a mode's screen is mounted first; with
+        Python 3.12's eager tasks its `Input` then looked for a screen on an empty stack."""
+        return MainScreen()
+
     @property
     def main(self) -> MainScreen:
-        """The browser's screen, at the base of the one mode's stack."""
+        """The browser's screen, at the base of the stack."""
         main = self.screen_stack[0]
         assert isinstance(main, MainScreen)
         return main
 
     def on_mount(self) -> None:
         self.preferences.apply(first=True)
-        self.open_workspace(self.main.progress("indexing"))
 
     def on_unmount(self) -> None:
         self.app_state.save()
@@ -97,6 +105,14 @@ class RemeApp(App[None]):
         """Keys typed in one burst with "o" were queued below the switcher: it takes them."""
         if isinstance(self.screen, SwitcherPalette):
             self.screen.take_key(event)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's last resort: keep the error for `run_browser`, which names it in one line
+        with a log file and exits non-zero; Textual's long traceback only with REME_DEBUG."""
+        self.crash = error
+        super()._handle_exception(error)
+        if not os.environ.get("REME_DEBUG"):
+            self._exit_renderables.clear()
 
     # -- the error hub --------------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -123,7 +139,9 @@ class RemeApp(App[None]):
     def open_workspace(self, progress: Callable[[int, int], None]) -> None:
         """Load (or build) the index off the UI thread; the screen is already up."""
         ws = Workspace.open(self.root, progress=progress)
-        self.post_message(WorkspaceOpened(ws, ws.stats()))
+        # Through the screen, behind the progress messages posted there: it bubbles up to the
+        # app only after the last of them has been drawn (and hidden again by the open).
+        self.main.post_message(WorkspaceOpened(ws, ws.stats(), ws.filter_samples()))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
 
@@ -131,6 +149,7 @@ class RemeApp(App[None]):
     def _workspace_opened(self, message: WorkspaceOpened) -> None:
         self.ws = message.ws
         self.main.workspace_ready(message.ws, message.stats)
+        self.main.search_pane.show_samples(message.samples)
         if self.watch_enabled:
             self.start_watcher()
         self.main.search_pane.refresh_results()
@@ -144,15 +163,40 @@ class RemeApp(App[None]):
 
     @work(exclusive=True, group="watcher", name="watcher", exit_on_error=False)
     async def watch_worker(self, watch_workspace: Callable[..., Any]) -> None:
-        """Run reme_core's live watcher; its batches reach the UI through the listener."""
-        self._watch_stop = asyncio.Event()
+        """Run reme_core's live watcher; its batches reach the UI through the listener, the
+        commits of other processes (the MCP server, `reme-tui write`) through the feed."""
+        self._watch_stop = stop = asyncio.Event()
         status = self.main.status
         status.update_state(watcher=True)
+        ws = self.ws
+        assert ws is not None
+        others = asyncio.create_task(self._follow_others(ws, stop))
         try:
-            async for _report in watch_workspace(self.ws, stop_event=self._watch_stop):
+            async for _report in watch_workspace(ws, stop_event=stop):
                 pass  # applied: the workspace listener posts IndexChanged
         finally:
+            others.cancel()
             status.update_state(watcher=False)
+
+    async def _follow_others(self, ws: Workspace, stop: asyncio.Event) -> None:
+        """Tell the panes (and an open switcher) of what other processes committed: this
+        process's watcher then finds those files indexed already, and reports nothing."""
+        own = os.getpid()
+        feed = await asyncio.to_thread(ws.change_feed)
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), FEED_POLL_SECONDS)
+            try:
+                events = await asyncio.to_thread(feed.poll)
+            except Exception as exc:  # the database busy or replaced: read again next time
+                self.log.error(f"change feed: {exc!r}")
+                continue
+            theirs = [e for e in events if not (isinstance(e, Committed) and e.pid == own)]
+            if theirs:
+                await asyncio.to_thread(ws.refresh_if_changed)  # the panes read the new index
+                paths = {c.path for e in theirs if isinstance(e, Committed) for c in e.changes}
+                # generation 0: not taken for one this screen has handled already
+                self.main.post_message(IndexChanged(BatchReport(), paths))
 
     # -- palette actions of the app -------------------------------------------------------------
     def action_open_settings(self) -> None:

@@ -19,6 +19,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Undo", "Revert the last delete or move (links included)", "undo"),
     ("New note…", "A note with name and description in the current folder", "new_note"),
     ("Tags…", "Every tag with its count; Enter lists its notes, Enter opens one", "tags"),
+    (
+        "Copy path or link…",
+        "The note's path, a [[wikilink]], a Markdown link or the hit's lines",
+        "copy",
+    ),
     ("Toggle links pane", "Show or hide the links pane (hidden when narrow)", "toggle_links"),
     ("Toggle rendered Markdown", "Source lines with numbers ↔ rendered Markdown", "markdown"),
     ("Toggle traverse view", "Direct links ↔ everything within two links", "traverse"),

@@ -25,9 +25,12 @@ from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
+from reme_tui.app.clipboard import Copier
 from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
+from reme_tui.app.pane_layout import LINKS, READER, SEARCH, PaneLayout
 from reme_tui.app.upkeep import Upkeep
+from reme_tui.app.web_open import WebOpener
 from reme_tui.messages import (
     FollowLink,
     IndexChanged,
@@ -44,6 +47,7 @@ from reme_tui.messages import (
     Undone,
     VectorsToggled,
 )
+from reme_tui.mode_text import mode_badge
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.settings import UserSettings
 from reme_tui.widgets.neighbours import NeighboursPane
@@ -57,7 +61,6 @@ if TYPE_CHECKING:
 
 PROGRESS_EVERY = 0.1
 VECTOR_POLL_SECONDS = 0.5
-NARROW_WIDTH = 110  # below this many columns the links pane starts hidden (`l` shows it)
 
 
 class MainScreen(Screen[None]):
@@ -69,6 +72,9 @@ class MainScreen(Screen[None]):
         # delete, new, undo, ...) are not shown there, but are in the palette's keys panel.
         Binding("slash", "focus_search", "Search", id="focus_search"),
         Binding("o,ctrl+o", "switcher", "Open", id="switcher"),
+        # Also before the focused widget: keys typed right after it, while the app is busy (a
+        # file change being shown), would otherwise be typed into the search box it left.
+        Binding("ctrl+o", "switcher", "Open", priority=True, id="switcher_anywhere"),
         Binding("f6", "next_pane", "Pane", priority=True, id="next_pane"),
         Binding(
             "shift+f6", "previous_pane", "Prev pane", show=False, priority=True, id="previous_pane"
@@ -81,6 +87,7 @@ class MainScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo", show=False, id="undo"),
         Binding("n", "new_note", "New", show=False, id="new_note"),
         Binding("m", "markdown", "Markdown", id="markdown"),
+        Binding("y", "copy", "Copy", id="copy"),
         Binding("t", "traverse", "Traverse", id="traverse"),
         Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
     ]
@@ -94,13 +101,15 @@ class MainScreen(Screen[None]):
         self.progress_bar = ProgressBar(id="progress", show_eta=False)
         self.navigator = Navigator(self)
         self.notes = NoteOps(self)
+        self.copier = Copier(self)
+        self.web = WebOpener(self)
         self.upkeep = Upkeep(self)
-        self.links_choice: bool | None = None  # None: the links pane follows the width
+        self.pane_layout = PaneLayout(self, self.search_pane, self.reader, self.neighbours)
         self._handled_generation = 0
 
     @property
     def browser(self) -> RemeApp:
-        """The app this screen belongs to, typed (it is the base of `RemeApp`'s one mode)."""
+        """The app this screen belongs to, typed (it is `RemeApp`'s default screen)."""
         return cast("RemeApp", self.app)
 
     @property
@@ -124,19 +133,25 @@ class MainScreen(Screen[None]):
         query = self.search_pane.query_one("#query", Input)
         query.value = self.browser.app_state.last_query
         query.focus()
+        # Opened from here, not from the app's `on_mount`: that may run before this screen is
+        # mounted, and a quick open would then find the header and the query not yet set.
+        self.browser.open_workspace(self.progress("indexing"))
 
     def apply_settings(self, settings: UserSettings, *, first: bool) -> None:
         """The pane defaults of the user's settings (the reader's mode only at start)."""
         if settings.links_pane != "auto":
-            self.links_choice = settings.links_pane == "show"
-            self.neighbours.display = self.links_choice
+            self.pane_layout.choose_links(settings.links_pane == "show")
         if first:
             self.reader.markdown_mode = settings.reader_mode == "rendered"
 
     def on_resize(self, event: events.Resize) -> None:
-        """Hide the links pane on narrow terminals, unless the user chose otherwise."""
-        if self.links_choice is None:
-            self.neighbours.display = event.size.width >= NARROW_WIDTH
+        """Hide the links pane on narrow terminals (unless the user chose otherwise), and
+        stack the panes on very narrow ones."""
+        self.pane_layout.resized(event.size.width)
+
+    def watch_focused(self, focused: Widget | None) -> None:
+        """The focused pane is the one a stacked layout shows."""
+        self.pane_layout.bring_forward(self._pane_of(focused))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """This screen's workers fail into the app's one hub (the event does not bubble)."""
@@ -186,7 +201,7 @@ class MainScreen(Screen[None]):
     def workspace_ready(self, ws: Workspace, stats: IndexStats) -> None:
         """Show the opened workspace: counts, warnings, a first hint, results for the query."""
         self.progress_done()
-        self.status.update_state(mode=ws.mode, vectors=ws.vector_status())
+        self.status.update_state(mode=mode_badge(ws.mode_choice), vectors=ws.vector_status())
         self.set_interval(VECTOR_POLL_SECONDS, self.upkeep.poll_vectors)
         self.status.update_stats(stats)
         ws.add_listener(self._on_batch)
@@ -205,6 +220,8 @@ class MainScreen(Screen[None]):
             return
         self._handled_generation = max(self._handled_generation, generation)
         self.refresh_stats()
+        if isinstance(self.app.screen, SwitcherPalette):
+            self.app.screen.index_changed()
         if not message.paths:
             return
         self.search_pane.refresh_results()
@@ -244,7 +261,10 @@ class MainScreen(Screen[None]):
 
     @on(FollowLink)
     def _follow_link(self, message: FollowLink) -> None:
-        self.navigator.follow_link(message)
+        if message.web:
+            self.web.follow(message.target)
+        else:
+            self.navigator.follow_link(message)
 
     @on(NoteRead)
     def _note_read(self, message: NoteRead) -> None:
@@ -289,24 +309,32 @@ class MainScreen(Screen[None]):
     def _focus_pane(self, step: int) -> None:
         count = len(self._panes())
         index = (self._pane_of(self.focused) + step) % count
-        if index == 2 and not self.neighbours.display:
+        if index == LINKS and not self.pane_layout.links_available:
             index = (index + step) % count
-        if index == 0:
+        if index == SEARCH:
             results = self.search_pane.query_one("#results", OptionList)
             target: Widget = results if results.option_count else self.search_pane.query_one(Input)
-        elif index == 1:
+        elif index == READER:
             target = self.reader.view
         else:
             target = self.neighbours.query_one(OptionList)
+        self.pane_layout.bring_forward(index)
         target.focus()
+
+    def pane_in_focus(self) -> str:
+        """`search`, `reader` or `links` (`reader` when nothing has the focus)."""
+        index = self._pane_of(self.focused)
+        return ("search", "reader", "links")[index if index >= 0 else READER]
 
     def focus_reader(self) -> None:
         """Focus the reader's note view (source or rendered: the same widget)."""
+        self.pane_layout.bring_forward(READER)
         self.reader.view.focus()
 
     # -- actions --------------------------------------------------------------------------------
     def action_focus_search(self) -> None:
         """Focus the query box."""
+        self.pane_layout.bring_forward(SEARCH)
         self.search_pane.query_one("#query", Input).focus()
 
     def action_go_back(self) -> None:
@@ -344,16 +372,22 @@ class MainScreen(Screen[None]):
             self.navigator.open_path(path)
             self.focus_reader()
 
+    def action_copy(self) -> None:
+        """Copy the path, a link or the lines of the note, hit or link in focus."""
+        self.copier.copy()
+
     def action_markdown(self) -> None:
         """Toggle the rendered Markdown view."""
         self.reader.toggle_markdown()
 
     def action_toggle_links(self) -> None:
         """Show or hide the links pane (hidden by default on narrow terminals)."""
-        self.links_choice = not self.neighbours.display
-        self.neighbours.display = self.links_choice
-        if not self.links_choice and self._pane_of(self.focused) == 2:
+        leaving = self._pane_of(self.focused) == LINKS
+        self.pane_layout.choose_links(not self.neighbours.display)
+        if leaving and not self.neighbours.display:
             self.focus_reader()
+        elif self.neighbours.display and self.pane_layout.single:
+            self.neighbours.query_one(OptionList).focus()
 
     def action_traverse(self) -> None:
         """Toggle the depth-2 traverse in the neighbours pane (gathered when first shown)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import shutil
 import sys
@@ -39,7 +40,7 @@ from reme_tui.cli.commands import (
     workspace_path,
 )
 from reme_tui.cli.queries import add_vectors_flag, wait_for_vectors
-from reme_tui.cli.terminal_text import terminal_safe_stdout
+from reme_tui.cli.terminal_text import message, terminal_safe_stdout
 
 
 # -- the browser ----------------------------------------------------------------------------
@@ -55,7 +56,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
         # Opening a folder with no index already builds it: do not build it twice.
         ws = track(reme_core.Workspace.open(path, overrides, sync=False, progress=progress))
         summary = ws.last_reindex or ws.reindex(progress)
-    print_warnings(ws)
+    print_warnings(ws, mode=True)
     print(
         f"files {summary.files}  chunks {summary.chunks}  links {summary.links}  "
         f"dangling links {summary.dangling_links}  skipped {len(summary.skipped)}  "
@@ -130,12 +131,17 @@ class _VersionAction(argparse.Action):
 
 
 class _CompletionAction(argparse.Action):
-    """`--print-completion bash|zsh`: a shell completion script of every command (shtab)."""
+    """`--print-completion bash|zsh|fish`: a shell completion script of every command."""
 
     def __call__(self, parser: argparse.ArgumentParser, _ns: Any, shell: Any, *_: Any) -> None:
-        import shtab
+        if shell == "fish":
+            from reme_tui.cli.fish_completion import fish_script
 
-        print(shtab.complete(completion_parser(), shell=str(shell)))
+            print(fish_script(completion_parser()), end="")
+        else:
+            import shtab
+
+            print(shtab.complete(completion_parser(), shell=str(shell)))
         parser.exit()
 
 
@@ -163,8 +169,11 @@ query syntax (browser, search, library alike):
   "a phrase"       the words next to each other        term*    a prefix
   -word            leave out notes with the word
   path:daily/      only paths under a folder           -path:x  leave a folder out
-  tag:x, -tag:x    notes with (without) a tag; a tag alone lists the tagged notes
-  after:D before:D inclusive YYYY-MM-DD, from the path or frontmatter date
+  tag:x, -tag:x    notes with (without) a tag
+  after:D before:D inclusive YYYY-MM-DD: a date in the note's path, else its date/created
+                   property (a vault drops undated notes; memory mode keeps them)
+  sort:mtime       path:, tag: and dates without words list their notes, by name or
+                   (sort:mtime, --sort mtime) last modified first
 
 exit codes:
   0  success (no hits is success)
@@ -187,11 +196,51 @@ def run_browser(path: Path) -> int:
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
+    say_mode(path)
     app = RemeApp(path)
     app.run()
     if app.ws is not None:
         track(app.ws)  # closed before the fast exit, like a command's
-    return EXIT_OK
+    if app.crash is not None:
+        raise BrowserCrashed(app.crash)
+    return app.return_code or EXIT_OK
+
+
+class BrowserCrashed(Exception):
+    """The browser stopped on an error of its own (Textual has restored the terminal)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def report_crash(exc: Exception) -> None:
+    """One line naming the error and the log with its traceback (REME_DEBUG: the traceback
+    itself; Textual has printed the browser's already)."""
+    from reme_tui.crash_log import write_crash_log
+
+    error = exc.error if isinstance(exc, BrowserCrashed) else exc
+    if os.environ.get("REME_DEBUG") and not isinstance(exc, BrowserCrashed):
+        raise exc
+    log = write_crash_log(error, [version_text()])
+    detail = str(error).strip().splitlines()
+    what = f"{type(error).__name__}: {detail[0]}" if detail else type(error).__name__
+    where = f"; the traceback is in {log}" if log is not None else ""
+    stage = "the browser stopped on an unexpected error" if error is not exc else "unexpected error"
+    fail(f"{stage}: {what}{where}", EXIT_FAILED)
+
+
+def say_mode(path: Path) -> None:
+    """The browser's first line on stderr: the workspace's mode and why (its header says it
+    too). A bad reme.yaml is left for the browser to explain."""
+    from reme_tui.mode_text import mode_line
+
+    root = path.resolve()
+    try:
+        choice = reme_core.choose_mode(root, reme_core.load_config(root))
+    except RemeError:
+        return
+    message(f"reme-tui: {root}: {mode_line(choice)}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,10 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
         + HELP_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action=_VersionAction, help="print the version, then exit")
+    parser.add_argument(
+        "-V", "--version", action=_VersionAction, help="print the version, then exit"
+    )
     parser.add_argument(
         "--print-completion",
-        choices=["bash", "zsh"],
+        choices=["bash", "zsh", "fish"],
         action=_CompletionAction,
         help='print a shell completion script (eval "$(reme-tui --print-completion bash)")',
     )
@@ -233,13 +284,27 @@ def build_command_parser(name: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _not_a_command(token: str) -> None:
+    """A first word that is neither a command nor an existing path: a usage error that names
+    the closest command (`reme-tui serch solar` was taken for a folder named `serch`)."""
+    if Path(token).expanduser().exists():
+        return
+    close = difflib.get_close_matches(token, COMMANDS, n=1, cutoff=0.6)
+    if close:
+        raise UsageError(f"'{token}' is not a command; did you mean '{close[0]}'?")
+    if "/" not in token and "." not in token:
+        raise UsageError(
+            f"'{token}' is neither a command nor a folder (commands: {', '.join(sorted(COMMANDS))})"
+        )
+
+
 def _split_command(argv: Sequence[str]) -> tuple[str | None, list[str]]:
     """Find a subcommand name among the arguments (global -w may come before it)."""
     args = list(argv)
     i = 0
     while i < len(args):
         token = args[i]
-        if token in ("-w", "--workspace"):
+        if token in ("-w", "--workspace", "--print-completion"):  # the options with a value
             i += 2
             continue
         if token.startswith("-"):
@@ -247,6 +312,7 @@ def _split_command(argv: Sequence[str]) -> tuple[str | None, list[str]]:
             continue
         if token in COMMANDS:
             return token, args[:i] + args[i + 1 :]
+        _not_a_command(token)
         return None, args
     return None, args
 
@@ -303,10 +369,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         code = EXIT_OK
     except Exception as exc:
-        if os.environ.get("REME_DEBUG"):
-            raise
         code = EXIT_FAILED
-        fail(f"unexpected error: {exc.__class__.__name__}: {exc}", code)
+        report_crash(exc)
     close_opened()
     if argv is None:
         _exit(code)

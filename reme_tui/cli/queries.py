@@ -12,6 +12,7 @@ from reme_core import parse_query
 from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
+    UsageError,
     command,
     date_arg,
     emit_json,
@@ -29,16 +30,29 @@ if TYPE_CHECKING:
 def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "query",
-        nargs="+",
-        help='words, "a phrase", -word, term*, path:/-path:, tag:, after:/before: '
-        "(the browser's query language)",
+        nargs="*",  # none: `--path`, `--tag` or dates alone list their notes
+        help='words, "a phrase", -word, term*, path:/-path:, tag:, after:/before:, sort: '
+        "(the browser's query language; filters alone list their notes)",
     )
     p.add_argument("--limit", type=whole_number(1), help="hits to return (default 5)")
     p.add_argument("--min-score", type=finite_number, help="drop hits scoring below this")
     p.add_argument("--start-date", type=date_arg, help="inclusive YYYY-MM-DD")
     p.add_argument("--end-date", type=date_arg, help="inclusive YYYY-MM-DD")
-    p.add_argument("--path", action="append", default=[], help="only paths with this prefix")
+    # dest "paths": `path` is the browser's positional folder, which dispatch clears
+    p.add_argument(
+        "--path", dest="paths", action="append", default=[], help="only paths with this prefix"
+    )
     p.add_argument("--tag", action="append", default=[], help="only notes with this tag")
+    p.add_argument(
+        "--strict-dates",
+        action="store_true",
+        help="memory mode: a date filter drops undated notes too (a vault always does)",
+    )
+    p.add_argument(
+        "--sort",
+        choices=["name", "mtime"],
+        help="filters without words list their notes: by name (default) or last modified first",
+    )
     p.add_argument("--no-links", action="store_true", help="skip link expansion")
     p.add_argument(
         "--group", action="store_true", help="one hit per note (its best chunk), as the browser"
@@ -78,6 +92,11 @@ def wait_for_vectors(ws: Workspace) -> None:
 
 @command("search", "search the workspace")(_search_args)
 def run_search(args: argparse.Namespace) -> int:
+    if not (args.query or args.paths or args.tag or args.start_date or args.end_date):
+        raise UsageError(
+            "reme-tui search: a query or a filter (--path, --tag, --start-date, --end-date) "
+            "is required"
+        )
     ws = open_workspace(args, **vectors_override(args))
     wait_for_vectors(ws)
     parsed = parse_query(" ".join(args.query))
@@ -89,7 +108,7 @@ def run_search(args: argparse.Namespace) -> int:
         min_score=args.min_score,
         start_date=args.start_date or query["start_date"],
         end_date=args.end_date or query["end_date"],
-        path=[*(args.path or []), *(query["path"] or [])] or None,
+        path=[*args.paths, *(query["path"] or [])] or None,
         tags=[*(args.tag or []), *query["tags"]],
         expand_links=False if args.no_links else None,
         phrases=query["phrases"],
@@ -97,6 +116,8 @@ def run_search(args: argparse.Namespace) -> int:
         exclude_paths=query["exclude_paths"],
         exclude_tags=query["exclude_tags"],
         group=args.group,
+        strict_date_filter=True if args.strict_dates else None,
+        sort=args.sort or query["sort"],
     )
     if args.json:
         emit_json(result.to_dict())

@@ -1,12 +1,16 @@
-"""`reme-tui watch`: keep the index fresh and print every applied change until Ctrl-C/SIGTERM.
+"""`reme-tui watch`: keep the index fresh and print every change until Ctrl-C/SIGTERM.
 
-asyncio and the watcher are imported when the command runs: every other command (a one-shot
-search above all) starts without them.
+What it prints is the store's change feed (reme_core.indexing.change_feed), not only what its
+own watcher applied: a change another process committed first (an open browser, the MCP
+server, `reme-tui write`) is printed too, each change once, in commit order. asyncio and the
+watcher are imported when the command runs: every other command (a one-shot search above
+all) starts without them.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import queue
@@ -19,7 +23,11 @@ from typing import TYPE_CHECKING, Any
 from reme_tui.cli.commands import EXIT_OK, command, open_workspace
 
 if TYPE_CHECKING:
-    from reme_core import BatchReport, Workspace
+    from reme_core import BatchReport, ChangeFeed, Committed, Workspace
+    from reme_core.indexing.change_feed import FeedEvent
+
+# How often the change log is read for other processes' commits (own ones wake it at once).
+FEED_POLL_SECONDS = 0.5
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,15 +39,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--force-polling", action="store_true", help="poll instead of OS events (network drives)"
     )
     p.add_argument(
-        "--json", action="store_true", help="one JSON object per line (JSON Lines) per batch"
+        "--json",
+        action="store_true",
+        help="one JSON object per line (JSON Lines) per committed batch, any process's",
     )
 
 
-def report_lines(report: BatchReport) -> list[str]:
-    """One line per applied file: `added|modified|deleted <path> <chunks> chunks <ms> ms`."""
-    ms = report.seconds * 1000
-    lines = [f"{c.kind} {c.path} {c.chunks} chunks {ms:.0f} ms" for c in report.changes]
-    lines += [f"skipped {path}: {reason}" for path, reason in report.skipped]
+def batch_lines(batch: Committed, report: BatchReport | None) -> list[str]:
+    """One line per changed file: `added|modified|deleted <path> <chunks> chunks <ms> ms`
+    for this process's batch (`report`), `… chunks (pid N)` for another process's."""
+    end = f"{report.seconds * 1000:.0f} ms" if report is not None else f"(pid {batch.pid})"
+    lines = [f"{c.kind} {c.path} {c.chunks} chunks {end}" for c in batch.changes]
+    return lines + ([] if report is None else report_extras(report))
+
+
+def report_extras(report: BatchReport) -> list[str]:
+    """A batch's skipped files and compaction, as lines."""
+    lines = [f"skipped {path}: {reason}" for path, reason in report.skipped]
     if report.optimized is not None:
         o = report.optimized
         lines.append(
@@ -49,18 +65,21 @@ def report_lines(report: BatchReport) -> list[str]:
     return lines
 
 
-def report_dict(report: BatchReport) -> dict[str, Any]:
-    """One applied batch as a JSON Lines record (`watch --json`)."""
+def batch_dict(batch: Committed, report: BatchReport | None) -> dict[str, Any]:
+    """One committed batch as a JSON Lines record (`watch --json`); `seconds`, `skipped`
+    and `optimized` are known for this process's own batches only."""
     return {
         "event": "batch",
-        "seconds": round(report.seconds, 4),
-        "changes": [{"kind": c.kind, "path": c.path, "chunks": c.chunks} for c in report.changes],
-        "skipped": [{"path": path, "reason": reason} for path, reason in report.skipped],
-        "optimized": report.optimized.to_dict() if report.optimized is not None else None,
+        "generation": batch.generation,
+        "pid": batch.pid,
+        "seconds": round(report.seconds, 4) if report is not None else None,
+        "changes": [{"kind": c.kind, "path": c.path, "chunks": c.chunks} for c in batch.changes],
+        "skipped": [{"path": p, "reason": r} for p, r in report.skipped] if report else [],
+        "optimized": report.optimized.to_dict() if report and report.optimized else None,
     }
 
 
-class _Output:
+class Output:
     """Lines for stdout, written by a daemon thread straight to the descriptor: when nobody
     reads the pipe, only that thread waits, and a signal still ends `watch` (a blocked print
     in the event loop kept a SIGTERM'd watch running for good)."""
@@ -91,7 +110,65 @@ class _Output:
         self.done.set()
 
 
-@command("watch", "keep the index fresh, printing each applied change")(add_arguments)
+class FeedPrinter:
+    """Prints the feed's events in commit order, this process's batches with their report.
+
+    A batch of this process's own can be read from the log a moment before the watcher hands
+    over its report: it waits (with what follows it) until the report is there."""
+
+    def __init__(self, feed: ChangeFeed, as_json: bool, out: Output) -> None:
+        self.feed = feed
+        self.as_json = as_json
+        self._print = out.put
+        self.pid = os.getpid()
+        self.reports: dict[int, BatchReport] = {}
+        self.pending: list[FeedEvent] = []
+
+    def own(self, report: BatchReport) -> None:
+        """A batch this process's watcher applied; one without changes (only skipped files)
+        is in no log: printed now."""
+        if report.changes:
+            self.reports[report.generation] = report
+        elif self.as_json:
+            from reme_core import Committed
+
+            self._print(json.dumps(batch_dict(Committed(report.generation, self.pid), report)))
+        else:
+            for line in report_extras(report):
+                self._print(line)
+
+    def show(self, events: list[FeedEvent], final: bool = False) -> None:
+        """Print the events that can be printed now (all of them when ``final``)."""
+        from reme_core import Committed, Gap
+
+        self.pending += events
+        while self.pending:
+            event = self.pending[0]
+            if isinstance(event, Committed):
+                report = self.reports.pop(event.generation, None)
+                if report is None and event.pid == self.pid and not final:
+                    return  # its report is on its way from the watcher
+                if self.as_json:
+                    self._print(json.dumps(batch_dict(event, report), ensure_ascii=False))
+                else:
+                    for line in batch_lines(event, report):
+                        self._print(line)
+            elif isinstance(event, Gap):
+                self._print(
+                    json.dumps({"event": "gap", "after": event.after, "upto": event.upto})
+                    if self.as_json
+                    else f"missed: changes of generations {event.after + 1}-{event.upto}"
+                )
+            else:
+                self._print(
+                    json.dumps({"event": "rebuilt", "generation": event.generation})
+                    if self.as_json
+                    else "rebuilt by another process: comparing the files"
+                )
+            self.pending.pop(0)
+
+
+@command("watch", "keep the index fresh, printing each change any process commits")(add_arguments)
 def run(args: argparse.Namespace) -> int:
     """Open the workspace (start-up diff), then watch; a signal ends it with exit code 0."""
 
@@ -104,12 +181,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         ws = open_workspace(args)
         try:
+            feed = ws.change_feed()  # from here on: the start-up diff is not in it
             if args.json:
-                start = {"event": "watching", "root": str(ws.root), "files": len(ws.files())}
+                start = {
+                    "event": "watching",
+                    "root": str(ws.root),
+                    "files": len(ws.files()),
+                    "generation": feed.seen,
+                    "pid": os.getpid(),
+                }
                 print(json.dumps(start, ensure_ascii=False), flush=True)
             else:
                 print(f"watching {ws.root} ({len(ws.files())} files)", flush=True)
-            asyncio.run(_watch(ws, args))
+            out = Output()
+            try:
+                asyncio.run(_watch(ws, FeedPrinter(feed, args.json, out), args))
+            finally:
+                out.close()
         finally:
             ws.close()
     except KeyboardInterrupt:
@@ -117,7 +205,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _watch(ws: Workspace, args: argparse.Namespace) -> None:
+async def _watch(ws: Workspace, printer: FeedPrinter, args: argparse.Namespace) -> None:
+    """The watcher applies changes; this loop prints the feed, woken by each own batch and
+    every `FEED_POLL_SECONDS` for other processes' commits."""
     import asyncio
 
     from reme_core.indexing.watcher import watch_workspace
@@ -126,18 +216,28 @@ async def _watch(ws: Workspace, args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    out = _Output()
+    wake = asyncio.Event()
+
+    async def keep_fresh() -> None:
+        try:
+            async for report in watch_workspace(
+                ws,
+                stop_event=stop,
+                quiet_ms=args.quiet_ms,
+                force_polling=True if args.force_polling else None,
+            ):
+                printer.own(report)
+                wake.set()
+        finally:
+            stop.set()
+
+    watcher = asyncio.create_task(keep_fresh())
     try:
-        async for report in watch_workspace(
-            ws,
-            stop_event=stop,
-            quiet_ms=args.quiet_ms,
-            force_polling=True if args.force_polling else None,
-        ):
-            if args.json:
-                out.put(json.dumps(report_dict(report), ensure_ascii=False))
-            else:
-                for line in report_lines(report):
-                    out.put(line)
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), FEED_POLL_SECONDS)
+            wake.clear()
+            printer.show(await asyncio.to_thread(printer.feed.poll))
+        await watcher
     finally:
-        await asyncio.to_thread(out.close)
+        printer.show(await asyncio.to_thread(printer.feed.poll), final=True)

@@ -12,8 +12,6 @@ import posixpath
 from dataclasses import dataclass
 
 from rich.cells import cell_len
-from rich.console import Console
-from rich.segment import Segment
 from rich.text import Text
 from textual.css.styles import RulesMap
 from textual.strip import Strip
@@ -21,9 +19,7 @@ from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
 from reme_tui.widgets.safe_text import drawable
-
-# Turns a row into segments; rows carry their own styles, so no app setting changes them.
-_SEGMENTS = Console(color_system=None, force_terminal=False, legacy_windows=False)
+from reme_tui.widgets.segments import styled_segments
 
 Target = tuple[str, int | None, int | None]  # path, start line, end line
 Row = tuple[tuple[str, str], ...]  # (text, style) parts of one row
@@ -116,5 +112,5 @@ class EntryVisual(Visual):
         strips: list[Strip] = []
         for line in self.entry.row_texts():
             line.truncate(width, overflow="ellipsis")
-            strips.append(Strip(Segment.apply_style(line.render(_SEGMENTS), base)))
+            strips.append(Strip(styled_segments(line, base)))
         return strips[:height]

@@ -185,6 +185,11 @@ class NeighboursPane(Vertical):
                 index += 1
             option_list.highlighted = index
 
+    def highlighted_target(self) -> Target | None:
+        """Where the highlighted entry leads (what `y` copies here); None on a header."""
+        index = self.query_one(OptionList).highlighted
+        return self._targets[index] if index is not None and index < len(self._targets) else None
+
     @on(OptionList.OptionSelected, "#neighbours-list")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

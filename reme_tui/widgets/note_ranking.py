@@ -3,17 +3,20 @@
 A person typing into the switcher usually knows the note: its file name, its frontmatter
 `name` or `title`, or an alias. So the ranking is by kind of match, then by tie-breaks:
 
-1. exact: the query is one of a note's names (case-insensitive);
-2. prefix: a name starts with the query;
-3. substring: the query is inside a name or the note's path;
-4. typo: a name holds the query with two neighbouring characters swapped, or with at most
+1. file name: the query is the note's file name without `.md` (case-insensitive);
+2. exact: the query is its `name`, `title` or an alias (another language's note may carry
+   the file name of this one as an alias: the file itself comes first);
+3. prefix: a name starts with the query;
+4. substring: the query is inside a name or the note's path;
+5. typo: a name holds the query with two neighbouring characters swapped, or with at most
    1 insertion, deletion or change (2 from 6 characters up; none below 3);
-5. letters in order: the query's characters appear in a name in order ("rrfus");
-6. description: the query is inside the note's frontmatter description.
+6. letters in order: the query's characters appear in a name in order ("rrfus");
+7. description: the query is inside the note's frontmatter description.
 
-Within a kind, recently opened notes come first, then the shorter name, then the path.
+Within a kind, notes in the open note's top-level folder come first (in a multilingual vault,
+its language), then recently opened notes, then the shorter name, then the path.
 
-Fast enough for 50k notes per keystroke: 1-3 and 5 are regular expressions over all the
+Fast enough for 50k notes per keystroke: 1-4 and 6 are regular expressions over all the
 names joined into one text (C speed, no index); 4 checks by edit distance only the names
 sharing enough character bigrams with the query (the q-gram bound), through an inverted
 bigram index built on the first typo search.
@@ -39,12 +42,13 @@ TYPO_CHECKS = 200  # names checked by edit distance at most, those sharing most 
 class Kind(IntEnum):
     """Kinds of match, best first."""
 
-    EXACT = 0
-    PREFIX = 1
-    SUBSTRING = 2
-    TYPO = 3
-    IN_ORDER = 4
-    DESCRIPTION = 5
+    FILE_NAME = 0
+    EXACT = 1
+    PREFIX = 2
+    SUBSTRING = 3
+    TYPO = 4
+    IN_ORDER = 5
+    DESCRIPTION = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +65,21 @@ class NoteEntry:
     def label(self) -> str:
         return f"{self.name}  ·  {self.path}" if self.name else self.path
 
+    @property
+    def stem(self) -> str:
+        """The file name without its extension."""
+        return posixpath.splitext(posixpath.basename(self.path))[0]
+
     def names(self) -> list[str]:
         """File name without extension, then `name`, `title` and aliases, without repeats."""
-        stem = posixpath.splitext(posixpath.basename(self.path))[0]
-        found = (n.strip() for n in (stem, self.name, self.title, *self.aliases))
+        found = (n.strip() for n in (self.stem, self.name, self.title, *self.aliases))
         return list(dict.fromkeys(n for n in found if n))
+
+
+def top_folder(path: str | None) -> str:
+    """The first folder of a note's path ("" for a note at the root, or none)."""
+    head, sep, _ = (path or "").partition("/")
+    return head if sep else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +177,11 @@ class NoteRanker:
         self._keys: list[str] = []  # lower-cased names of all notes, one per line of _names
         self._owner: list[int] = []  # name -> entry
         self._exact: dict[str, list[int]] = {}
+        self._stems: dict[str, list[int]] = {}
         for n, entry in enumerate(entries):
+            self._stems.setdefault(_key(entry.stem), []).append(n)
             for name in entry.names():
-                key = " ".join(name.casefold().split())  # one line, single spaces
+                key = _key(name)
                 self._keys.append(key)
                 self._owner.append(n)
                 self._exact.setdefault(key, []).append(n)
@@ -177,10 +193,13 @@ class NoteRanker:
         self._bigrams: dict[str, np.ndarray] | None = None
         self._bigrams_lock = threading.Lock()
 
-    def rank(self, query: str, limit: int, recent: Sequence[str] = ()) -> list[Ranked]:
+    def rank(
+        self, query: str, limit: int, recent: Sequence[str] = (), near: str = ""
+    ) -> list[Ranked]:
         """Up to ``limit`` notes for ``query``, best first; on an empty query the recent
-        notes (that still exist), then the rest by path."""
-        q = " ".join(query.casefold().split())
+        notes (that still exist), then the rest by path. ``near``: the open note's top-level
+        folder, whose notes come first within each kind of match."""
+        q = _key(query)
         first = {p: n for n, p in enumerate(reversed(recent))}  # later in recent = older
         if not q:
             return self._browse(limit, first)
@@ -192,6 +211,7 @@ class NoteRanker:
                 if n not in found:
                     found[n] = (kind, cost, name)
 
+        add(Kind.FILE_NAME, ((n, 0, q) for n in self._stems.get(q, ())))
         add(Kind.EXACT, ((n, 0, q) for n in self._exact.get(q, ())))
         inside = self._names.containing(q)
         add(Kind.PREFIX, ((owner[i], 0, keys[i]) for i in inside if keys[i].startswith(q)))
@@ -209,19 +229,25 @@ class NoteRanker:
             add(Kind.IN_ORDER, ((owner[i], 0, keys[i]) for i in self._names.matching(pattern)))
         if len(found) < limit:
             add(Kind.DESCRIPTION, self._descriptions(q))
-        return self._ordered(found, limit, first)
+        return self._ordered(found, limit, first, near + "/" if near else "")
 
     def _descriptions(self, q: str) -> Iterable[tuple[int, int, str]]:
         return ((n, 0, text) for n, text in self._described if q in text)
 
     def _ordered(
-        self, found: dict[int, tuple[Kind, int, str]], limit: int, recent: dict[str, int]
+        self,
+        found: dict[int, tuple[Kind, int, str]],
+        limit: int,
+        recent: dict[str, int],
+        near: str,
     ) -> list[Ranked]:
         entries = self.entries
 
-        def order(n: int) -> tuple[int, int, int, int, str]:
+        def order(n: int) -> tuple[int, bool, int, int, int, str]:
             kind, cost, name = found[n]
-            return (kind, cost, -recent.get(entries[n].path, -1), len(name), entries[n].path)
+            path = entries[n].path
+            away = bool(near) and not path.startswith(near)
+            return (kind, away, cost, -recent.get(path, -1), len(name), path)
 
         best = heapq.nsmallest(limit, found, key=order)
         return [Ranked(entries[n], found[n][0], found[n][2]) for n in best]
@@ -270,3 +296,8 @@ class NoteRanker:
                         postings.setdefault(gram, []).append(i)
                 self._bigrams = {g: np.asarray(v, dtype=np.int32) for g, v in postings.items()}
             return self._bigrams
+
+
+def _key(name: str) -> str:
+    """A name as matched: case-folded, on one line, single spaces."""
+    return " ".join(name.casefold().split())

@@ -17,7 +17,7 @@ class IndexState:
     """Everything the header shows; the app replaces it as things change."""
 
     workspace: str = ""
-    mode: str = ""
+    mode: str = ""  # the mode and why, in a few words (`mode_text.mode_badge`)
     files: int | None = None
     chunks: int | None = None
     tombstones: int | None = None
@@ -54,11 +54,11 @@ class StatusBar(Static):
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(" reme ", style="bold reverse")
         text.append(f" {drawable(s.workspace) or '…'}", style="bold")
-        if s.mode:
-            text.append(f" ({s.mode})", style="dim")
-        if s.files is not None:
+        if s.files is not None:  # the counts first: a narrow terminal cuts the header's end
             counts = (_counted(s.files, "file"), _counted(s.chunks, "chunk"))
             text.append(f"  │  {' · '.join(counts)} · {_counted(s.tombstones, 'tombstone')}")
+        if s.mode:
+            text.append(f"  │  {s.mode}", style="dim")
         text.append("  │  watcher ")
         text.append("on" if s.watcher else "off", style="bold green" if s.watcher else "dim")
         text.append("  │  ")

@@ -1,10 +1,17 @@
 """The quick switcher: a palette that opens a note by name, path or description.
 
-The ranking (exact name, prefix, substring, typo, letters in order, description; recent
-notes first on an empty query) is `note_ranking`'s. Here: the Textual side. The ranker is
-kept per workspace between openings while no note's path or frontmatter changed, so reopening
-the switcher at 50k notes costs a comparison, not a rebuild; ranking runs in a thread, so a
-keystroke never waits on the event loop.
+The ranking (file name, exact name, prefix, substring, typo, letters in order, description;
+the open note's top-level folder first within each; recent notes first on an empty query) is
+`note_ranking`'s. Here: the Textual side. The ranker is kept per workspace between openings
+while no note's path or frontmatter changed, so reopening the switcher at 50k notes costs a
+comparison, not a rebuild; ranking runs in a thread, so a keystroke never waits on the event
+loop.
+
+Textual's palette cancels a provider's `startup` along with the first search when a key is
+typed while it runs (a ranker read while the watcher holds the index), and a provider whose
+startup did not finish answers nothing for the life of the dialog. So `startup` awaits
+nothing: the ranker is read by a task of its own, which searches await shielded; and read
+again, with the query asked again, whenever the index changes while the dialog is open.
 """
 
 from __future__ import annotations
@@ -18,10 +25,11 @@ from typing import Any, ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.widgets import Input
 
 from reme_core import Workspace, aliases_of
 from reme_tui.messages import OpenNote
-from reme_tui.widgets.note_ranking import NoteEntry, NoteRanker
+from reme_tui.widgets.note_ranking import NoteEntry, NoteRanker, top_folder
 from reme_tui.widgets.safe_text import drawable
 
 DISCOVER_LIMIT = 200
@@ -50,6 +58,16 @@ class SwitcherPalette(CommandPalette):
     def __init__(self) -> None:
         super().__init__(providers=[NoteSwitcher], placeholder=PLACEHOLDER)
         self._early: list[str] = []
+        self.index_epoch = 0  # moved by each index change while open: the ranker is read again
+
+    def index_changed(self) -> None:
+        """The index changed while the dialog is open: read the notes again and ask the
+        query again (the palette does both for a changed input)."""
+        self.index_epoch += 1
+        inputs = self.query(CommandInput)
+        if inputs:
+            field = inputs.first()
+            self.post_message(Input.Changed(field, field.value))
 
     def on_key(self, event: events.Key) -> None:
         """A printable key that reached the screen itself: no input had focus yet."""
@@ -86,22 +104,54 @@ class NoteSwitcher(Provider):
     """Notes ranked by `NoteRanker`, the recently opened ones first on an empty query."""
 
     async def startup(self) -> None:
-        """The workspace's ranker (cached between openings), built off the event loop."""
-        ws = getattr(self.app, "ws", None)
+        """What the searches need, without awaiting anything (see the module's docstring)."""
         state = getattr(self.app, "app_state", None)
         self.recent: list[str] = list(getattr(state, "recent", ()))
+        reader = getattr(self.screen, "reader", None)  # the screen the switcher was opened on
+        self.near = top_folder(getattr(reader, "path", None))
         self.ranker = NoteRanker([])
-        if ws is not None:
-            self.ranker = await asyncio.to_thread(ranker_for, ws)
-            # The typo index (~0.8 s at 50k notes) is built once per ranker, while the user
-            # is still typing the first letters, which need no typo search.
-            self._warming = asyncio.create_task(asyncio.to_thread(self.ranker.prepare_typos))
+        self._epoch = -1
+        self._reading: asyncio.Task[NoteRanker] | None = None
+        self._warming: asyncio.Task[None] | None = None
+
+    async def _current(self) -> NoteRanker:
+        """The ranker over the index as it is now: read again after an index change (also one
+        during a read) or a failed read; a search cancelled meanwhile leaves the read running
+        for the next one."""
+        ws = getattr(self.app, "ws", None)
+        while ws is not None:
+            palette = self.app.screen
+            epoch = palette.index_epoch if isinstance(palette, SwitcherPalette) else 0
+            if epoch != self._epoch and self._reading is None:
+                self._epoch = epoch
+                self._reading = asyncio.create_task(asyncio.to_thread(ranker_for, ws))
+            reading = self._reading
+            if reading is None:
+                break
+            try:
+                ranker = await asyncio.shield(reading)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # kept as it was; the next search reads again
+                self._epoch = -1
+                self.app.log.error(f"switcher: the notes could not be read ({exc!r})")
+                break
+            finally:
+                if reading.done() and self._reading is reading:
+                    self._reading = None
+            if ranker is not self.ranker:
+                self.ranker = ranker
+                # The typo index (~0.8 s at 50k notes) is built once per ranker, while the
+                # user is still typing the first letters, which need no typo search.
+                self._warming = asyncio.create_task(asyncio.to_thread(ranker.prepare_typos))
+        return self.ranker
 
     def _open(self, path: str) -> None:
         self.screen.post_message(OpenNote(path))  # the screen the switcher was opened on
 
     async def discover(self) -> Hits:
-        for ranked in self.ranker.rank("", DISCOVER_LIMIT, self.recent):
+        ranker = await self._current()
+        for ranked in ranker.rank("", DISCOVER_LIMIT, self.recent):
             entry = ranked.entry
             yield DiscoveryHit(
                 drawable(entry.label),
@@ -110,7 +160,8 @@ class NoteSwitcher(Provider):
             )
 
     async def search(self, query: str) -> Hits:
-        ranked = await asyncio.to_thread(self.ranker.rank, query, SEARCH_LIMIT, self.recent)
+        ranker = await self._current()
+        ranked = await asyncio.to_thread(ranker.rank, query, SEARCH_LIMIT, self.recent, self.near)
         matcher = self.matcher(query)
         for n, hit in enumerate(ranked):
             entry = hit.entry

@@ -10,7 +10,14 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from reme_core import MarkdownLinkMatch, WikilinkMatch, find_markdown_links, find_wikilinks
+from reme_core import (
+    MarkdownLinkMatch,
+    WebLinkMatch,
+    WikilinkMatch,
+    find_markdown_links,
+    find_web_links,
+    find_wikilinks,
+)
 
 _IMAGES = frozenset(["png", "jpg", "jpeg", "gif", "webp", "svg", "bmp", "avif"])
 
@@ -20,13 +27,13 @@ class LinkState:
     """A link in the note (a wikilink, or in a vault a Markdown link to a note) and what
     following it would do."""
 
-    match: WikilinkMatch | MarkdownLinkMatch
+    match: WikilinkMatch | MarkdownLinkMatch | WebLinkMatch
     target: str
-    kind: str  # "note", "dangling", "attachment" or "self"
+    kind: str  # "note", "dangling", "attachment", "self" or "web" (target: the address)
 
 
 def note_links(path: str, body: str, resolve: dict[str, tuple[str, str]]) -> list[LinkState]:
-    """Every followable link of a note's text, in reading order."""
+    """Every followable link of a note's text (web addresses too), in reading order."""
     links = []
     for match in find_wikilinks(body):
         target, kind = resolve.get(match.target, (match.target, "note"))
@@ -37,7 +44,8 @@ def note_links(path: str, body: str, resolve: dict[str, tuple[str, str]]) -> lis
         for md in find_markdown_links(body):
             if md.target in resolve:
                 links.append(LinkState(md, *resolve[md.target]))
-        links.sort(key=lambda link: (link.match.line, link.match.start))
+    links += [LinkState(web, web.url, "web") for web in find_web_links(body)]
+    links.sort(key=lambda link: (link.match.line, link.match.start))
     return links
 
 
@@ -45,6 +53,8 @@ def link_label(link: LinkState, titles: dict[str, str]) -> str:
     """What the rendered view shows for a link: its alias, else the note's name (and
     heading), as Obsidian does; an embed says what it embeds (a note by its title)."""
     m = link.match
+    if isinstance(m, WebLinkMatch):
+        return m.text
     if isinstance(m, MarkdownLinkMatch):
         text = m.text or m.target
         return f"[image: {text}]" if m.embed else text

@@ -28,6 +28,7 @@ from reme_tui.widgets.reader.anchors import find_anchor_line, parse_line_anchor
 from reme_tui.widgets.reader.note_links import LinkState
 from reme_tui.widgets.reader.wrap import wrap_cuts
 from reme_tui.widgets.safe_text import drawable
+from reme_tui.widgets.segments import styled_segments
 
 __all__ = ["LinkState", "NoteView", "find_anchor_line", "parse_line_anchor", "prepare_lines"]
 
@@ -272,7 +273,9 @@ class NoteView(ScrollView, can_focus=True):
         if link is None:
             self.notify("Press Tab to select a link, then Enter to follow it.", timeout=3)
             return
-        self.post_message(FollowLink(link.target, link.match.anchor, self.path))
+        self.post_message(
+            FollowLink(link.target, link.match.anchor, self.path, web=link.kind == "web")
+        )
 
     def on_click(self, event: events.Click) -> None:
         """Clicking a link selects and follows it."""
@@ -358,4 +361,4 @@ class NoteView(ScrollView, can_focus=True):
             if index == self.link_cursor:
                 style += self._style("note--link-cursor")
             piece.stylize(style, max(s - start, 0), e - start)
-        return Strip(list(piece.render(self.app.console)), piece.cell_len)
+        return Strip(styled_segments(piece, fill, self.app.console), piece.cell_len)

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
-from rich.segment import Segment
 from rich.text import Text
 from textual.css.styles import RulesMap
 from textual.strip import Strip
@@ -25,11 +24,9 @@ from textual.visual import RenderOptions, Visual
 
 from reme_core import SearchHit
 from reme_tui.widgets.safe_text import drawable
+from reme_tui.widgets.segments import SEGMENT_CONSOLE, styled_segments
 
 SNIPPET_LINES = 3
-# Turns a row's Text into segments: rows hold Style objects and are cut to the width before,
-# so no terminal-specific setting of the app's console changes the result.
-_SEGMENTS = Console(color_system=None, force_terminal=False, legacy_windows=False)
 ELLIPSIS = "…"
 
 
@@ -206,7 +203,7 @@ class HitVisual(Visual):
         self, width: int, height: int | None, style: Style, options: RenderOptions
     ) -> list[Strip]:
         """One strip per row, on the option's base style."""
-        console = _SEGMENTS
+        console = SEGMENT_CONSOLE
         base = style.rich_style
         strips: list[Strip] = []
         for row in self.block.rows(width):
@@ -214,5 +211,5 @@ class HitVisual(Visual):
                 if "\t" in line:
                     line.expand_tabs(console.tab_size)
                 line.truncate(width, overflow="ellipsis")
-                strips.append(Strip(Segment.apply_style(line.render(console), base)))
+                strips.append(Strip(styled_segments(line, base)))
         return strips[:height]

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,18 +19,33 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import ParsedQuery, SearchHit, Workspace, parse_query
+from reme_core import FilterSamples, ParsedQuery, SearchHit, Workspace, parse_query
 from reme_tui.messages import OpenNote, SearchRequested
 from reme_tui.widgets.search.hit_block import HitBlock
 
 DEBOUNCE_SECONDS = 0.15
 MAX_HITS = 50
-HELP = (
-    "Type to search.\n\n"
-    '[b]"exact phrase"[/b]  [b]-word[/b]  [b]path:[/b]daily/  [b]tag:[/b]x\n'
-    "[b]after:[/b]2026-06-01  [b]before:[/b]2026-06-20\n\n"
-    "↓/Enter moves to the results; Enter opens a hit."
-)
+
+
+def help_text(samples: FilterSamples) -> str:
+    """What the search box accepts, its examples taken from the open workspace: a real top
+    folder and the dates its notes span (a date example only when a note has a date)."""
+    folder = f"{samples.folder}/" if samples.folder else "folder/"
+    dates = ""
+    if samples.first_date and samples.last_date:
+        dates = f"[b]after:[/b]{samples.first_date}  [b]before:[/b]{samples.last_date}\n"
+    return (
+        "Type to search.\n\n"
+        f'[b]"exact phrase"[/b]  [b]-word[/b]  [b]path:[/b]{escape(folder)}  [b]tag:[/b]x\n'
+        f"{dates}A filter alone lists its notes ([b]sort:mtime[/b]: newest first).\n\n"
+        "↓/Enter moves to the results; Enter opens a hit."
+    )
+
+
+def placeholder(samples: FilterSamples) -> str:
+    """The empty box's one-line example."""
+    example = f" path:{samples.folder}/" if samples.folder else ""
+    return f'Search  (e.g. words "a phrase" -word{example})'
 
 
 @dataclass(slots=True)
@@ -69,11 +85,19 @@ class SearchPane(Vertical):
         self.hits: list[SearchHit] = []
         self.show_timing = True
         self._timer: Timer | None = None
+        self.samples = FilterSamples()  # until the workspace is open: no real values yet
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Search  (e.g. bm25 -jieba path:digest/)", id="query")
-        yield Static(HELP, id="search-status")
+        yield Input(placeholder=placeholder(self.samples), id="query")
+        yield Static(help_text(self.samples), id="search-status")
         yield OptionList(id="results")
+
+    def show_samples(self, samples: FilterSamples) -> None:
+        """Take the open workspace's filter values for the examples."""
+        self.samples = samples
+        self.query_one(Input).placeholder = placeholder(samples)
+        if not self.query_text.strip():
+            self.set_status(help_text(samples))
 
     def on_mount(self) -> None:
         self.border_title = "Search"
@@ -112,7 +136,8 @@ class SearchPane(Vertical):
         if parsed.is_empty():
             self.hits = []
             self.query_one(OptionList).clear_options()
-            self.set_status(HELP if not self.query_text.strip() else "Add a word to search for.")
+            empty = not self.query_text.strip()
+            self.set_status(help_text(self.samples) if empty else "Add a word to search for.")
             return
         self.post_message(SearchRequested(self.query_text, parsed))
 
@@ -153,6 +178,15 @@ class SearchPane(Vertical):
             results.highlighted = keep
         else:
             self.set_status(message or "No results.")
+
+    def highlighted_target(self) -> tuple[str, int, int] | None:
+        """The highlighted hit's path and line range (what `y` copies here)."""
+        results = self.query_one("#results", OptionList)
+        if results.highlighted is None or not self.hits:
+            return None
+        option = results.get_option_at_index(results.highlighted)
+        hit = self.hits[int((option.id or "hit0")[3:])]
+        return hit.path, hit.start_line, hit.end_line
 
     @on(OptionList.OptionSelected, "#results")
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -1,0 +1,57 @@
+"""Asked before a web link is opened from a terminal with no display of its own."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from reme_tui.widgets.safe_text import drawable
+
+WebChoice = Literal["open", "copy"]
+
+
+class OpenWebScreen(ModalScreen[WebChoice | None]):
+    """Open the address with the system browser, copy it instead, or neither."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "answer(None)", "Cancel", id="web.cancel"),
+        Binding("c", "answer('copy')", "Copy link", id="web.copy"),
+    ]
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Open the web link?", classes="title")
+            yield Static(
+                Text.assemble(
+                    (drawable(self.url), "bold"),
+                    "\nThis terminal has no display of its own (it may be remote): the system"
+                    " browser would start on this machine. Copy the link instead to open it"
+                    " where you are.",
+                )
+            )
+            with Horizontal():
+                yield Button("Cancel", id="cancel")
+                yield Button("Copy link", id="copy")
+                yield Button("Open here", variant="primary", id="open")
+
+    def on_mount(self) -> None:
+        self.query_one("#copy", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        choice = event.button.id
+        self.dismiss(choice if choice in ("open", "copy") else None)  # type: ignore[arg-type]
+
+    def action_answer(self, choice: WebChoice | None) -> None:
+        self.dismiss(choice)
