@@ -17,6 +17,15 @@ VAULT_STATE_DIR = ".reme-tui"  # derived state in vault mode: hidden, like .obsi
 # string tests (the walk tests every name; a regex per name was a tenth of it).
 TEMP_ENDINGS = ("~", ".swp", ".swo", ".swx", ".tmp")
 CASELESS = os.path.normcase("A") == "a"  # Windows: names compare case-insensitively
+# Folders nest at most this deep: the walk leaves deeper ones out (with a warning), and a
+# path that needs more is refused, so no walk, write or move works without bound.
+MAX_DEPTH = 100
+TOO_DEEP = f"more than {MAX_DEPTH} folders deep"
+
+
+def shortened(path: str, keep: int = 60) -> str:
+    """A path fit for a one-line message (a refused path may be thousands of characters)."""
+    return path if len(path) <= keep else f"{path[:keep]}…"
 
 
 def is_temp_name(name: str) -> bool:
@@ -70,6 +79,8 @@ def normalize_relpath(path: str) -> str:
         raise PathRefused(f"{path}: escapes the workspace")
     if norm == ".":
         raise PathRefused(f"{path}: names the workspace itself, not a file")
+    if norm.count("/") > MAX_DEPTH:
+        raise PathRefused(f"{shortened(norm)}: {TOO_DEEP}; refused")
     return norm
 
 
@@ -77,7 +88,15 @@ def resolve_inside(root: Path, relpath: str) -> Path:
     """The real file for `relpath`, refusing symlinks whose real path leaves the workspace."""
     norm = normalize_relpath(relpath)
     real_root = root.resolve()
-    target = (root / norm).resolve()
+    try:
+        target = (root / norm).resolve()
+        looped = target.is_symlink()  # Python 3.13 leaves a link that leads back to itself
+    except RuntimeError:  # Python < 3.13 raises for it
+        looped = True
+    except OSError as exc:
+        raise PathRefused(f"{relpath}: cannot be resolved ({exc.strerror})") from None
+    if looped:
+        raise PathRefused(f"{relpath}: a symbolic link that loops back on itself")
     if target != real_root and real_root not in target.parents:
         raise PathRefused(f"{relpath}: resolves outside the workspace (symlink)")
     return root / norm

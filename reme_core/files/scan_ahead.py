@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import os
 import signal
 import struct
@@ -164,7 +165,7 @@ def _write_some(fd: int, pending: bytearray) -> None:
 def _encode(found: Listing, start: int, last: bool) -> bytes:
     """The part of ``found`` from file ``start`` on (and, in the last, the names left out)."""
     names = "\0".join(found.paths[start:]).encode("utf-8")
-    left_out = "\0".join(found.undecodable).encode("utf-8") if last else b""
+    left_out = json.dumps([found.undecodable, found.too_deep]).encode() if last else b""
     n = len(found.paths) - start
     header = _HEADER.pack(n, len(names), len(left_out), int(last))
     mtimes = array("d", found.mtimes[start:]).tobytes()
@@ -192,6 +193,7 @@ def _receive(read: Callable[[int], bytes], each: Part | None) -> Listing | None:
         found.mtimes += part.mtimes
         found.sizes += part.sizes
         found.undecodable += part.undecodable
+        found.too_deep += part.too_deep
         if last:
             return found
 
@@ -199,7 +201,7 @@ def _receive(read: Callable[[int], bytes], each: Part | None) -> Listing | None:
 def _decode(body: bytes, n: int, n_names: int, n_left_out: int) -> Listing:
     part = Listing()
     if n_left_out:
-        part.undecodable = body[n_names + 16 * n :].decode("utf-8").split("\0")
+        part.undecodable, part.too_deep = json.loads(body[n_names + 16 * n :])
     if not n:
         return part
     part.paths = body[:n_names].decode("utf-8").split("\0")

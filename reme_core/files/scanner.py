@@ -11,6 +11,7 @@ from reme_core.config import Config
 from reme_core.files.excludes import Excludes
 from reme_core.files.paths import (
     CASELESS,
+    MAX_DEPTH,
     METADATA_DIR,
     TEMP_ENDINGS,
     is_ignored,
@@ -82,11 +83,12 @@ class Found(dict[str, FileStat]):
     """What `scan` returns: path -> stat, plus the names it left out because they are not
     valid UTF-8 (`shown_name`: escaped), so that a warning can name them."""
 
-    __slots__ = ("undecodable",)
+    __slots__ = ("too_deep", "undecodable")
 
     def __init__(self) -> None:
         super().__init__()
         self.undecodable: list[str] = []
+        self.too_deep: list[str] = []
 
 
 @dataclass(slots=True)
@@ -98,12 +100,14 @@ class Listing:
     mtimes: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     undecodable: list[str] = field(default_factory=list)
+    too_deep: list[str] = field(default_factory=list)  # folders past MAX_DEPTH, left out
 
     def found(self) -> Found:
         """The same files as path -> `FileStat`."""
         found = Found()
         found.update(zip(self.paths, map(FileStat, self.mtimes, self.sizes), strict=True))
         found.undecodable = list(self.undecodable)
+        found.too_deep = list(self.too_deep)
         return found
 
 
@@ -140,6 +144,9 @@ def list_files(
         start = root / top if top else root
         if top and (scope.ignores(top) or _excluded_dir(scope, top)):
             continue  # every path below it is ignored
+        if top.count("/") >= MAX_DEPTH:
+            found.too_deep.append(shown_name(top))
+            continue
         if start.is_dir():
             _walk(str(start), top, real_root, scope, found, seen_dirs, hooks)
     if when_many is not None and hooks[0].at <= len(found.paths):  # reached in the last folder
@@ -184,6 +191,22 @@ _BY_FD = os.scandir in os.supports_fd and os.open in os.supports_dir_fd
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
+class _Folder:
+    """One open folder of the walk: its listing and where the walk is in it."""
+
+    __slots__ = ("entries", "fd", "folder", "prefix", "rel")
+
+    def __init__(self, folder: str, rel: str, fd: int | None, entries: list[os.DirEntry[str]]):
+        self.folder, self.rel, self.fd = folder, rel, fd
+        self.prefix = f"{rel}/" if rel else ""
+        self.entries = iter(entries)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 def _walk(
     folder: str,
     rel: str,
@@ -192,14 +215,44 @@ def _walk(
     found: Listing,
     seen_dirs: set[tuple[int, int]],
     hooks: list[_Hook],
-    fd: int | None = None,
 ) -> None:
-    """One folder, then its subfolders depth-first, in directory order; ``fd``: the folder
-    opened already (closed here).
+    """The folder, then its subfolders depth-first, in directory order, by an explicit stack
+    (a recursion ended in RecursionError ~500 folders deep); a folder past MAX_DEPTH is left
+    out and named in ``found.too_deep``.
 
     Plain strings and `DirEntry` data (the type from the directory listing, one `stat` per
     kept file): the walk of 50k files in 7k folders is most of the start-up diff.
     """
+    stack: list[_Folder] = []
+    first = _listed(folder, rel, None, found, seen_dirs, hooks)
+    if first is not None:
+        stack.append(first)
+    try:
+        while stack:
+            sub = _next_subfolder(stack[-1], real_root, scope, found)
+            if sub is None:
+                stack.pop().close()
+                continue
+            name, fd = sub
+            top = stack[-1]
+            listed = _listed(f"{top.folder}/{name}", top.prefix + name, fd, found, seen_dirs, hooks)
+            if listed is not None:
+                stack.append(listed)
+    finally:
+        for open_folder in stack:
+            open_folder.close()
+
+
+def _listed(
+    folder: str,
+    rel: str,
+    fd: int | None,
+    found: Listing,
+    seen_dirs: set[tuple[int, int]],
+    hooks: list[_Hook],
+) -> _Folder | None:
+    """``folder`` opened (``fd``: opened already; closed here when it is not walked) and
+    listed; None when it cannot be, or was walked already (a symlink loop)."""
     for hook in hooks:
         hook.check(found)
     try:
@@ -207,37 +260,28 @@ def _walk(
             fd = os.open(folder, _DIR_FLAGS)
         info = os.fstat(fd) if fd is not None else os.stat(folder)
         key = (info.st_dev, info.st_ino)
-        if key in seen_dirs:
-            return
-        seen_dirs.add(key)
-        with os.scandir(fd if fd is not None else folder) as listing:
-            entries = list(listing)
-        _entries(entries, folder, rel, fd, real_root, scope, found, seen_dirs, hooks)
+        if key not in seen_dirs:
+            seen_dirs.add(key)
+            with os.scandir(fd if fd is not None else folder) as listing:
+                return _Folder(folder, rel, fd, list(listing))
     except OSError:
-        return
-    finally:
-        if fd is not None:
-            os.close(fd)
+        pass
+    if fd is not None:
+        os.close(fd)
+    return None
 
 
-def _entries(
-    entries: list[os.DirEntry[str]],
-    folder: str,
-    rel: str,
-    fd: int | None,
-    real_root: Path,
-    scope: Scope,
-    found: Listing,
-    seen_dirs: set[tuple[int, int]],
-    hooks: list[_Hook],
-) -> None:
-    """The entries of one listed folder: its files kept, its subfolders walked."""
+def _next_subfolder(
+    top: _Folder, real_root: Path, scope: Scope, found: Listing
+) -> tuple[str, int | None] | None:
+    """Keep ``top``'s files up to its next subfolder to walk: (its name, its descriptor);
+    None at the end of the listing."""
     # `rel` is not ignored and lies inside one of the scope's folders, so for the entries
     # below only their own name and suffix need testing (what `scope.covers` would add).
-    prefix = f"{rel}/" if rel else ""
+    rel, prefix, fd = top.rel, top.prefix, top.fd
     suffixes, state_dir, excludes = scope.suffixes, scope.state_dir, scope.excludes
     paths, mtimes, sizes = found.paths, found.mtimes, found.sizes
-    for entry in entries:
+    for entry in top.entries:
         name = entry.name
         # Most names cannot be ignored: only those the cheap test lets through are asked
         # (all of them where names compare caselessly: the endings are lower case). A folder
@@ -260,21 +304,15 @@ def _entries(
                 if name.endswith(suffixes) or entry.is_dir():
                     found.undecodable.append(shown_name(prefix + name))
                 continue
-            if entry.is_symlink() and not _inside(real_root, f"{folder}/{name}"):
+            if entry.is_symlink() and not _inside(real_root, f"{top.folder}/{name}"):
                 continue
             if entry.is_dir():
                 if excludes is None or not excludes.excludes(prefix + name, is_dir=True):
+                    if prefix.count("/") >= MAX_DEPTH:
+                        found.too_deep.append(shown_name(prefix + name))
+                        continue
                     sub = os.open(name, _DIR_FLAGS, dir_fd=fd) if fd is not None else None
-                    _walk(
-                        f"{folder}/{name}",
-                        prefix + name,
-                        real_root,
-                        scope,
-                        found,
-                        seen_dirs,
-                        hooks,
-                        sub,
-                    )
+                    return name, sub
             elif name.endswith(suffixes) and entry.is_file():
                 if excludes is not None and excludes.excludes(prefix + name):
                     continue
@@ -284,3 +322,4 @@ def _entries(
                 sizes.append(st.st_size)
         except OSError:
             continue
+    return None

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from reme_core.errors import RemeError
-from reme_core.files.paths import regular_inside, resolve_inside
+from reme_core.files.paths import TOO_DEEP, regular_inside, resolve_inside, shortened
 from reme_core.files.scan_ahead import ScanAhead
 from reme_core.files.scanner import FileStat, Listing, Scope, list_files
 from reme_core.files.text_decode import UNDECODABLE_NAME
@@ -139,6 +139,8 @@ class Indexer:
             slots_of.look_up(disk, 0)
         for name in disk.undecodable:  # left out by the walk: no path of it can be stored
             self.warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
+        for name in disk.too_deep:
+            self.warn(f"{shortened(name)}: {TOO_DEEP}; not indexed")
         changes = Changes()
         with self.live.lock:  # arrays, not an object per file: 50k files in a few ms
             memory = self.live.memory
@@ -158,13 +160,18 @@ class Indexer:
         )
         changes.added = [disk.paths[i] for i in np.flatnonzero(~indexed).tolist()]
         changes.modified = [disk.paths[i] for i in np.flatnonzero(moved).tolist()]
+        # One lstat per gone path (its folder resolved once), not a resolve of each: a store
+        # with 300k rows of files that do not exist took minutes here.
+        present = set(regular_inside(self.root, [path for path, _, _ in gone]))
         for path, mtime, size in gone:
             stat = None
-            if origins.get(path) == "reindex" and not self.rebuild_scope.ignores(path):
+            if path not in present:
+                pass
+            elif origins.get(path) == "reindex" and not self.rebuild_scope.ignores(path):
                 # Taken by a rebuild from outside the watched folders: keep it while it exists.
                 stat = self._stat(path) if self.rebuild_scope.covers(path) else None
-            if stat is None and ahead is not None and self.watch_scope.covers(path):
-                stat = self._stat(path)
+            if stat is None and path in present and ahead is not None:
+                stat = self._stat(path) if self.watch_scope.covers(path) else None
             if stat is None:
                 changes.deleted.append(path)
             elif stat.mtime != mtime or stat.size != size:

@@ -14,8 +14,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from reme_core.errors import disk_full
-from reme_core.files.paths import METADATA_DIR
+from reme_core.errors import RemeError, disk_full
+from reme_core.files.paths import METADATA_DIR, normalize_relpath
 from reme_core.files.state_files import create_new
 from reme_core.indexing.db_files import remove_db, remove_stale_rebuilds
 from reme_core.indexing.live_index import DB_NAME, IndexPlace, LiveIndex
@@ -54,6 +54,11 @@ def open_live_index(
                     if reason:
                         warn(reason)
                     return _rebuilt(live, reindex)
+        missing = _mostly_missing(live.store, place.root)
+        if missing:
+            warn(f"{db.relative_to(place.root)}: {missing}; rebuilt from the files")
+            with state_lock.held():
+                return _rebuilt(live, reindex)
         retry_busy(live.load)
         return live
     except StoreError as exc:
@@ -77,6 +82,30 @@ def open_live_index(
             live.store.close()
         warn(f"{why}: index in memory")
         return _rebuilt(LiveIndex(place, Store(":memory:")), reindex)
+
+
+# A store listing more files than this, most of them missing on disk, is rebuilt from the
+# files instead of loaded: loading costs per stored row (a junk store of 300k rows took
+# minutes to load and diff), a rebuild per file on disk.
+MANY_FILES = 10_000
+_SAMPLE = 64
+
+
+def _mostly_missing(store: Store, root: Path) -> str:
+    """Why the store is not worth loading ("" when it is): it lists many files, and most of
+    a sample of them do not exist (a bounded check: a count and 64 look-ups)."""
+    count, paths = retry_busy(lambda: store.sample_paths(_SAMPLE))
+    if count <= MANY_FILES or not paths:
+        return ""
+    absent = 0
+    for path in paths:
+        try:
+            os.lstat(root / normalize_relpath(path))
+        except (OSError, RemeError):
+            absent += 1
+    if absent * 4 <= len(paths) * 3:
+        return ""
+    return f"it lists {count} files, most of which do not exist"
 
 
 def _rebuilt(live: LiveIndex, reindex: Reindex) -> LiveIndex:

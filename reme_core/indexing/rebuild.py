@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reme_core.files.paths import TOO_DEEP
 from reme_core.files.scanner import Scope, scan
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.gc_pause import bulk_objects
@@ -134,8 +135,9 @@ class Rebuild:
             live.place.fingerprint,
         )
         skipped, columns = self._build(built, paths, progress)
-        if found.undecodable:  # left out by the walk: listed with the files refused
+        if found.undecodable or found.too_deep:  # left out by the walk: listed as refused
             refused = [(name, UNDECODABLE_NAME) for name in found.undecodable]
+            refused += [(name, TOO_DEEP) for name in found.too_deep]
             built.store.record_skipped(refused)
             skipped = sorted(refused + skipped)
         with live.lock:

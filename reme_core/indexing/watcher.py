@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 # changed between opening the workspace and the watcher being in place, later ones look for a
 # rebuild by another process.
 _IDLE_MS = 1000
+# When neither inotify nor polling can watch the folders (a name that is not UTF-8 stops
+# the first, a self-referencing symlink the second), the disk is compared by the scanner's
+# walk every _IDLE_MS for this long, then watching is tried again.
+_WALK_SECONDS = 30.0
 
 
 class Watched(Protocol):
@@ -104,7 +108,8 @@ def settle(ws: Watched, changes: Changes) -> Changes:
         if rel in indexed:
             out[rel] = "deleted"
 
-    for rel in sorted({*changes.added, *changes.modified, *changes.deleted}):
+    for named in sorted({*changes.added, *changes.modified, *changes.deleted}):
+        rel = _inside_path(ws.root, real_root, named)
         full = ws.root / rel
         real = os.path.realpath(full)
         inside = real == real_root or real.startswith(real_root + os.sep)
@@ -126,6 +131,25 @@ def settle(ws: Watched, changes: Changes) -> Changes:
     for path, kind in sorted(out.items()):
         getattr(result, kind).append(path)
     return result
+
+
+def _inside_path(root: Path, real_root: str, rel: str) -> str:
+    """`rel`, or the same file's path inside when `rel` passes through a symlink that leaves
+    the workspace (the walk never follows one; inotify names the workspace's own files through
+    a link to a parent folder, e.g. `up/vault/c.md` for `c.md`)."""
+    parts = rel.split("/")
+    for i in range(1, len(parts)):
+        link = root.joinpath(*parts[:i])
+        if not link.is_symlink():
+            continue
+        target = os.path.realpath(link)
+        if target == real_root or target.startswith(real_root + os.sep):
+            continue
+        real = os.path.realpath(root / rel)
+        if real.startswith(real_root + os.sep):
+            return Path(os.path.relpath(real, real_root)).as_posix()
+        return rel
+    return rel
 
 
 def _below(indexed: Iterable[str], folder: str) -> list[str]:
@@ -188,7 +212,8 @@ async def watch_workspace(
     blocks. Compaction runs after a batch when tombstones pass the configured ratio.
     """
     quiet = ws.config.watch.quiet_ms if quiet_ms is None else quiet_ms
-    polling = ws.config.watch.force_polling if force_polling is None else force_polling
+    chosen = ws.config.watch.force_polling if force_polling is None else force_polling
+    polling = chosen
     stop = stop_event if stop_event is not None else asyncio.Event()
     flt = WatchFilter(ws.root, ws.watch_scope)
     while not stop.is_set():
@@ -224,9 +249,29 @@ async def watch_workspace(
                         yield report
                 if watch_paths(ws) != paths:
                     break  # a watched folder appeared or vanished: watch again, then catch up
-        if unnameable:  # inotify gives up on any name that is not UTF-8; polling does not
-            polling = True
+        if unnameable and not polling and _cannot_decode(unnameable[0]):
+            polling = True  # inotify gives up on any name that is not UTF-8; polling does not
+        elif unnameable:  # no way of watching works here now: walk, then try again
+            async for report in _walking(ws, stop, _WALK_SECONDS):
+                yield report
+            polling = chosen
+        if unnameable:
             await asyncio.sleep(quiet / 1000)
+
+
+async def _walking(ws: Watched, stop: asyncio.Event, seconds: float) -> AsyncIterator[BatchReport]:
+    """Compare the disk with the index by walks (the scanner leaves out what it cannot name
+    or follow) every _IDLE_MS, for `seconds` or until `stop` is set."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + seconds
+    while not stop.is_set() and loop.time() < until:
+        changes = await asyncio.to_thread(ws.diff)
+        if changes:
+            report = await asyncio.to_thread(_apply, ws, changes)
+            if report.changes or report.skipped:
+                yield report
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), _IDLE_MS / 1000)
 
 
 async def _ticking(
@@ -260,16 +305,15 @@ async def _ticking(
 async def _until_unnameable(
     events: AsyncIterator[set[tuple[Change, str]]], failed: list[BaseException]
 ) -> AsyncGenerator[set[tuple[Change, str]], None]:
-    """`awatch`'s batches until it meets a path it cannot decode (a file name that is not
-    UTF-8): its watch is over then, so this ends (the error in `failed`), and the caller
-    watches again and catches up by a diff, which leaves such a name out with a warning."""
+    """`awatch`'s batches until it fails: a path it cannot decode (a file name that is not
+    UTF-8), a symlink loop or unreadable folder polling trips on, any error of the notifier.
+    Its watch is over then, so this ends (the error in `failed`), and the caller watches
+    again (or walks) and catches up by a diff, which leaves such names out with a warning."""
     async with contextlib.aclosing(events):  # type: ignore[type-var]
         try:
             async for raw in events:
                 yield raw
         except Exception as exc:
-            if not _cannot_decode(exc):
-                raise
             failed.append(exc)
 
 

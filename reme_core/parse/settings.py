@@ -22,8 +22,9 @@ class ParseSettings:
     stemmer: str = _DEFAULTS.stemmer
     markdown_links: bool = False  # Obsidian semantics: Markdown links are edges, `#tags` tags
     # Bumped when the same bytes parse to different nodes, so indexes built before rebuild
-    # (it is part of the stored fingerprint). 2: inline `#tags` in vaults.
-    parse_version: int = 2
+    # (it is part of the stored fingerprint). 2: inline `#tags` in vaults. 3: words cut to
+    # MAX_TERM_CHARS.
+    parse_version: int = 3
 
     @classmethod
     def from_config(cls, config: Config, markdown_links: bool) -> ParseSettings:

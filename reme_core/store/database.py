@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -191,6 +192,25 @@ class Store:
             FileRow(r[0], r[1], r[2], r[3], r[4], fm[i], warnings[i], r[7], tags[i])
             for i, r in enumerate(rows)
         ]
+
+    def sample_paths(self, n: int, seed: int = 0) -> tuple[int, list[str]]:
+        """(how many files are stored, the paths of up to ``n`` of them spread over the
+        table): a bounded look at a store of any size (a few index look-ups)."""
+        count, low, high = self.conn.execute(
+            "SELECT count(*), min(id), max(id) FROM files"
+        ).fetchone()
+        if not count:
+            return 0, []
+        pick = random.Random(seed)
+        found: dict[int, str] = {}
+        for _ in range(n):
+            row = self.conn.execute(
+                "SELECT id, path FROM files WHERE id >= ? ORDER BY id LIMIT 1",
+                (pick.randint(low, high),),
+            ).fetchone()
+            if row is not None:
+                found[row[0]] = row[1]
+        return count, list(found.values())
 
     def state(self) -> tuple[float, ...]:
         """Row counts and largest ids, which move with any row added or removed (every commit

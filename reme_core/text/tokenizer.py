@@ -46,6 +46,12 @@ _PIECES_ASCII = bytes(
 _UNDERSCORE = "_"
 _WORD_RUN = re.compile(r"[^\W_]+")
 
+# A word longer than this is cut to its first MAX_TERM_CHARS characters, in documents and
+# queries alike, so a long query word still finds the long word it was cut from (Lucene's and
+# Elasticsearch's default token length). Words of a language are far shorter: the cap only
+# touches blobs (hashes, minified code), and it bounds the work a pasted 200k-character word
+# can make (stemming, prefix look-ups, highlighting).
+MAX_TERM_CHARS = 255
 STEMMERS = ("english", "none")
 _stemmers = threading.local()  # a PyStemmer object is not to be shared between threads
 
@@ -122,7 +128,14 @@ class Tokenizer:
         return out
 
     def words(self, text: str) -> list[str]:
-        """The words of ``text`` before stemming (what a prefix is matched against)."""
+        """The words of ``text`` before stemming (what a prefix is matched against), each
+        cut to MAX_TERM_CHARS."""
+        words = self._words(text)
+        if max(map(len, words), default=0) > MAX_TERM_CHARS:
+            return [w[:MAX_TERM_CHARS] for w in words]
+        return words
+
+    def _words(self, text: str) -> list[str]:
         if text.isascii():
             words = text.encode("ascii").translate(_PIECES_ASCII).decode("ascii").split()
             return _strip_edges(words) if _UNDERSCORE in text else words

@@ -15,18 +15,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from importlib import metadata
 from typing import Any
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
 from reme_core import RemeError, Workspace
+from reme_tui.agents.jsonrpc_guard import run_checked_stdio
 from reme_tui.cli.answers import links_text, list_text, retrieve_text, traverse_text
 from reme_tui.cli.terminal_text import message
 
@@ -38,6 +41,7 @@ Paths are workspace-relative, e.g. digest/wiki/solar.md."""
 
 _Tool = Callable[..., CallToolResult]
 LIST_LIMIT = 500  # a vault may hold 50k notes: `list` answers in pages of this size
+CALL_SECONDS = 60.0  # a tool call that runs longer answers with a tool error
 
 
 def _result(text: str, data: Any) -> CallToolResult:
@@ -66,15 +70,38 @@ def _version() -> str:
         return ""
 
 
-def build_server(ws: Workspace, allow_delete: bool = False) -> MCPServer:
+def _bounded(fn: _Tool, name: str, seconds: float) -> Callable[..., Awaitable[CallToolResult]]:
+    """`fn` as a coroutine: its body on a worker thread, so the event loop answers other
+    calls meanwhile, and a tool error once `seconds` pass (the thread is left to finish: a
+    write it started still completes, or fails, on its own)."""
+
+    @functools.wraps(fn)
+    async def call(**kwargs: Any) -> CallToolResult:
+        with anyio.move_on_after(seconds):
+            work = functools.partial(fn, **kwargs)
+            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        raise ToolError(
+            f"{name} did not finish within {seconds:g} s (it may still complete: "
+            "check before repeating a write)"
+        )
+
+    return call
+
+
+def build_server(
+    ws: Workspace, allow_delete: bool = False, call_seconds: float = CALL_SECONDS
+) -> MCPServer:
     """The MCP server over `ws`; `delete` is registered only when `allow_delete`."""
     server = MCPServer("reme", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
 
     def tool(name: str | None = None) -> Callable[[_Tool], _Tool]:
-        """`server.tool()` with the docstring, dedented, as the description the model reads."""
+        """`server.tool()` with the docstring, dedented, as the description the model reads;
+        each call bounded by `call_seconds`."""
 
         def register(fn: _Tool) -> _Tool:
-            server.add_tool(fn, name=name, description=inspect.cleandoc(fn.__doc__ or ""))
+            description = inspect.cleandoc(fn.__doc__ or "")
+            bounded = _bounded(fn, name or fn.__name__, call_seconds)
+            server.add_tool(bounded, name=name, description=description)
             return fn
 
         return register
@@ -237,11 +264,13 @@ def _edit_tools(tool: _Register, ws: Workspace, allow_delete: bool) -> None:
             return _guarded(run)
 
 
-async def serve(ws: Workspace, allow_delete: bool = False) -> None:
+async def serve(
+    ws: Workspace, allow_delete: bool = False, call_seconds: float = CALL_SECONDS
+) -> None:
     """Serve `ws` over stdio until the client closes it, keeping the index fresh meanwhile."""
     from reme_core.indexing.watcher import watch_workspace
 
-    server = build_server(ws, allow_delete)
+    server = build_server(ws, allow_delete, call_seconds)
     stop = asyncio.Event()
 
     async def keep_fresh() -> None:
@@ -253,7 +282,7 @@ async def serve(ws: Workspace, allow_delete: bool = False) -> None:
 
     watcher = asyncio.create_task(keep_fresh())
     try:
-        await server.run_stdio_async()
+        await run_checked_stdio(server)
     finally:
         stop.set()
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):

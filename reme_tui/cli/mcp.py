@@ -19,6 +19,13 @@ def _mcp_args(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="offer the delete tool (to .trash/; off by default)",
     )
+    p.add_argument(
+        "--call-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="answer a tool call that runs longer than S seconds with an error (default 60)",
+    )
 
 
 @command("mcp", "serve the workspace to an AI agent over MCP (stdio)")(_mcp_args)
@@ -27,13 +34,16 @@ def run_mcp(args: argparse.Namespace) -> int:
     import asyncio
 
     try:
-        from reme_tui.agents.mcp_server import serve
+        from reme_tui.agents.mcp_server import CALL_SECONDS, serve
     except ImportError as exc:
         raise RemeError(
             f"the MCP server needs the mcp package ({exc}); install it with "
             "pip install 'reme-tui[mcp]'"
         ) from None
+    seconds = CALL_SECONDS if args.call_seconds is None else args.call_seconds
+    if not seconds > 0:
+        raise RemeError(f"--call-seconds must be more than 0, got {args.call_seconds}")
     ws = open_workspace(args)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(ws, allow_delete=args.allow_delete))
+        asyncio.run(serve(ws, allow_delete=args.allow_delete, call_seconds=seconds))
     return EXIT_OK

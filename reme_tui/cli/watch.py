@@ -13,8 +13,10 @@ import argparse
 import contextlib
 import json
 import os
+import queue
 import signal
 import sys
+import threading
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -77,15 +79,47 @@ def batch_dict(batch: Committed, report: BatchReport | None) -> dict[str, Any]:
     }
 
 
+class Output:
+    """Lines for stdout, written by a daemon thread straight to the descriptor: when nobody
+    reads the pipe, only that thread waits, and a signal still ends `watch` (a blocked print
+    in the event loop kept a SIGTERM'd watch running for good)."""
+
+    def __init__(self) -> None:
+        sys.stdout.flush()
+        self.fd = sys.stdout.fileno()
+        self.lines: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.done = threading.Event()
+        threading.Thread(target=self._write, name="watch-output", daemon=True).start()
+
+    def put(self, text: str) -> None:
+        self.lines.put(f"{text}\n".encode())
+
+    def close(self, seconds: float = 2.0) -> None:
+        """Let what is queued out for up to `seconds`; what a stalled reader left is dropped."""
+        self.lines.put(None)
+        self.done.wait(seconds)
+
+    def _write(self) -> None:
+        try:
+            while (data := self.lines.get()) is not None:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self.fd, view) :]
+        except OSError:  # the reader went away
+            pass
+        self.done.set()
+
+
 class FeedPrinter:
     """Prints the feed's events in commit order, this process's batches with their report.
 
     A batch of this process's own can be read from the log a moment before the watcher hands
     over its report: it waits (with what follows it) until the report is there."""
 
-    def __init__(self, feed: ChangeFeed, as_json: bool) -> None:
+    def __init__(self, feed: ChangeFeed, as_json: bool, out: Output) -> None:
         self.feed = feed
         self.as_json = as_json
+        self._print = out.put
         self.pid = os.getpid()
         self.reports: dict[int, BatchReport] = {}
         self.pending: list[FeedEvent] = []
@@ -133,10 +167,6 @@ class FeedPrinter:
                 )
             self.pending.pop(0)
 
-    @staticmethod
-    def _print(line: str) -> None:
-        print(line, flush=True)
-
 
 @command("watch", "keep the index fresh, printing each change any process commits")(add_arguments)
 def run(args: argparse.Namespace) -> int:
@@ -163,7 +193,11 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps(start, ensure_ascii=False), flush=True)
             else:
                 print(f"watching {ws.root} ({len(ws.files())} files)", flush=True)
-            asyncio.run(_watch(ws, FeedPrinter(feed, args.json), args))
+            out = Output()
+            try:
+                asyncio.run(_watch(ws, FeedPrinter(feed, args.json, out), args))
+            finally:
+                out.close()
         finally:
             ws.close()
     except KeyboardInterrupt:
@@ -207,4 +241,3 @@ async def _watch(ws: Workspace, printer: FeedPrinter, args: argparse.Namespace) 
         await watcher
     finally:
         printer.show(await asyncio.to_thread(printer.feed.poll), final=True)
-        sys.stdout.flush()
