@@ -15,6 +15,7 @@ import contextlib
 import errno
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -115,16 +116,22 @@ def open_lock(path: Path | str, dir_fd: int | None = None) -> int:
         return open_fd(path, flags | os.O_EXCL, dir_fd=dir_fd)
 
 
-def check_folder(path: Path | str) -> bool:
-    """Whether a real folder (not a symlink to one) is at `path`; False when nothing is;
+def _is_kind(path: Path | str, wanted: Callable[[int], bool]) -> bool:
+    """Whether what is at `path` (not followed) passes `wanted`; False when nothing is;
     `NotRegular` for anything else."""
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return False
-    if not stat.S_ISDIR(mode):
+    if not wanted(mode):
         raise NotRegular(path, kind_of(mode))
     return True
+
+
+def check_folder(path: Path | str) -> bool:
+    """Whether a real folder (not a symlink to one) is at `path`; False when nothing is;
+    `NotRegular` for anything else."""
+    return _is_kind(path, stat.S_ISDIR)
 
 
 _FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
@@ -173,13 +180,7 @@ def state_folder(state_dir: Path, *parts: str, create: bool = True) -> Path:
 
 def lstat_regular(path: Path | str) -> bool:
     """Whether a regular file is at `path` (False when nothing is); `NotRegular` otherwise."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return False
-    if not stat.S_ISREG(mode):
-        raise NotRegular(path, kind_of(mode))
-    return True
+    return _is_kind(path, stat.S_ISREG)
 
 
 def remove_odd(state_dir: Path, expected: dict[str, bool]) -> list[str]:
