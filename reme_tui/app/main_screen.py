@@ -151,7 +151,7 @@ class MainScreen(Screen[None]):
 
     def watch_focused(self, focused: Widget | None) -> None:
         """The focused pane is the one a stacked layout shows."""
-        self.pane_layout.bring_forward(self._pane_of(focused))
+        self.pane_layout.bring_forward(self.pane_layout.pane_of(focused))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """This screen's workers fail into the app's one hub (the event does not bubble)."""
@@ -297,20 +297,8 @@ class MainScreen(Screen[None]):
         self.upkeep.vectors_toggled(message.status)
 
     # -- panes ----------------------------------------------------------------------------------
-    def _panes(self) -> tuple[Widget, Widget, Widget]:
-        return (self.search_pane, self.reader, self.neighbours)
-
-    def _pane_of(self, widget: Widget | None) -> int:
-        for index, pane in enumerate(self._panes()):
-            if widget is not None and (widget is pane or pane in widget.ancestors):
-                return index
-        return -1
-
     def _focus_pane(self, step: int) -> None:
-        count = len(self._panes())
-        index = (self._pane_of(self.focused) + step) % count
-        if index == LINKS and not self.pane_layout.links_available:
-            index = (index + step) % count
+        index = self.pane_layout.step(self.focused, step)
         if index == SEARCH:
             results = self.search_pane.query_one("#results", OptionList)
             target: Widget = results if results.option_count else self.search_pane.query_one(Input)
@@ -318,12 +306,11 @@ class MainScreen(Screen[None]):
             target = self.reader.view
         else:
             target = self.neighbours.query_one(OptionList)
-        self.pane_layout.bring_forward(index)
         target.focus()
 
     def pane_in_focus(self) -> str:
         """`search`, `reader` or `links` (`reader` when nothing has the focus)."""
-        index = self._pane_of(self.focused)
+        index = self.pane_layout.pane_of(self.focused)
         return ("search", "reader", "links")[index if index >= 0 else READER]
 
     def focus_reader(self) -> None:
@@ -382,7 +369,7 @@ class MainScreen(Screen[None]):
 
     def action_toggle_links(self) -> None:
         """Show or hide the links pane (hidden by default on narrow terminals)."""
-        leaving = self._pane_of(self.focused) == LINKS
+        leaving = self.pane_layout.pane_of(self.focused) == LINKS
         self.pane_layout.choose_links(not self.neighbours.display)
         if leaving and not self.neighbours.display:
             self.focus_reader()

@@ -38,6 +38,22 @@ class PaneLayout:
             return self.links_choice
         return self.single or self.width >= NARROW_WIDTH
 
+    def pane_of(self, widget: Widget | None) -> int:
+        """The pane `widget` is in (`SEARCH`, `READER`, `LINKS`), -1 for none."""
+        for index, pane in enumerate(self.panes):
+            if widget is not None and (widget is pane or pane in widget.ancestors):
+                return index
+        return -1
+
+    def step(self, focused: Widget | None, step: int) -> int:
+        """The pane F6 (+1) or Shift+F6 (-1) moves the focus to, brought forward."""
+        count = len(self.panes)
+        index = (self.pane_of(focused) + step) % count
+        if index == LINKS and not self.links_available:
+            index = (index + step) % count
+        self.bring_forward(index)
+        return index
+
     def resized(self, width: int) -> None:
         self.width = width
         self.apply()
