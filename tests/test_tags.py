@@ -16,6 +16,7 @@ import pytest
 from reme_core import Workspace, parse_query
 from reme_core.models import frontmatter_tags
 from reme_core.parse.parse_pool import POOL_THRESHOLD
+from reme_core.parse.settings import ParseSettings
 from reme_core.parse.tags import inline_tags
 
 Tree = Callable[[dict[str, str | bytes]], Path]
@@ -151,8 +152,9 @@ def test_an_index_built_with_other_parse_settings_is_rebuilt(make_tree: Tree) ->
     Workspace.open(root).close()
     conn = sqlite3.connect(root / ".reme-tui/index.sqlite")
     fingerprint = conn.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()[0]
-    assert "parse_version=2" in fingerprint
-    old = fingerprint.replace(", parse_version=2", "")  # what the previous version stored
+    current = f"parse_version={ParseSettings().parse_version}"
+    assert current in fingerprint
+    old = fingerprint.replace(f", {current}", ", parse_version=1")  # an older version's
     conn.execute("UPDATE meta SET value=? WHERE key='fingerprint'", (old,))
     conn.commit()
     conn.close()
