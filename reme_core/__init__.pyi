@@ -5,6 +5,18 @@ from reme_core.config import Config, load_config
 from reme_core.dates import NO_DATE, date_ordinal
 from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file, suffix_warnings
 from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
+from reme_core.edit.note_jobs import (
+    EditReport,
+    NoteStat,
+    SaveReport,
+    daily_notes,
+    daily_write,
+    edit_note,
+    read_frontmatter,
+    save_note,
+    stat_path,
+    update_frontmatter,
+)
 from reme_core.edit.undo import UndoReport
 from reme_core.edit.undo_history import UndoRefused
 from reme_core.edit.write import WriteReport
@@ -63,6 +75,7 @@ __all__ = [
     "ConfigError",
     "DeleteReport",
     "Discovered",
+    "EditReport",
     "FileChange",
     "FileChunk",
     "FileLink",
@@ -81,6 +94,7 @@ __all__ = [
     "Neighbour",
     "NotIndexed",
     "NoteLinks",
+    "NoteStat",
     "OptimizeReport",
     "ParsedQuery",
     "PathRefused",
@@ -92,6 +106,7 @@ __all__ = [
     "RenderedLine",
     "RetrieveResult",
     "RetrievedItem",
+    "SaveReport",
     "SearchHit",
     "SearchResult",
     "TagCount",
@@ -107,8 +122,11 @@ __all__ = [
     "WriteReport",
     "aliases_of",
     "choose_mode",
+    "daily_notes",
+    "daily_write",
     "date_ordinal",
     "discover",
+    "edit_note",
     "enclosing_index",
     "est_tokens",
     "existing_file",
@@ -124,8 +142,12 @@ __all__ = [
     "markdown_link_to",
     "outline",
     "parse_query",
+    "read_frontmatter",
     "render_markdown",
+    "save_note",
+    "stat_path",
     "suffix_warnings",
+    "update_frontmatter",
     "walk_ahead",
     "wikilink_to",
 ]

@@ -85,7 +85,9 @@ def write(
 ) -> WriteReport:
     """Create or replace the note at `path` and index it at once.
 
-    `content` is the body (the text after the frontmatter); None keeps an existing body.
+    `content` is the body (the text after the frontmatter); None keeps an existing body. A
+    `content` that starts with its own frontmatter block (what `read` returned, edited) is
+    not nested: its keys that differ from the note's are merged like `metadata`.
     `name`, `description` and `metadata` are merged into the frontmatter: `name` and
     `description` win over the same keys in `metadata`, a `metadata` value of None removes
     that key, and every other key stays as written. Raises `PathRefused` for escapes, the
@@ -96,11 +98,14 @@ def write(
     if content is not None and not isinstance(content, str):
         raise RemeError("content must be text")
     with ws.write_lock:
-        rel, old = _target(ws, path)
+        rel, old = note_target(ws, path)
         if old is None:
             text, crlf = "", False
         else:
-            text, crlf = _decode(ws.config.encoding, rel, old)
+            text, crlf = decode_note(ws.config.encoding, rel, old)
+        if content is not None:
+            content, carried = _carried_frontmatter(rel, content, text)
+            updates = {**carried, **updates}
         new_text, set_keys, removed = _merge(rel, text, content, updates)
         data = (new_text.replace("\n", "\r\n") if crlf else new_text).encode(ws.config.encoding)
         put_file(ws, rel, data, old)
@@ -116,6 +121,24 @@ def write(
         body_replaced=content is not None,
         indexed=indexed,
     )
+
+
+def _carried_frontmatter(rel: str, content: str, text: str) -> tuple[str, dict[str, Any]]:
+    """`content` without a leading frontmatter block, and that block's keys whose values differ
+    from the note's (unchanged keys keep their exact text). A block that is not YAML is
+    refused: merging it would guess, nesting it would corrupt the note."""
+    block = split_frontmatter(content)
+    if not block.end_line:
+        return content, {}
+    if block.warning:
+        raise RemeError(
+            f"{rel}: content starts with a frontmatter block that cannot be read "
+            f"({block.warning}); send the body alone and the fields as metadata"
+        )
+    current = split_frontmatter(text).data
+    changed = {k: v for k, v in block.data.items() if k not in current or current[k] != v}
+    body = "\n".join(content.replace("\r\n", "\n").split("\n")[block.end_line :])
+    return body, changed
 
 
 def _updates(
@@ -137,7 +160,7 @@ def _updates(
     return updates
 
 
-def _target(ws: EditTarget, path: str) -> tuple[str, bytes | None]:
+def note_target(ws: EditTarget, path: str) -> tuple[str, bytes | None]:
     """The checked path and its current bytes (None for a new note)."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name
@@ -158,7 +181,7 @@ def _target(ws: EditTarget, path: str) -> tuple[str, bytes | None]:
         raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
 
 
-def _decode(encoding: str, rel: str, data: bytes) -> tuple[str, bool]:
+def decode_note(encoding: str, rel: str, data: bytes) -> tuple[str, bool]:
     """The note's text (strictly decoded: a rewrite must not turn bad bytes into U+FFFD) and
     whether it used CRLF line ends (kept)."""
     if looks_binary(data):

@@ -1,0 +1,244 @@
+"""ReMe's small file jobs over a workspace: `stat`, `frontmatter_*`, `edit`, `save`, `daily_*`.
+
+An agent written for ReMe calls these by name (its `default.yaml`); each is a thin rule over
+the one write path (`reme_core.edit.write`: journaled, atomic, indexed before it returns), so
+the browser and the index see every change the same way. Times are ISO local timestamps as
+ReMe's `stat` gives them, so an agent can hand one back to `save` as `expected_mtime`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import mimetypes
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from reme_core.dates import is_iso_date
+from reme_core.edit.atomic_write import put_file
+from reme_core.edit.target import in_scope
+from reme_core.edit.write import WriteReport, decode_note, note_target, write
+from reme_core.errors import PathRefused, RemeError
+from reme_core.files.paths import normalize_relpath, resolve_inside
+from reme_core.indexing.indexer import Changes
+from reme_core.parse.frontmatter import split_frontmatter
+
+if TYPE_CHECKING:
+    from reme_core.edit.target import EditTarget
+
+DAILY_DIR = "daily"  # ReMe's daily layer: daily/<YYYY-MM-DD>/<name>.md
+SESSION_DIR = "session"  # where ReMe keeps conversations: session/dialog/<id>.jsonl
+_NAME_RE = re.compile(r"[^/\\\x00]+")
+_SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+
+
+@dataclass(slots=True)
+class NoteStat:
+    """What `stat` tells: ReMe's fields (`frontmatter` for Markdown files only)."""
+
+    path: str
+    exists: bool
+    type: str = ""  # "file" or "dir"
+    size: int | None = None
+    mtime: str | None = None
+    ctime: str | None = None
+    mime: str | None = None
+    frontmatter: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    def answer(self) -> str:
+        """ReMe's line: `stat: PATH (file, N bytes)`, `(dir)` or `not found`."""
+        if not self.exists:
+            return f"stat: {self.path} not found"
+        if self.type == "dir":
+            return f"stat: {self.path} (dir)"
+        return f"stat: {self.path} (file, {self.size} bytes)"
+
+
+@dataclass(slots=True)
+class EditReport:
+    """An `edit`: how many occurrences were replaced in which note."""
+
+    path: str
+    count: int
+    lines: int
+
+    def answer(self) -> str:
+        return f"Replaced {self.count} occurrence(s) in {self.path}"
+
+
+@dataclass(slots=True)
+class SaveReport:
+    """A `save`: the file as now on disk (its new mtime for the next `expected_mtime`)."""
+
+    path: str
+    created: bool
+    size: int
+    mtime: str
+    indexed: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def answer(self) -> str:
+        return f"Saved {self.path} ({self.size} bytes)"
+
+
+def iso_mtime(seconds: float) -> str:
+    """A file time as ReMe writes it: local, ISO 8601, microseconds kept."""
+    return dt.datetime.fromtimestamp(seconds).isoformat()
+
+
+def stat_path(ws: EditTarget, path: str) -> NoteStat:
+    """ReMe's `stat` of a workspace file or folder (never outside the workspace)."""
+    rel = normalize_relpath(path) if path.strip() not in ("", ".") else "."
+    full = ws.root if rel == "." else resolve_inside(ws.root, rel)
+    try:
+        st = full.stat()
+    except OSError:
+        return NoteStat(rel, exists=False)
+    if full.is_dir():
+        return NoteStat(
+            rel, True, "dir", mtime=iso_mtime(st.st_mtime), ctime=iso_mtime(st.st_ctime)
+        )
+    is_md = rel.lower().endswith(".md")
+    mime = "text/markdown" if is_md else mimetypes.guess_type(rel)[0] or "application/octet-stream"
+    found = NoteStat(
+        rel, True, "file", st.st_size, iso_mtime(st.st_mtime), iso_mtime(st.st_ctime), mime
+    )
+    if is_md:
+        try:
+            found.frontmatter = read_frontmatter(ws, rel)
+        except RemeError:
+            found.frontmatter = {}
+    return found
+
+
+def read_frontmatter(ws: EditTarget, path: str) -> dict[str, Any]:
+    """A note's frontmatter as a mapping (`{}` when it has none); unreadable YAML refused."""
+    rel, data = note_target(ws, path)
+    if data is None:
+        raise RemeError(f"{rel}: not found")
+    text, _ = decode_note(ws.config.encoding, rel, data)
+    fm = split_frontmatter(text)
+    if fm.warning:
+        raise RemeError(f"{rel}: {fm.warning}")
+    return fm.data
+
+
+def update_frontmatter(
+    ws: EditTarget,
+    path: str,
+    metadata: dict[str, Any] | None = None,
+    remove: list[str] | None = None,
+) -> WriteReport:
+    """Merge `metadata` into an existing note's frontmatter and drop the `remove` keys, the
+    body and every other key kept as written."""
+    rel, data = note_target(ws, path)
+    if data is None:
+        raise RemeError(f"{rel}: not found (frontmatter jobs change existing notes)")
+    updates: dict[str, Any] = dict(metadata or {})
+    for key in remove or []:
+        updates[key] = None
+    return write(ws, rel, None, None, None, updates)
+
+
+def edit_note(ws: EditTarget, path: str, old: str, new: str) -> EditReport:
+    """Replace every occurrence of `old` in a note's body (frontmatter excluded, as in ReMe);
+    refused when `old` is empty or absent, nothing written then."""
+    if not old:
+        raise RemeError("old must be non-empty text")
+    with ws.write_lock:
+        rel, data = note_target(ws, path)
+        if data is None:
+            raise RemeError(f"{rel}: not found")
+        text, _ = decode_note(ws.config.encoding, rel, data)
+        lines = text.replace("\r\n", "\n").split("\n")
+        body = "\n".join(lines[split_frontmatter(text).end_line :])
+        count = body.count(old)
+        if not count:
+            raise RemeError(
+                f"{rel}: the text to replace was not found in the body (frontmatter is "
+                "excluded from edit); read the note and copy the text exactly"
+            )
+        report = write(ws, rel, body.replace(old, new))
+    return EditReport(rel, count, report.lines)
+
+
+def save_note(
+    ws: EditTarget, path: str, content: str, expected_mtime: str | None = None
+) -> SaveReport:
+    """Write a note's whole text verbatim (frontmatter included); refused when
+    `expected_mtime` (from `stat`) no longer matches the file, so another writer's change
+    is never overwritten unseen."""
+    if not isinstance(content, str):
+        raise RemeError("content must be text")
+    with ws.write_lock:
+        rel, old = note_target(ws, path)
+        full = ws.root / rel
+        current = iso_mtime(full.stat().st_mtime) if old is not None else None
+        if expected_mtime and current != expected_mtime:
+            raise RemeError(
+                f"{rel}: changed since {expected_mtime} (now {current or 'missing'}); "
+                "read it again before saving"
+            )
+        put_file(ws, rel, content.encode(ws.config.encoding), old)
+        indexed = in_scope(ws, rel)
+        if indexed:
+            ws.apply(Changes(added=[rel]) if old is None else Changes(modified=[rel]))
+        st = full.stat()
+    return SaveReport(rel, old is None, st.st_size, iso_mtime(st.st_mtime), indexed)
+
+
+def day_of(date: str | None) -> str:
+    """`date` checked as YYYY-MM-DD, or today (local) when empty."""
+    if not date:
+        return dt.date.today().isoformat()
+    if not is_iso_date(date):
+        raise RemeError(f"date must be YYYY-MM-DD, got {date!r}")
+    return date
+
+
+def daily_notes(ws: EditTarget, date: str | None = None) -> list[dict[str, Any]]:
+    """ReMe's `daily_list`: each note directly in daily/<date>/, its frontmatter and path."""
+    day = day_of(date)
+    folder = ws.root / DAILY_DIR / day
+    if not folder.is_dir():
+        return []
+    notes = []
+    for entry in sorted(os.listdir(folder)):
+        rel = f"{DAILY_DIR}/{day}/{entry}"
+        if not entry.endswith(".md") or entry.startswith(".") or not (folder / entry).is_file():
+            continue
+        try:
+            meta = read_frontmatter(ws, rel)
+        except RemeError:
+            meta = {}
+        notes.append({**meta, "path": rel})
+    return notes
+
+
+def daily_write(
+    ws: EditTarget,
+    name: str,
+    description: str,
+    session_id: str,
+    content: str,
+    date: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> WriteReport:
+    """ReMe's `daily_write`: daily/<date>/<name>.md with name, description, session_id and a
+    source_conversation link to the session's transcript."""
+    name = name.strip()
+    if not _NAME_RE.fullmatch(name) or name.startswith(".") or name in ("..",):
+        raise PathRefused(f"name {name!r} must be a file name (no slashes, not hidden)")
+    session_id = session_id.strip()
+    if not _SESSION_RE.fullmatch(session_id):
+        raise RemeError(f"session_id {session_id!r}: letters, digits and . _ : - only")
+    reserved = {"name", "description", "session_id", "source_conversation"}
+    extra = {k: v for k, v in (metadata or {}).items() if k not in reserved and v is not None}
+    extra["session_id"] = session_id
+    extra["source_conversation"] = f"[[{SESSION_DIR}/dialog/{session_id}.jsonl]]"
+    path = f"{DAILY_DIR}/{day_of(date)}/{name}.md"
+    return write(ws, path, content, name, description, extra)
