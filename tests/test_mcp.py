@@ -18,7 +18,10 @@ from mcp.types import CallToolResult
 
 from tests.helpers import REME_TUI
 
-BASE_TOOLS = {"search", "read", "traverse", "retrieve", "links", "list", "write", "move"}
+REME_READ_TOOLS = {"search", "read", "traverse", "list", "stat", "frontmatter_read", "daily_list"}
+REME_TOOLS = REME_READ_TOOLS | {"version", "health_check", "move", "write", "save", "edit"}
+REME_TOOLS |= {"frontmatter_update", "frontmatter_delete", "daily_write"}
+BASE_TOOLS = REME_TOOLS | {"retrieve", "links"}
 
 
 def _server(workspace: Path, *extra: str) -> StdioServerParameters:
