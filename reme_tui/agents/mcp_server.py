@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import functools
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -135,13 +135,12 @@ def build_server(
     return server
 
 
-async def serve(
-    ws: Workspace, allow_delete: bool = False, call_seconds: float = CALL_SECONDS
-) -> None:
-    """Serve `ws` over stdio until the client closes it, keeping the index fresh meanwhile."""
+@contextlib.asynccontextmanager
+async def fresh_index(ws: Workspace) -> AsyncIterator[None]:
+    """Run the workspace watcher in this event loop while the body serves: one watcher for
+    every client, so a person's edits reach each agent at once."""
     from reme_core.indexing.watcher import watch_workspace
 
-    server = build_server(ws, allow_delete, call_seconds)
     stop = asyncio.Event()
 
     async def keep_fresh() -> None:
@@ -153,8 +152,17 @@ async def serve(
 
     watcher = asyncio.create_task(keep_fresh())
     try:
-        await run_checked_stdio(server)
+        yield
     finally:
         stop.set()
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(watcher, timeout=5)
+
+
+async def serve(
+    ws: Workspace, allow_delete: bool = False, call_seconds: float = CALL_SECONDS
+) -> None:
+    """Serve `ws` over stdio until the client closes it, keeping the index fresh meanwhile."""
+    server = build_server(ws, allow_delete, call_seconds)
+    async with fresh_index(ws):
+        await run_checked_stdio(server)

@@ -26,9 +26,23 @@ def _mcp_args(p: argparse.ArgumentParser) -> None:
         metavar="S",
         help="answer a tool call that runs longer than S seconds with an error (default 60)",
     )
+    p.add_argument(
+        "--http",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="HOST:PORT",
+        help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio "
+        "(default 127.0.0.1:2333, ReMe's address)",
+    )
+    p.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="with --http, allow a host that is not a loopback address",
+    )
 
 
-@command("mcp", "serve the workspace to an AI agent over MCP (stdio)")(_mcp_args)
+@command("mcp", "serve the workspace to an AI agent over MCP (stdio, or HTTP)")(_mcp_args)
 def run_mcp(args: argparse.Namespace) -> int:
     """Open the workspace (start-up diff on stderr), then serve until the client leaves."""
     import asyncio
@@ -43,7 +57,15 @@ def run_mcp(args: argparse.Namespace) -> int:
     seconds = CALL_SECONDS if args.call_seconds is None else args.call_seconds
     if not seconds > 0:
         raise RemeError(f"--call-seconds must be more than 0, got {args.call_seconds}")
+    if args.http is None:
+        ws = open_workspace(args)
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(ws, allow_delete=args.allow_delete, call_seconds=seconds))
+        return EXIT_OK
+    from reme_tui.agents.mcp_http import listen, parse_address, serve_http
+
+    sock = listen(*parse_address(args.http), allow_remote=args.allow_remote)
     ws = open_workspace(args)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(ws, allow_delete=args.allow_delete, call_seconds=seconds))
+        asyncio.run(serve_http(ws, sock, allow_delete=args.allow_delete, call_seconds=seconds))
     return EXIT_OK
