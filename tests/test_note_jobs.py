@@ -111,3 +111,14 @@ def test_daily_write_then_list(ws: Workspace) -> None:
             daily_write(ws, name, "d", "s-1", "x", "2026-06-20")
     with pytest.raises(RemeError, match="YYYY-MM-DD"):
         daily_notes(ws, "2026-6-1")
+
+
+def test_writing_back_a_cut_read_is_refused(ws: Workspace) -> None:
+    long_note = "---\nname: Long\n---\n" + "".join(f"line {i}\n" for i in range(2100))
+    (ws.root / "digest/wiki/long.md").write_text(long_note)
+    ws.sync()
+    got = ws.read("digest/wiki/long.md")
+    assert got.truncated
+    with pytest.raises(RemeError, match="truncation notice"):
+        ws.write("digest/wiki/long.md", f"{got.text}\n{got.notice}\nmore\n")  # as MCP read gives
+    assert (ws.root / "digest/wiki/long.md").read_text() == long_note

@@ -24,6 +24,7 @@ from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
 from reme_core.files.text_decode import decode_text, looks_binary
 from reme_core.indexing.indexer import Changes
 from reme_core.parse.frontmatter import split_frontmatter
+from reme_core.query.reading import TRUNCATION_RE
 
 if TYPE_CHECKING:
     from reme_core.edit.target import EditTarget
@@ -104,6 +105,11 @@ def write(
         else:
             text, crlf = decode_note(ws.config.encoding, rel, old)
         if content is not None:
+            if TRUNCATION_RE.search(content):
+                raise RemeError(
+                    f"{rel}: content holds read's truncation notice, so it is only part of the "
+                    "note; read the rest (start_line=...) first, or change it with edit"
+                )
             content, carried = _carried_frontmatter(rel, content, text)
             updates = {**carried, **updates}
         new_text, set_keys, removed = _merge(rel, text, content, updates)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,6 +10,11 @@ from reme_core.config import Config
 from reme_core.errors import FileRefused, RangeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.files.text_decode import decode_text, looks_binary
+
+# `ReadResult.notice`: a text that holds it is part of a note, so writing it back would cut one.
+TRUNCATION_RE = re.compile(
+    r"^\[truncated at line \d+ of \d+; continue with start_line=\d+\]$", re.MULTILINE
+)
 
 
 @dataclass(slots=True)
@@ -24,7 +30,7 @@ class ReadResult:
     next_start_line: int | None = None
 
     @property
-    def notice(self) -> str:
+    def notice(self) -> str:  # TRUNCATION_RE recognises it
         """What to tell a person when the output was cut."""
         if not self.truncated:
             return ""
