@@ -37,6 +37,7 @@ from reme_tui.agents.mcp_read_tools import (
     register_query_tools,
     version_text,
 )
+from reme_tui.agents.output_schemas import OUTPUT_SCHEMAS
 from reme_tui.agents.tool_args import checked_arguments, validation_line
 from reme_tui.cli.terminal_text import message
 
@@ -51,8 +52,8 @@ CALL_SECONDS = 60.0  # a tool call that runs longer answers with a tool error
 
 class _RemeServer(MCPServer):
     """MCPServer that checks argument names first (aliases mapped, unknown names refused),
-    says `additionalProperties: false` in each schema, and words validation errors on one
-    line."""
+    says `additionalProperties: false` in each input schema, gives each structured answer its
+    output schema, and words validation errors on one line."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -63,6 +64,7 @@ class _RemeServer(MCPServer):
         tools = await super().list_tools()
         for t in tools:
             t.input_schema["additionalProperties"] = False
+            t.output_schema = OUTPUT_SCHEMAS.get(t.name, t.output_schema)
         return tools
 
     async def call_tool(
