@@ -73,6 +73,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "daily_notes": ("reme_core.edit.note_jobs", "daily_notes"),
     "daily_write": ("reme_core.edit.note_jobs", "daily_write"),
     "edit_note": ("reme_core.edit.note_jobs", "edit_note"),
+    "list_folder": ("reme_core.edit.note_jobs", "list_folder"),
     "read_frontmatter": ("reme_core.edit.note_jobs", "read_frontmatter"),
     "save_note": ("reme_core.edit.note_jobs", "save_note"),
     "stat_path": ("reme_core.edit.note_jobs", "stat_path"),

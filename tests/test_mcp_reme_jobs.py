@@ -49,6 +49,8 @@ async def test_reme_parameter_names_and_unknown_arguments(demo_copy: Path) -> No
         assert newest.structured_content["items"][0] == "daily/2026-06-22/quick-notes.md"
         none = await call(client, "list", path="daily", recursive=True, extensions=["jsonl"])
         assert none.structured_content["items"] == [] and text(none).startswith("No files")
+        talks = await call(client, "list", path="session/", recursive=True, extensions=[".JSONL"])
+        assert len(talks.structured_content["items"]) == 3  # every kind of file, not only notes
         bad_sort = await client.call_tool("list", {"sort_by": "size"})
         assert bad_sort.is_error and "sort_by" in text(bad_sort)
         assert "\n" not in text(bad_sort) and "https://" not in text(bad_sort)

@@ -16,6 +16,7 @@ from reme_core import (
     daily_notes,
     daily_write,
     edit_note,
+    list_folder,
     read_frontmatter,
     save_note,
     stat_path,
@@ -122,3 +123,23 @@ def test_writing_back_a_cut_read_is_refused(ws: Workspace) -> None:
     with pytest.raises(RemeError, match="truncation notice"):
         ws.write("digest/wiki/long.md", f"{got.text}\n{got.notice}\nmore\n")  # as MCP read gives
     assert (ws.root / "digest/wiki/long.md").read_text() == long_note
+
+
+def test_list_folder_is_every_file_but_state_hidden_and_temp(ws: Workspace) -> None:
+    (ws.root / "digest/wiki/.draft.md").write_text("x")
+    (ws.root / "digest/wiki/data.csv").write_text("a,b\n")
+    (ws.root / "digest/wiki/kestrel.md~").write_text("x")
+    assert list_folder(ws, "digest") == []
+    assert list_folder(ws, "digest/wiki") == [
+        "digest/wiki/bm25.md",
+        "digest/wiki/data.csv",
+        "digest/wiki/kestrel.md",
+    ]
+    assert list_folder(ws, "", recursive=True, extensions=["csv"]) == ["digest/wiki/data.csv"]
+    assert not any(p.startswith(ws.state_dir.name) for p in list_folder(ws, ".", recursive=True))
+    os.utime(ws.root / "digest/wiki/bm25.md", (4_000_000_000, 4_000_000_000))
+    assert list_folder(ws, "digest/wiki", newest_first=True)[0] == "digest/wiki/bm25.md"
+    with pytest.raises(PathRefused):
+        list_folder(ws, "../")
+    with pytest.raises(RemeError, match="not a folder"):
+        list_folder(ws, "digest/wiki/bm25.md")

@@ -12,6 +12,7 @@ import datetime as dt
 import mimetypes
 import os
 import re
+import stat as stat_module
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from reme_core.edit.atomic_write import put_file
 from reme_core.edit.target import in_scope
 from reme_core.edit.write import WriteReport, decode_note, note_target, write
 from reme_core.errors import PathRefused, RemeError
-from reme_core.files.paths import normalize_relpath, resolve_inside
+from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
 from reme_core.indexing.indexer import Changes
 from reme_core.parse.frontmatter import split_frontmatter
 
@@ -189,6 +190,46 @@ def save_note(
             ws.apply(Changes(added=[rel]) if old is None else Changes(modified=[rel]))
         st = full.stat()
     return SaveReport(rel, old is None, st.st_size, iso_mtime(st.st_mtime), indexed)
+
+
+def list_folder(
+    ws: EditTarget,
+    path: str = "",
+    recursive: bool = False,
+    extensions: list[str] | None = None,
+    newest_first: bool = False,
+) -> list[str]:
+    """ReMe's `list`: the files in a workspace folder (and below, `recursive`), every kind,
+    not only notes, without the state folder, dot-files and temp names; filtered by
+    extension (`md` or `.md`), optionally most recently modified first, else by path."""
+    folder = "" if path.strip().strip("/") in ("", ".") else normalize_relpath(path.strip("/"))
+    base = resolve_inside(ws.root, folder) if folder else ws.root
+    if not base.is_dir():
+        raise RemeError(f"list: {folder} is not a folder in the workspace")
+    state = ws.state_dir.name
+    exts = {e.strip().lower().lstrip(".") for e in extensions or [] if e.strip()}
+    found: dict[str, int] = {}
+    for top, dirs, names in os.walk(base):
+        rel_top = os.path.relpath(top, ws.root).replace(os.sep, "/")
+        rel_top = "" if rel_top == "." else rel_top
+        dirs[:] = sorted(d for d in dirs if recursive and not is_ignored(_join(rel_top, d), state))
+        for name in names:
+            rel = _join(rel_top, name)
+            if is_ignored(rel, state) or (exts and name.rsplit(".", 1)[-1].lower() not in exts):
+                continue
+            try:
+                st = os.stat(os.path.join(top, name))
+            except OSError:
+                continue
+            if stat_module.S_ISREG(st.st_mode):
+                found[rel] = st.st_mtime_ns
+    if newest_first:
+        return sorted(found, key=lambda p: (-found[p], p))
+    return sorted(found)
+
+
+def _join(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
 
 
 def day_of(date: str | None) -> str:

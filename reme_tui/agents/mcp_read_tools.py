@@ -7,7 +7,6 @@ where it has one, and each also returns the structured data of the matching `--j
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict
 from importlib import metadata
 from typing import Annotated, Any, Literal
@@ -15,7 +14,14 @@ from typing import Annotated, Any, Literal
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from reme_core import RemeError, Workspace, daily_notes, read_frontmatter, stat_path
+from reme_core import (
+    RemeError,
+    Workspace,
+    daily_notes,
+    list_folder,
+    read_frontmatter,
+    stat_path,
+)
 from reme_tui.agents.mcp_common import AnyPath, Date, NotePath, Register, guarded, result
 from reme_tui.cli.answers import links_text, list_text, retrieve_text, traverse_text
 
@@ -175,30 +181,17 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
             LIST_LIMIT
         ),
     ) -> CallToolResult:
-        """Indexed notes in a folder (recursive: and below), with name and description;
-        filtered by extension, newest first with sort_by=mtime. (`prefix` is accepted as
+        """Files in a folder (recursive: and below), a note's name and description beside
+        it; filtered by extension, newest first with sort_by=mtime. (`prefix` is accepted as
         the old name of `path`.)"""
 
         def run() -> CallToolResult:
+            paths = list_folder(ws, path, recursive, extensions, newest_first=sort_by == "mtime")
             folder = path.strip().strip("/")
-            folder = "" if folder == "." else folder
-            if ".." in folder.split("/") or os.path.isabs(path):
-                raise RemeError(f"list: {path!r} escapes the workspace")
-            lead = f"{folder}/" if folder else ""
-            exts = {e.strip().lower().lstrip(".") for e in extensions or [] if e.strip()}
-            paths = [
-                p
-                for p in ws.files()
-                if p.startswith(lead)
-                and (recursive or "/" not in p[len(lead) :])
-                and (not exts or p.rsplit(".", 1)[-1].lower() in exts)
-            ]
-            if sort_by == "mtime":
-                paths.sort(key=lambda p: (-_mtime_ns(ws, p), p))
             entries = []
             for p in paths[:limit]:
                 node = ws.node(p)
-                name = node.name if node is not None else ""
+                name = node.name if node is not None else ""  # not indexed: no name
                 desc = node.description if node is not None else ""
                 entries.append({"path": p, "name": name, "description": desc})
             where = folder or "."
@@ -267,13 +260,6 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
             return result(text, {"status": "healthy", "version": version_text(), **stats})
 
         return guarded(run)
-
-
-def _mtime_ns(ws: Workspace, rel: str) -> int:
-    try:
-        return (ws.root / rel).stat().st_mtime_ns
-    except OSError:
-        return 0
 
 
 def _stat(ws: Workspace, path: str) -> CallToolResult:
