@@ -115,3 +115,29 @@ def test_addresses() -> None:
     assert parse_address("localhost:9") == ("localhost", 9)
     assert parse_address("[::1]:7") == ("::1", 7)
     assert parse_address("[::1]") == ("::1", 2333)
+
+
+async def test_a_browser_on_the_workspace_sees_the_agent_s_edit(
+    http_server: tuple[str, subprocess.Popen[str]], demo_copy: Path
+) -> None:
+    from reme_tui.app.browser import RemeApp
+    from tests.test_tui_app import SIZE, search, settle, wait_until
+
+    url, _proc = http_server
+    app = RemeApp(demo_copy)
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "quillwort")
+        assert not app.main.search_pane.hits
+        app.main.navigator.open_path("digest/wiki/bm25.md")
+        await settle(pilot)
+        async with (
+            streamable_http_client(url) as (read, write, *_),
+            ClientSession(read, write) as agent,
+        ):
+            await agent.initialize()
+            await _call(
+                agent, "edit", path="digest/wiki/bm25.md", old="keyword half", new="quillwort half"
+            )
+        await wait_until(pilot, lambda: bool(app.main.search_pane.hits), timeout=20)
+        assert app.main.search_pane.hits[0].path == "digest/wiki/bm25.md"
+        await wait_until(pilot, lambda: "quillwort" in app.main.reader.text, timeout=20)
