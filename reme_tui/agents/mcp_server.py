@@ -1,8 +1,10 @@
-"""The MCP server (`reme-tui mcp`): one workspace served to an agent over stdio.
+"""The MCP server (`reme-tui mcp`): one workspace served to agents over stdio, or over
+streamable HTTP (`mcp_http.py`).
 
-Tools keep ReMe's job names and parameters (`search`, `read`, `traverse`), so ReMe's skill
-files keep working, plus `retrieve`, `links`, `list`, `write`, `move` and, when allowed,
-`delete`. Each returns the text a person gets from the CLI and the structured data of its
+Tools keep ReMe's job names and parameters (its `default.yaml`: `search`, `read`, `traverse`,
+`list`, `stat`, `write`, `save`, `edit`, `move`, `frontmatter_*`, `daily_*`, `version`,
+`health_check`), so ReMe's skill and plugin keep working, plus `retrieve`, `links` and, when
+allowed, `delete`. Each returns the text a person gets from the CLI and the structured data of its
 `--json`. Bad input is a tool error with the reason, never a dead server. The watcher runs in
 the server's event loop, so a person's edits reach the agent at once, and what the agent
 writes is indexed before the call returns (the browser's own watcher then shows it).
@@ -44,7 +46,9 @@ from reme_tui.cli.terminal_text import message
 INSTRUCTIONS = """ReMe memory: a folder of Markdown notes shared with a person.
 search finds chunks (path:start-end) and their linked notes; read a range with read(path,
 start_line, end_line); follow links with traverse or links; retrieve gives a token-budgeted
-context. write creates or rewrites a note (keep its Sources links); move keeps links intact.
+context. edit replaces text in a note, save writes its whole text (pass stat's mtime as
+expected_mtime), write creates or rewrites a note (keep its Sources links; text from read may
+be written back); move keeps links intact.
 Paths are workspace-relative, e.g. digest/wiki/solar.md."""
 
 CALL_SECONDS = 60.0  # a tool call that runs longer answers with a tool error
