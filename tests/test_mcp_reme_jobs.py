@@ -123,6 +123,8 @@ async def test_the_jobs_reme_s_skill_calls(demo_copy: Path) -> None:
         note = next(n for n in listed["notes"] if n["path"].endswith("standup.md"))
         assert note["session_id"] == "abc123"
         assert note["source_conversation"] == "[[session/dialog/abc123.jsonl]]"
+        page = (demo_copy / "daily/2026-06-22.md").read_text(encoding="utf-8")
+        assert "- [[daily/2026-06-22/standup.md]] name: standup" in page  # the day index
         bad = await client.call_tool("daily_list", {"date": "22/06/2026"})
         assert bad.is_error and "YYYY-MM-DD" in text(bad)
 

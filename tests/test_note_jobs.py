@@ -143,3 +143,25 @@ def test_list_folder_is_every_file_but_state_hidden_and_temp(ws: Workspace) -> N
         list_folder(ws, "../")
     with pytest.raises(RemeError, match="not a folder"):
         list_folder(ws, "digest/wiki/bm25.md")
+
+
+def test_daily_write_keeps_the_day_index_page_as_reme_does(ws: Workspace) -> None:
+    page = ws.root / "daily/2026-06-20.md"
+    daily_write(ws, "first", "one", "s-1", "x", "2026-06-20")
+    assert page.read_text() == (
+        "---\nname: '2026-06-20'\ndescription: 1 note(s) today.\n---\n"
+        "<!-- notes:auto -->\n- [[daily/2026-06-20/first.md]] name: first description: one\n"
+        "<!-- /notes:auto -->\n"
+    )
+    mine = "---\nname: Saturday\ndescription: a calm day\n---\n# Saturday\n\nMy words.\n"
+    page.write_text(mine)
+    daily_write(ws, "second", "two", "s-2", "y", "2026-06-20")
+    daily_write(ws, "third", "three", "s-3", "z", "2026-06-20")
+    text = page.read_text()
+    assert text.startswith(mine)  # the person's page and description kept
+    assert text.count("<!-- notes:auto -->") == 1 and "[[daily/2026-06-20/third.md]]" in text
+    assert [link.target_path for link in ws.outlinks("daily/2026-06-20.md")] == [
+        "daily/2026-06-20/first.md",
+        "daily/2026-06-20/second.md",
+        "daily/2026-06-20/third.md",
+    ]

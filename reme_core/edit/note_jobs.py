@@ -32,6 +32,9 @@ DAILY_DIR = "daily"  # ReMe's daily layer: daily/<YYYY-MM-DD>/<name>.md
 SESSION_DIR = "session"  # where ReMe keeps conversations: session/dialog/<id>.jsonl
 _NAME_RE = re.compile(r"[^/\\\x00]+")
 _SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+_NOTES_OPEN, _NOTES_CLOSE = "<!-- notes:auto -->", "<!-- /notes:auto -->"  # ReMe's markers
+_INDEX_HIDDEN = {"schema_version", "session_id", "source_conversation"}
+_AUTO_DESCRIPTION = re.compile(r"No notes today\.|\d+ note\(s\) today\.")
 
 
 @dataclass(slots=True)
@@ -281,5 +284,44 @@ def daily_write(
     extra = {k: v for k, v in (metadata or {}).items() if k not in reserved and v is not None}
     extra["session_id"] = session_id
     extra["source_conversation"] = f"[[{SESSION_DIR}/dialog/{session_id}.jsonl]]"
-    path = f"{DAILY_DIR}/{day_of(date)}/{name}.md"
-    return write(ws, path, content, name, description, extra)
+    day = day_of(date)
+    with ws.write_lock:
+        report = write(ws, f"{DAILY_DIR}/{day}/{name}.md", content, name, description, extra)
+        refresh_day_index(ws, day)
+    return report
+
+
+def refresh_day_index(ws: EditTarget, date: str) -> str:
+    """Rebuild the list of a day's notes in its index page daily/<date>.md, as ReMe does: one
+    `- [[path]] key: value ...` line per note between ReMe's `notes:auto` markers (appended
+    when absent), the rest of the page kept. The description is set only when the page has
+    none or ReMe's own count: a person's words stay."""
+    day = day_of(date)
+    rel = f"{DAILY_DIR}/{day}.md"
+    notes = daily_notes(ws, day)
+    block = "\n".join([_NOTES_OPEN, *(_index_line(n) for n in notes), _NOTES_CLOSE])
+    if not notes:
+        block = f"{_NOTES_OPEN}\n(none)\n{_NOTES_CLOSE}"
+    _, data = note_target(ws, rel)
+    text = "" if data is None else decode_note(ws.config.encoding, rel, data)[0]
+    fm = split_frontmatter(text)
+    old = "\n".join(text.replace("\r\n", "\n").split("\n")[fm.end_line :])
+    if _NOTES_OPEN in old and _NOTES_CLOSE in old:
+        body = old.split(_NOTES_OPEN, 1)[0] + block + old.split(_NOTES_CLOSE, 1)[1]
+    else:
+        body = f"{old.rstrip()}\n\n{block}\n" if old.strip() else f"{block}\n"
+    meta: dict[str, Any] = {} if fm.data.get("name") else {"name": day}
+    described = str(fm.data.get("description") or "")
+    if not described or _AUTO_DESCRIPTION.fullmatch(described):
+        meta["description"] = f"{len(notes)} note(s) today." if notes else "No notes today."
+    return write(ws, rel, body, None, None, meta).path
+
+
+def _index_line(note: dict[str, Any]) -> str:
+    """ReMe's day-index line of a note: its link, then name, description and other keys."""
+    keys: list[str] = [k for k in ("name", "description") if k in note]
+    keys += [k for k in note if k not in {"path", *keys, *_INDEX_HIDDEN}]
+    shown = [
+        f"{k}: {' '.join(str(note[k]).splitlines())}" for k in keys if note[k] not in (None, "")
+    ]
+    return " ".join([f"- [[{note['path']}]]", *shown])

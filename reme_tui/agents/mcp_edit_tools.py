@@ -173,7 +173,7 @@ def register_frontmatter_tools(tool: Register, ws: Workspace) -> None:
         metadata: Metadata = None,
     ) -> CallToolResult:
         """Write daily/<date>/<name>.md with name, description, session_id and a
-        source_conversation link."""
+        source_conversation link, and list it in the day's index page daily/<date>.md."""
 
         def run() -> CallToolResult:
             report = write_daily_note(ws, name, description, session_id, content, date, metadata)
