@@ -16,7 +16,7 @@ from pydantic import Field
 
 from reme_core import RemeError
 
-_Tool = Callable[..., CallToolResult]
+ToolFn = Callable[..., CallToolResult]
 
 
 class Register(Protocol):
@@ -28,7 +28,7 @@ class Register(Protocol):
         *,
         read_only: bool,
         aliases: dict[str, str] | None = None,
-    ) -> Callable[[_Tool], _Tool]: ...
+    ) -> Callable[[ToolFn], ToolFn]: ...
 
 
 NotePath = Annotated[

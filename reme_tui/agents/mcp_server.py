@@ -31,7 +31,7 @@ from pydantic import ValidationError
 
 from reme_core import Workspace
 from reme_tui.agents.jsonrpc_guard import run_checked_stdio
-from reme_tui.agents.mcp_common import _Tool
+from reme_tui.agents.mcp_common import ToolFn
 from reme_tui.agents.mcp_edit_tools import register_edit_tools
 from reme_tui.agents.mcp_read_tools import (
     register_listing_tools,
@@ -86,7 +86,7 @@ class _RemeServer(MCPServer):
             raise
 
 
-def _bounded(fn: _Tool, name: str, seconds: float) -> Callable[..., Awaitable[CallToolResult]]:
+def _bounded(fn: ToolFn, name: str, seconds: float) -> Callable[..., Awaitable[CallToolResult]]:
     """`fn` as a coroutine: its body on a worker thread, so the event loop answers other
     calls meanwhile, and a tool error once `seconds` pass (the thread is left to finish: a
     write it started still completes, or fails, on its own)."""
@@ -114,11 +114,11 @@ def build_server(
 
     def tool(
         name: str | None = None, *, read_only: bool, aliases: dict[str, str] | None = None
-    ) -> Callable[[_Tool], _Tool]:
+    ) -> Callable[[ToolFn], ToolFn]:
         """`server.add_tool()` with the docstring, dedented, as the description the model
         reads, the read-only or destructive hint, and each call bounded by `call_seconds`."""
 
-        def register(fn: _Tool) -> _Tool:
+        def register(fn: ToolFn) -> ToolFn:
             called = name or fn.__name__
             hints = ToolAnnotations(
                 read_only_hint=read_only,
