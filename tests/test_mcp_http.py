@@ -94,11 +94,16 @@ async def test_reme_skill_session_over_http(
 
 @pytest.mark.parametrize(
     ("address", "reason"),
-    [("0.0.0.0:0", "--allow-remote"), ("127.0.0.1:99999", "HOST:PORT")],
+    [
+        (["--http", "0.0.0.0:0"], "--allow-remote"),
+        (["--http", "127.0.0.1:99999"], "HOST:PORT"),
+        (["--host", "0.0.0.0", "--port", "0"], "--allow-remote"),  # ReMe's spelling
+        (["--http", "--port", "70000"], "HOST:PORT"),
+    ],
 )
-def test_refusals_are_one_line(demo_copy: Path, address: str, reason: str) -> None:
+def test_refusals_are_one_line(demo_copy: Path, address: list[str], reason: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "reme_tui", "mcp", "-w", str(demo_copy), "--http", address],
+        [sys.executable, "-m", "reme_tui", "mcp", "-w", str(demo_copy), *address],
         capture_output=True,
         text=True,
         timeout=60,

@@ -35,6 +35,10 @@ def _mcp_args(p: argparse.ArgumentParser) -> None:
         help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio "
         "(default 127.0.0.1:2333, ReMe's address)",
     )
+    p.add_argument("--host", help="with --http (implied): the address (default 127.0.0.1)")
+    p.add_argument(
+        "--port", type=int, help="with --http (implied): the port (default 2333, ReMe's)"
+    )
     p.add_argument(
         "--allow-remote",
         action="store_true",
@@ -57,14 +61,19 @@ def run_mcp(args: argparse.Namespace) -> int:
     seconds = CALL_SECONDS if args.call_seconds is None else args.call_seconds
     if not seconds > 0:
         raise RemeError(f"--call-seconds must be more than 0, got {args.call_seconds}")
-    if args.http is None:
+    if args.http is None and args.host is None and args.port is None:
         ws = open_workspace(args)
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(ws, allow_delete=args.allow_delete, call_seconds=seconds))
         return EXIT_OK
     from reme_tui.agents.mcp_http import listen, parse_address, serve_http
 
-    sock = listen(*parse_address(args.http), allow_remote=args.allow_remote)
+    host, port = parse_address(args.http or "")
+    if args.host is not None or args.port is not None:  # ReMe's --host/--port spelling
+        host, port = parse_address(
+            f"[{args.host or host}]:{port if args.port is None else args.port}"
+        )
+    sock = listen(host, port, allow_remote=args.allow_remote)
     ws = open_workspace(args)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve_http(ws, sock, allow_delete=args.allow_delete, call_seconds=seconds))
