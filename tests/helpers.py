@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from textual.worker import WorkerCancelled
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.pilot import Pilot
+    from textual.worker import Worker
 
     from reme_core import Workspace
 
@@ -57,10 +62,19 @@ def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.01)
 
 
+async def workers_done(app: App[Any], workers: Iterable[Worker[Any]] | None = None) -> None:
+    """Wait until the workers (all of the app's by default) have ended. One cancelled meanwhile
+    counts as ended: a newer query cancels the search it replaces (an exclusive group), and
+    `wait_for_complete` would raise for it, at whatever moment the second query came."""
+    for worker in list(app.workers if workers is None else workers):
+        with contextlib.suppress(WorkerCancelled):
+            await worker.wait()
+
+
 async def settle_workers(pilot: Pilot) -> None:
     """Let every worker of the app (and of its modal screens) finish; for apps run without
     the watcher, whose worker never finishes."""
     for _ in range(2):
         await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot.app)
     await pilot.pause()

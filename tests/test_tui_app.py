@@ -12,6 +12,7 @@ from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.reader.create_note import CreateNoteScreen
 from reme_tui.widgets.reader.note_view import NoteView
+from tests.helpers import workers_done
 
 SIZE = (140, 40)
 NOTE = "daily/2026-06-15/retrieval-regression.md"
@@ -24,7 +25,7 @@ async def settle(pilot: Pilot) -> None:
         await pilot.pause(0.2)
         busy = [w for w in app.workers if w.group != "watcher" and not w.is_finished]
         if busy:
-            await app.workers.wait_for_complete(busy)
+            await workers_done(app, busy)
         await pilot.pause()
 
 

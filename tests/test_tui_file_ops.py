@@ -22,7 +22,7 @@ from textual.widgets import Input, Static
 from reme_core import DeleteReport, MoveReport, Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
-from tests.helpers import settle_workers, tree_bytes
+from tests.helpers import settle_workers, tree_bytes, workers_done
 from tests.test_tui_upkeep import run_command
 
 FILES: dict[str, str | bytes] = {
@@ -57,7 +57,7 @@ def ws(make_tree: Callable[[dict[str, str | bytes]], Path]) -> Iterator[Workspac
 
 async def settle(app: App[None], pilot: Any) -> None:
     await pilot.pause()
-    await app.workers.wait_for_complete()
+    await workers_done(app)
     await pilot.pause()
 
 

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from reme_tui.app.browser import RemeApp
+from tests.helpers import workers_done
 
 SIZE = (140, 40)
 
@@ -20,7 +21,7 @@ async def _settle(pilot: Pilot) -> None:
     """Wait for workers, and stop text cursors blinking (a blink is not a difference)."""
     for _ in range(3):
         await pilot.pause(0.2)
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot.app)
         for box in pilot.app.screen.query(Input):
             box.cursor_blink = False
         await pilot.pause()
