@@ -235,8 +235,9 @@ def _hits(
             continue
         cid, prefix, body, suffix = row
         text = f"{prefix}{body}{suffix}"
-        note_text = functools.partial(note_fields_text, nodes, files.path(slot))
-        if checks and not checks.passes(text, note_text):
+        if checks and not checks.passes(
+            text, functools.partial(note_fields_text, nodes, files.path(slot))
+        ):
             continue
         hits.append(
             SearchHit(
