@@ -53,10 +53,13 @@ from reme_core.parse.wikilinks import (
     find_markdown_links,
     find_wikilinks,
 )
+from reme_core.query.filters import SearchFilters
 from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
 from reme_core.query.link_text import markdown_link_to, wikilink_to
+from reme_core.query.options import SearchOptions
 from reme_core.query.query_language import UNSUPPORTED_OPERATORS, ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
+from reme_core.query.request import SearchRequest
 from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.samples import FilterSamples
@@ -108,7 +111,10 @@ __all__ = [
     "RetrieveResult",
     "RetrievedItem",
     "SaveReport",
+    "SearchFilters",
     "SearchHit",
+    "SearchOptions",
+    "SearchRequest",
     "SearchResult",
     "TagCount",
     "TraverseEdge",

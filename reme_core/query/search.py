@@ -16,7 +16,7 @@ from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.expansion import expand_many
 from reme_core.query.filters import SearchFilters, file_mask, validate_date
 from reme_core.query.notes import note_chunks
-from reme_core.query.options import SearchOptions
+from reme_core.query.options import ResolvedOptions
 from reme_core.query.results import SearchHit, SearchResult
 from reme_core.query.text_checks import TextChecks, note_fields_text
 from reme_core.text.tokenizer import has_cjk
@@ -42,7 +42,7 @@ VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.nd
 def run_search(
     ws: IndexReader,
     query: str,
-    options: SearchOptions,
+    options: ResolvedOptions,
     filters: SearchFilters,
     checks: TextChecks,
     vector_search: VectorSearch | None = None,

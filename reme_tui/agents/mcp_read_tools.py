@@ -16,9 +16,11 @@ from pydantic import Field
 
 from reme_core import (
     RemeError,
+    SearchOptions,
     Workspace,
     daily_notes,
     list_folder,
+    parse_query,
     read_frontmatter,
     stat_path,
 )
@@ -65,9 +67,11 @@ def register_query_tools(tool: Register, ws: Workspace) -> None:
         memory workspace unless strict_date_filter (in a vault they never do)."""
 
         def run() -> CallToolResult:
-            found = ws.search(
-                query, limit, min_score, start_date, end_date, strict_date_filter=strict_date_filter
+            options = SearchOptions(limit=limit, min_score=min_score)
+            request = parse_query(query, typing=False).request(
+                options, strict_dates=strict_date_filter
             )
+            found = ws.search(request.narrowed(start_date, end_date))
             return result(found.answer(), found.to_dict())
 
         return guarded(run)

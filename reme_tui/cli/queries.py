@@ -8,7 +8,7 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from reme_core import UNSUPPORTED_OPERATORS, parse_query
+from reme_core import UNSUPPORTED_OPERATORS, SearchOptions, parse_query
 from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
@@ -101,32 +101,17 @@ def run_search(args: argparse.Namespace) -> int:
         )
     ws = open_workspace(args, **vectors_override(args))
     wait_for_vectors(ws)
-    parsed = parse_query(" ".join(args.query))
-    parsed.typing = False  # a finished query: no word is being typed
-    query = parsed.search_kwargs()
-    result = ws.search(
-        parsed.text or " ".join(parsed.phrases),
+    options = SearchOptions(
         limit=args.limit,
         min_score=args.min_score,
-        start_date=args.start_date or query["start_date"],
-        end_date=args.end_date or query["end_date"],
-        path=[*args.paths, *(query["path"] or [])] or None,
-        tags=[*(args.tag or []), *query["tags"]],
         expand_links=False if args.no_links else None,
-        phrases=query["phrases"],
-        exclude_terms=query["exclude_terms"],
-        exclude_paths=query["exclude_paths"],
-        exclude_tags=query["exclude_tags"],
         group=args.group,
-        strict_date_filter=True if args.strict_dates else None,
-        sort=args.sort or query["sort"],
-        properties=query["properties"],
-        exclude_properties=query["exclude_properties"],
-        files=query["files"],
-        exclude_files=query["exclude_files"],
-        lines=query["lines"],
-        exclude_lines=query["exclude_lines"],
+        order=args.sort,
     )
+    parsed = parse_query(" ".join(args.query), typing=False)
+    request = parsed.request(options, strict_dates=True if args.strict_dates else None)
+    given = (args.start_date, args.end_date, tuple(args.paths), tuple(args.tag or ()))
+    result = ws.search(request.narrowed(*given))
     if args.json:
         emit_json(result.to_dict())
     else:

@@ -12,7 +12,15 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import Neighbour, NotIndexed, TraverseNode, Workspace, aliases_of
+from reme_core import (
+    Neighbour,
+    NotIndexed,
+    SearchOptions,
+    SearchRequest,
+    TraverseNode,
+    Workspace,
+    aliases_of,
+)
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.neighbour_entry import Entry, EntryVisual, Target, header, neighbour
 
@@ -64,7 +72,8 @@ def unlinked_mentions(ws: Workspace, path: str, linked: set[str]) -> list[Mentio
     """Chunks containing one of the note's names, in files that do not already link to it."""
     found: dict[tuple[str, int], Mention] = {}
     for name in note_names(ws, path):
-        result = ws.search(name, limit=MENTION_LIMIT, phrases=(name,), expand_links=False)
+        options = SearchOptions(MENTION_LIMIT, expand_links=False)
+        result = ws.search(SearchRequest(name, phrases=(name,), options=options))
         for hit in result.results:
             if hit.path == path or hit.path in linked or name.lower() not in hit.text.lower():
                 continue  # (a phrase also finds a note by its aliases: a mention is in text)

@@ -19,7 +19,14 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import FilterSamples, ParsedQuery, SearchHit, Workspace, parse_query
+from reme_core import (
+    FilterSamples,
+    ParsedQuery,
+    SearchHit,
+    SearchOptions,
+    Workspace,
+    parse_query,
+)
 from reme_tui.messages import OpenNote, SearchRequested
 from reme_tui.widgets.search.hit_block import HitBlock
 
@@ -61,13 +68,8 @@ class Found:
 def run_query(ws: Workspace, parsed: ParsedQuery) -> Found:
     """Search and build the result blocks (called in a thread worker; RemeError propagates)."""
     started = time.perf_counter()
-    result = ws.search(
-        parsed.text or " ".join(parsed.phrases),
-        limit=MAX_HITS,
-        expand_links=False,
-        group=True,  # one block per note: its best chunk leads, "+N more" counts the rest
-        **parsed.search_kwargs(),
-    )
+    # One block per note: its best chunk leads, "+N more" counts the rest.
+    result = ws.search(parsed.request(SearchOptions(MAX_HITS, expand_links=False, group=True)))
     prompts = [HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms]) for h in result.results]
     return Found(result.results, prompts, result.message, time.perf_counter() - started)
 
