@@ -32,10 +32,11 @@ from reme_core.errors import (
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.files.walk_ahead import walk_ahead
 from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
-from reme_core.indexing.change_feed import ChangeFeed, Committed, Gap, Rebuilt
+from reme_core.indexing.change_feed import ChangeFeed, Committed, FeedEvent, Gap, Rebuilt
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
+from reme_core.indexing.watcher import watch_workspace
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
 from reme_core.parse.anchors import line_ranges
 from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
@@ -65,6 +66,7 @@ from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.samples import FilterSamples
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
+from reme_core.vectors.state import VectorState, VectorStatus, describe_vectors
 from reme_core.workspace import Workspace
 
 __all__ = [
@@ -80,6 +82,7 @@ __all__ = [
     "DeleteReport",
     "Discovered",
     "EditReport",
+    "FeedEvent",
     "FileChange",
     "FileChunk",
     "FileLink",
@@ -122,6 +125,8 @@ __all__ = [
     "TraverseResult",
     "UndoRefused",
     "UndoReport",
+    "VectorState",
+    "VectorStatus",
     "WebLinkMatch",
     "WikilinkMatch",
     "Workspace",
@@ -132,6 +137,7 @@ __all__ = [
     "daily_notes",
     "daily_write",
     "date_ordinal",
+    "describe_vectors",
     "discover",
     "edit_note",
     "enclosing_index",
@@ -157,5 +163,6 @@ __all__ = [
     "suffix_warnings",
     "update_frontmatter",
     "walk_ahead",
+    "watch_workspace",
     "wikilink_to",
 ]

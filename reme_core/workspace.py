@@ -43,6 +43,7 @@ from reme_core.query.samples import FilterSamples, filter_samples
 from reme_core.query.search import run_search
 from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer, tokenizer_for
+from reme_core.vectors.state import OFF, VectorStatus
 from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
@@ -360,11 +361,12 @@ class Workspace:
         vectors = self.vectors
         return vectors.search if vectors is not None and vectors.ready else None
 
-    def vector_status(self) -> str:
-        """One line for the header and the CLI: off, starting, embedding n/m, on, unavailable."""
-        return self.vectors.status() if self.vectors is not None else "vectors off"
+    def vector_status(self) -> VectorStatus:
+        """Where vector recall stands (`VectorState`: off, starting, embedding with its
+        progress, on, unavailable with why); `describe_vectors` makes it a line for people."""
+        return self.vectors.status() if self.vectors is not None else OFF
 
-    def toggle_vectors(self, enabled: bool | None = None) -> str:
+    def toggle_vectors(self, enabled: bool | None = None) -> VectorStatus:
         """Turn vector recall on or off at run time (None flips it); returns the new status.
 
         Turning it on runs the health check here (it may load a model), so call it off a UI

@@ -15,6 +15,7 @@ from reme_core import (
     ParsedQuery,
     ReindexSummary,
     UndoReport,
+    VectorStatus,
     Workspace,
 )
 
@@ -147,7 +148,7 @@ class Rebuilt(Message):
 class VectorsToggled(Message):
     """Vector recall was switched: the state it ends in."""
 
-    status: str
+    status: VectorStatus
 
 
 @dataclass

@@ -40,7 +40,7 @@ from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.indexing.indexer import Changes
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 # A wikilink target ends at `#` or `|` and cannot hold brackets or a line break, so a path
 # with any of them could not be linked to after the move.
@@ -163,7 +163,7 @@ def _s(n: int) -> str:
 
 # -- public operations ------------------------------------------------------------------------
 def move(
-    ws: EditTarget, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
+    ws: EditIndex, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
 ) -> MoveReport:
     """Move `src` to `dst`, rewrite the links the move would break, update the index at once.
 
@@ -213,7 +213,7 @@ def move(
 
 
 def _index_move(
-    ws: EditTarget, src: str, dst: str, dst_in_scope: bool, rewritten: Iterable[str]
+    ws: EditIndex, src: str, dst: str, dst_in_scope: bool, rewritten: Iterable[str]
 ) -> None:
     """Tell the index what a move changed on disk: the moved file, the files whose links
     were rewritten; an attachment that moved relinks the links that name it."""
@@ -234,7 +234,7 @@ def _index_move(
 class _MoveRebase:
     """Plans a linking file again from the bytes it holds now (it changed after planning)."""
 
-    def __init__(self, ws: EditTarget, src: str, dst: str) -> None:
+    def __init__(self, ws: EditIndex, src: str, dst: str) -> None:
         self.ws, self.src, self.dst = ws, src, dst
         self.by_file: dict[str, list[LinkEdit]] = {}
 
@@ -248,7 +248,7 @@ class _MoveRebase:
         return [e for edits in self.by_file.values() for e in edits]
 
 
-def delete(ws: EditTarget, path: str, permanent: bool = False) -> DeleteReport:
+def delete(ws: EditIndex, path: str, permanent: bool = False) -> DeleteReport:
     """Move a file to `.trash/` (or, `permanent`, remove it), drop it from the index, and
     return the links that still point at it. The last delete can be undone (`undo`)."""
     with ws.write_lock:
@@ -274,7 +274,7 @@ def delete(ws: EditTarget, path: str, permanent: bool = False) -> DeleteReport:
     return DeleteReport(rel, inbound, slot)
 
 
-def _trash(ws: EditTarget, rel: str, digest: str) -> str:
+def _trash(ws: EditIndex, rel: str, digest: str) -> str:
     """Move `rel` to the trash through a journal, so that a kill at any point leaves it in
     place or in the trash with its undo record (recovery finishes the move and records it)."""
     slot = trash_slot(ws.root, rel)
@@ -296,12 +296,12 @@ def _no_rebase(path: str, data: bytes) -> bytes:
     raise RemeError(f"{path}: nothing to plan again")  # a delete rewrites no file
 
 
-def undo_last(ws: EditTarget) -> undo.UndoReport:
+def undo_last(ws: EditIndex) -> undo.UndoReport:
     """Revert the last delete or move made through reme (any process); see `reme_core.edit.undo`."""
     return undo.undo(ws)
 
 
-def recover(ws: EditTarget) -> bool:
+def recover(ws: EditIndex) -> bool:
     """At open: finish or roll back operations a crash interrupted, saying so in
     `ws.warnings`; True when files changed (the start-up diff must then walk afresh)."""
     factories: dict[str, journal_recovery.RebaseFactory] = {
@@ -321,13 +321,13 @@ def recover(ws: EditTarget) -> bool:
     return any(op.changed for op in done)
 
 
-def _move_rebase(ws: EditTarget, info: Mapping[str, Any]) -> Rebase | None:
+def _move_rebase(ws: EditIndex, info: Mapping[str, Any]) -> Rebase | None:
     src, dst = info.get("src"), info.get("dst")
     return _MoveRebase(ws, src, dst) if isinstance(src, str) and isinstance(dst, str) else None
 
 
 def create(
-    ws: EditTarget,
+    ws: EditIndex,
     path: str,
     name: str,
     description: str,
@@ -363,7 +363,7 @@ def create(
 
 
 # -- path checks ------------------------------------------------------------------------------
-def existing_file(ws: EditTarget, path: str) -> str:
+def existing_file(ws: EditIndex, path: str) -> str:
     """The normalised path of an existing regular file of the workspace, or `PathRefused`."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name
@@ -376,7 +376,7 @@ def existing_file(ws: EditTarget, path: str) -> str:
     return rel
 
 
-def check_new_path(ws: EditTarget, path: str) -> str:
+def check_new_path(ws: EditIndex, path: str) -> str:
     """The normalised path for a file about to be written, refusing anything unsafe.
 
     Refused: absolute paths, escapes (also through symlinks), characters a wikilink cannot

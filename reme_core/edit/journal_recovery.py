@@ -46,7 +46,7 @@ except ImportError:  # pragma: no cover - Windows: no advisory locks, a journal 
     fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 # A journal's `kind` and `info` -> how to plan one of its files again (None: cannot).
 RebaseFactory = Callable[[Mapping[str, Any]], Rebase | None]
@@ -82,7 +82,7 @@ class Recovered:
         return text
 
 
-def recover(ws: EditTarget, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
+def recover(ws: EditIndex, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
     """Finish or roll back every operation whose process died; returns what was done.
 
     A journal entry that is not a regular file (a symlink, a FIFO) is removed, and a journal

@@ -27,7 +27,7 @@ from reme_core.parse.frontmatter import split_frontmatter
 from reme_core.query.reading import TRUNCATION_RE
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 # A top-level key starts at column 0; anything else (indented lines, `- item` lines of a
 # block sequence, blank lines, comments) continues the key above it.
@@ -77,7 +77,7 @@ class WriteReport:
 
 
 def write(
-    ws: EditTarget,
+    ws: EditIndex,
     path: str,
     content: str | None = None,
     name: str | None = None,
@@ -166,7 +166,7 @@ def _updates(
     return updates
 
 
-def note_target(ws: EditTarget, path: str) -> tuple[str, bytes | None]:
+def note_target(ws: EditIndex, path: str) -> tuple[str, bytes | None]:
     """The checked path and its current bytes (None for a new note)."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name

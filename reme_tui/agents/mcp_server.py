@@ -145,7 +145,7 @@ def build_server(
 async def fresh_index(ws: Workspace) -> AsyncIterator[None]:
     """Run the workspace watcher in this event loop while the body serves: one watcher for
     every client, so a person's edits reach each agent at once."""
-    from reme_core.indexing.watcher import watch_workspace
+    from reme_core import watch_workspace
 
     stop = asyncio.Event()
 

@@ -157,7 +157,7 @@ class RemeApp(App[None]):
     # -- the live watcher -----------------------------------------------------------------------
     def start_watcher(self) -> None:
         """The live watcher (imported here: watchfiles costs start-up time)."""
-        from reme_core.indexing.watcher import watch_workspace
+        from reme_core import watch_workspace
 
         self.watch_worker(watch_workspace)
 

@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
-from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
+from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace, describe_vectors
 from reme_tui.app.clipboard import Copier
 from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
@@ -201,7 +201,9 @@ class MainScreen(Screen[None]):
     def workspace_ready(self, ws: Workspace, stats: IndexStats) -> None:
         """Show the opened workspace: counts, warnings, a first hint, results for the query."""
         self.progress_done()
-        self.status.update_state(mode=mode_badge(ws.mode_choice), vectors=ws.vector_status())
+        self.status.update_state(
+            mode=mode_badge(ws.mode_choice), vectors=describe_vectors(ws.vector_status())
+        )
         self.set_interval(VECTOR_POLL_SECONDS, self.upkeep.poll_vectors)
         self.status.update_stats(stats)
         ws.add_listener(self._on_batch)

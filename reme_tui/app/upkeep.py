@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
-from reme_core import ReindexSummary
+from reme_core import ReindexSummary, VectorStatus, describe_vectors
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
 
 if TYPE_CHECKING:
@@ -129,15 +129,16 @@ class Upkeep:
             "vectors",
         )
 
-    def vectors_toggled(self, status: str) -> None:
+    def vectors_toggled(self, status: VectorStatus) -> None:
         """Show the state vectors ended in (a warning when unavailable)."""
-        self.screen.status.update_state(vectors=status)
-        bad = "unavailable" in status
-        self.screen.notify(status, title="Vectors", severity="warning" if bad else "information")
+        line = describe_vectors(status)
+        self.screen.status.update_state(vectors=line)
+        bad = not status.ok
+        self.screen.notify(line, title="Vectors", severity="warning" if bad else "information")
         self.screen.search_pane.refresh_results()
 
     def poll_vectors(self) -> None:
         """Keep the header's vector state current while a model starts or embeds (cheap)."""
         ws = self.screen.ws
         if ws is not None and "switching" not in self.screen.status.state.vectors:
-            self.screen.status.update_state(vectors=ws.vector_status())
+            self.screen.status.update_state(vectors=describe_vectors(ws.vector_status()))

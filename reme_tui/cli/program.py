@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import reme_core
-from reme_core import RemeError
+from reme_core import RemeError, describe_vectors
 from reme_core.errors import DISK_FULL, disk_full
 from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
 from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
@@ -71,7 +71,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
         rate = f"{v.embedded / v.embed_seconds:.1f}" if v.embedded and v.embed_seconds else "-"
         print(
             f"vectors {v.progress()[0]}  embedded {v.embedded}  reused {v.reused}  "
-            f"chunks/s {rate}  {ws.vector_status()}"
+            f"chunks/s {rate}  {describe_vectors(ws.vector_status())}"
         )
     return EXIT_OK
 

@@ -8,7 +8,7 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from reme_core import UNSUPPORTED_OPERATORS, SearchOptions, parse_query
+from reme_core import UNSUPPORTED_OPERATORS, SearchOptions, describe_vectors, parse_query
 from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
@@ -89,7 +89,10 @@ def wait_for_vectors(ws: Workspace) -> None:
     with console_progress("Embedding", "chunks") as progress:
         ws.wait_for_vectors(progress=progress)
     if not ws.vectors.ready:
-        print(f"reme-tui: warning: {ws.vector_status()}; keyword search only", file=sys.stderr)
+        print(
+            f"reme-tui: warning: {describe_vectors(ws.vector_status())}; keyword search only",
+            file=sys.stderr,
+        )
 
 
 @command("search", "search the workspace")(_search_args)
