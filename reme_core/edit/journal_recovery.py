@@ -40,11 +40,6 @@ from reme_core.files import state_files
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.files.state_files import NotRegular, state_folder
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no advisory locks, a journal is always stale
-    fcntl = None  # type: ignore[assignment]
-
 if TYPE_CHECKING:
     from reme_core.ports import EditIndex
 
@@ -145,12 +140,11 @@ def _claim(path: Path) -> IO[bytes] | None:
         raise
     except OSError:
         return None
-    if fcntl is not None:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            fh.close()
-            return None
+    try:
+        state_files.flock_exclusive(fh.fileno(), wait=False)
+    except OSError:
+        fh.close()
+        return None
     return fh
 
 

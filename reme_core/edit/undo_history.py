@@ -24,11 +24,6 @@ from reme_core.errors import RemeError
 from reme_core.files import state_files
 from reme_core.files.paths import normalize_relpath, resolve_inside
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: one process at a time is assumed
-    fcntl = None  # type: ignore[assignment]
-
 if TYPE_CHECKING:
     from reme_core.ports import EditIndex
 
@@ -93,8 +88,7 @@ def locked(state_dir: Path) -> Iterator[Path]:
     finally:
         os.close(folder)
     try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        state_files.flock_exclusive(fd)
         yield state_dir / UNDO_DIR
     finally:
         os.close(fd)
