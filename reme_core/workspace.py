@@ -25,12 +25,13 @@ from reme_core.files.scan_ahead import ScanAhead
 from reme_core.files.scanner import scopes_for
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
-from reme_core.indexing.indexer import BatchReport, Changes, Indexer, ProgressFn
+from reme_core.indexing.indexer import BatchReport, Changes, Indexer
 from reme_core.indexing.live_index import IndexPlace, LiveIndex
 from reme_core.indexing.opening import open_live_index
 from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk, FileLink, FileNode
 from reme_core.parse.settings import ParseSettings
+from reme_core.progress import ProgressFn
 from reme_core.query import notes
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.graph_results import NoteLinks, TraverseResult

@@ -24,6 +24,7 @@ from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writ
 from reme_core.indexing.live_index import LiveIndex
 from reme_core.models import content_hash
 from reme_core.parse.settings import ParseSettings
+from reme_core.progress import ProgressFn, counting
 from reme_core.store.database import BatchWrite, retry_busy
 
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from reme_core.indexing.maintenance import OptimizeReport
     from reme_core.parse.parsing import ParsedBatch
 
-ProgressFn = Callable[[int, int], None]
 ChangeKind = Literal["added", "modified", "deleted"]
 # Where a stored file came from: the watched folders, or only a rebuild's wider scope.
 Origin = Literal["watch", "reindex"]
@@ -330,15 +330,7 @@ class Indexer:
     ) -> tuple[list[ParsedBatch], list[tuple[str, str]]]:
         from reme_core.parse.parse_pool import parse_many
 
-        done = 0
-        total = len(paths)
-
-        def tick(n: int) -> None:
-            nonlocal done
-            done += n
-            if progress:
-                progress(done, total)
-
+        tick = counting(progress, len(paths))
         batches = []
         for batch in parse_many(self.root, paths, self.settings, self.workers, tick, self.warn):
             mark_racy(batch, time.time())

@@ -20,10 +20,11 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from reme_core.query.filters import SearchFilters
-from reme_core.query.options import SearchOptions
-from reme_core.query.request import SearchRequest
+if TYPE_CHECKING:
+    from reme_core.query.options import SearchOptions
+    from reme_core.query.request import SearchRequest
 
 _TOKEN_RE = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
 _FILTERS = ("path", "tag", "after", "before", "sort", "file", "line")
@@ -90,6 +91,11 @@ class ParsedQuery:
         """The search this line asks for. ``options``: the caller's (limit, grouping...);
         its ``order`` wins over the line's `sort:` when set. ``strict_dates``: see
         `SearchFilters`."""
+        # Imported here: the CLI reads the query line before it needs numpy (the filters').
+        from reme_core.query.filters import SearchFilters
+        from reme_core.query.options import SearchOptions
+        from reme_core.query.request import SearchRequest
+
         options = options or SearchOptions()
         if options.order is None and self.sort is not None:
             options = dataclasses.replace(options, order=self.sort)

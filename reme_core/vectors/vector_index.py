@@ -33,6 +33,7 @@ import numpy as np
 
 from reme_core.errors import ConfigError, EmbedderUnavailable
 from reme_core.ports import VectorHost
+from reme_core.progress import ProgressFn
 from reme_core.vectors import STORE_KINDS, make_store
 from reme_core.vectors.codec import blobs_to_matrix, vector_to_blob
 from reme_core.vectors.embedder import Embedder
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 
 
 VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
-ProgressFn = Callable[[int, int], None]
 
 _CHECKING, _RUNNING, _UNAVAILABLE, _CLOSED = "checking", "running", "unavailable", "closed"
 _LOOKUP = 1024  # pending docs looked up in SQLite per step

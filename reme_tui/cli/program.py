@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import reme_core
-from reme_core import RemeError, describe_vectors
+from reme_core import RemeError
 from reme_core.errors import DISK_FULL, disk_full
 from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
 from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
@@ -48,6 +48,7 @@ from reme_tui.cli.terminal_text import message, terminal_safe_stdout
 def run_reindex(path: Path, vectors: bool | None = None) -> int:
     """Rebuild derived state from the files with a progress bar, then print a summary; with
     vector recall on, also embed every chunk without a stored vector and wait for it."""
+    from reme_core import describe_vectors
     from reme_tui.cli.progress import console_progress
 
     if not path.is_dir():

@@ -8,7 +8,7 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from reme_core import UNSUPPORTED_OPERATORS, SearchOptions, describe_vectors, parse_query
+from reme_core import UNSUPPORTED_OPERATORS, parse_query
 from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
@@ -82,6 +82,7 @@ def vectors_override(args: argparse.Namespace) -> dict[str, Any]:
 def wait_for_vectors(ws: Workspace) -> None:
     """Embed what is missing (progress bar on a terminal) so a one-shot answer is hybrid;
     an unavailable provider is a warning, and the answer is keyword-only."""
+    from reme_core import describe_vectors
     from reme_tui.cli.progress import console_progress
 
     if ws.vectors is None:
@@ -97,6 +98,8 @@ def wait_for_vectors(ws: Workspace) -> None:
 
 @command("search", "search the workspace")(_search_args)
 def run_search(args: argparse.Namespace) -> int:
+    from reme_core import SearchOptions  # (the filters' numpy: not before the command runs)
+
     if not (args.query or args.paths or args.tag or args.start_date or args.end_date):
         raise UsageError(
             "reme-tui search: a query or a filter (--path, --tag, --start-date, --end-date) "
