@@ -87,6 +87,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "stat_path": ("reme_core.edit.note_jobs", "stat_path"),
     "update_frontmatter": ("reme_core.edit.note_jobs", "update_frontmatter"),
     "aliases_of": ("reme_core.models", "aliases_of"),
+    "names_of": ("reme_core.parse.note_names", "names_of"),
     "choose_mode": ("reme_core.files.workspace_mode", "choose_mode"),
     "date_ordinal": ("reme_core.dates", "date_ordinal"),
     "discover": ("reme_core.files.discovery", "discover"),

@@ -47,6 +47,7 @@ from reme_core.parse.markdown_render import (
     outline,
     render_markdown,
 )
+from reme_core.parse.note_names import names_of
 from reme_core.parse.web_links import WebLinkMatch, find_web_links
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
@@ -154,6 +155,7 @@ __all__ = [
     "list_tags",
     "load_config",
     "markdown_link_to",
+    "names_of",
     "outline",
     "parse_query",
     "read_frontmatter",

@@ -19,7 +19,7 @@ from reme_core import (
     SearchRequest,
     TraverseNode,
     Workspace,
-    aliases_of,
+    names_of,
 )
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.neighbour_entry import Entry, EntryVisual, Target, header, neighbour
@@ -57,15 +57,9 @@ class NeighbourData:
 
 
 def note_names(ws: Workspace, path: str) -> list[str]:
-    """The names a note goes by: frontmatter name and aliases, else its file stem."""
+    """The names a note goes by (`names_of`: file name, name, title, aliases)."""
     node = ws.node(path)
-    names: list[str] = []
-    if node is not None:
-        names = [n for n in [node.name, *aliases_of(node.frontmatter)] if n.strip()]
-    if not names:
-        stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ")
-        names = [stem] if stem.strip() else []
-    return names
+    return names_of(path, node.frontmatter if node is not None else {})
 
 
 def unlinked_mentions(ws: Workspace, path: str, linked: set[str]) -> list[Mention]:
