@@ -91,6 +91,10 @@ class EditIndex(ReadIndex, Protocol):
 
     def apply(self, changes: Changes) -> BatchReport: ...
 
+    def node(self, path: str) -> FileNode | None:
+        """The indexed node of a path (taking the index lock), or None."""
+        ...
+
 
 class VectorHost(ReadIndex, Protocol):
     """What vector recall reads of a workspace, and hears of its batches."""

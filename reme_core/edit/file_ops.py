@@ -217,8 +217,7 @@ def _index_move(
 ) -> None:
     """Tell the index what a move changed on disk: the moved file, the files whose links
     were rewritten; an attachment that moved relinks the links that name it."""
-    with ws.lock:
-        src_indexed = src in ws.index.nodes
+    src_indexed = ws.node(src) is not None
     ws.apply(
         Changes(
             added=[dst] if dst_in_scope else [],
@@ -267,9 +266,7 @@ def delete(ws: EditIndex, path: str, permanent: bool = False) -> DeleteReport:
             except OSError as exc:
                 raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
             slot = _trash(ws, rel, digest)
-        with ws.lock:
-            indexed = rel in ws.index.nodes
-        if indexed:
+        if ws.node(rel) is not None:
             ws.apply(Changes(deleted=[rel]))
     return DeleteReport(rel, inbound, slot)
 

@@ -200,10 +200,9 @@ class _FilePlanner:
         self._files: list[str] | None = None  # every file, listed once for both worlds
         self.now = _world_now(ws, self._every_file)
         self._after: LinkWorld | None = None
-        with ws.lock:
-            # Moving a note: a link elsewhere matters only when it finds that note, which
-            # resolving among notes alone tells (no listing of the other files needed).
-            self.src_is_note = src in ws.index.nodes
+        # Moving a note: a link elsewhere matters only when it finds that note, which
+        # resolving among notes alone tells (no listing of the other files needed).
+        self.src_is_note = ws.node(src) is not None
 
     def _every_file(self) -> list[str]:
         if self._files is None:

@@ -232,8 +232,7 @@ def _undo_move(ws: EditIndex, record: dict[str, Any]) -> UndoReport:
         on_done=lambda _: history.spend(ws, record),
     )
     _remove_made(ws, record)
-    with ws.lock:
-        indexed = dst in ws.index.nodes
+    indexed = ws.node(dst) is not None
     others = sorted(rw.path for rw in rewrites if rw.path != dst)
     ws.apply(
         Changes(
