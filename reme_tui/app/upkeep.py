@@ -11,21 +11,18 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
 from reme_core import ReindexSummary
+from reme_tui.app.host import Host
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
-
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
 
 
 class Upkeep:
     """Editor hand-over and maintenance actions, run as workers."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
         self.last_optimize: list[str] = []
 

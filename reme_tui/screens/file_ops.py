@@ -31,6 +31,7 @@ from reme_core import (
     inbound_links,
     suffix_warnings,
 )
+from reme_tui.services import create_note
 
 _CSS = """
 FileOpScreen { align: center middle; }
@@ -293,8 +294,7 @@ class NewNoteScreen(FileOpScreen[str]):
     @work(thread=True, exclusive=True, group="create", exit_on_error=False)
     def _create(self, path: str, name: str, description: str) -> str | None:
         try:
-            created = self.ws.create(path, name, description, body=f"# {name}\n")
+            return create_note(self.ws, path, name, description, heading=True)
         except RemeError as exc:
             self.post_message(self.Preview(str(exc), True))
             return None
-        return created.relative_to(self.ws.root).as_posix()
