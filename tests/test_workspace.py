@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import FileRefused, NotIndexed, PathRefused, RangeError, RemeError, Workspace
+from reme_tui.text.reports import search_text
 
 MEMORY = {
     "daily/2026-06-20.md": (
@@ -55,7 +56,7 @@ def test_search_answer_format(ws: Workspace) -> None:
     assert result.results, result.message
     top = result.results[0]
     assert top.path == "daily/2026-06-20/retrieval-regression.md"
-    answer = result.answer()
+    answer = search_text(result)
     header = (
         f"========== {top.path}:{top.start_line}-{top.end_line} [score={top.score:.4f}] =========="
     )

@@ -23,7 +23,8 @@ from reme_core import (
     stat_path,
 )
 from reme_tui.agents.mcp_common import AnyPath, Date, NotePath, Register, guarded, result
-from reme_tui.cli.answers import links_text, list_text, retrieve_text, traverse_text
+from reme_tui.text.answers import links_text, list_text, retrieve_text, traverse_text
+from reme_tui.text.reports import search_text, stat_text
 
 LIST_LIMIT = 100  # ReMe's default page; a vault may hold 50k notes
 Limit = Annotated[int, Field(ge=1, le=1000, description="most results to return")]
@@ -68,7 +69,7 @@ def register_query_tools(tool: Register, ws: Workspace) -> None:
             found = ws.search(
                 query, limit, min_score, start_date, end_date, strict_date_filter=strict_date_filter
             )
-            return result(found.answer(), found.to_dict())
+            return result(search_text(found), found.to_dict())
 
         return guarded(run)
 
@@ -264,7 +265,7 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
 
 def _stat(ws: Workspace, path: str) -> CallToolResult:
     found = stat_path(ws, path)
-    return result(found.answer(), found.to_dict())
+    return result(stat_text(found), found.to_dict())
 
 
 def _daily_line(note: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from textual.app import SuspendNotSupported
 from reme_core import ReindexSummary
 from reme_tui.app.host import Host
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
+from reme_tui.text.reports import optimize_lines
 
 
 class Upkeep:
@@ -71,7 +72,7 @@ class Upkeep:
             return
         self.screen.status.update_state(activity="optimizing…")
         self._run(
-            lambda: self.screen.post_message(Optimized(ws.optimize().lines())),
+            lambda: self.screen.post_message(Optimized(optimize_lines(ws.optimize()))),
             "maintenance",
             "optimize",
         )

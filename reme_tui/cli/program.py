@@ -41,7 +41,7 @@ from reme_tui.cli.commands import (
     workspace_path,
 )
 from reme_tui.cli.queries import add_vectors_flag, wait_for_vectors
-from reme_tui.cli.terminal_text import message, terminal_safe_stdout
+from reme_tui.text.terminal import message, terminal_safe_stdout
 
 
 # -- the browser ----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from reme_core import FilterSamples, ParsedQuery, SearchHit, Workspace, parse_query
 from reme_tui.messages import OpenNote, SearchRequested
+from reme_tui.text.words import plural
 from reme_tui.widgets.search.hit_block import HitBlock
 
 DEBOUNCE_SECONDS = 0.15
@@ -170,8 +171,7 @@ class SearchPane(Vertical):
                 else ""
             )
             timing = f" in {seconds * 1000:.0f} ms" if self.show_timing else ""
-            noun = "hit" if len(hits) == 1 else "hits"
-            self.set_status(f"{len(hits)} {noun}{timing}{more}")
+            self.set_status(f"{plural(len(hits), 'hit')}{timing}{more}")
             keep = next(
                 (i for i, h in enumerate(hits) if previous and h.chunk_id == previous.chunk_id), 0
             )
