@@ -17,7 +17,7 @@ from textual.app import SuspendNotSupported
 from reme_core import ReindexSummary
 from reme_tui.app.host import Host
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
-from reme_tui.text.reports import optimize_lines
+from reme_tui.text.reports import optimize_lines, rebuild_toast
 
 
 class Upkeep:
@@ -101,9 +101,7 @@ class Upkeep:
         screen = self.screen
         screen.progress_done()
         screen.notify(
-            f"{summary.files} files, {summary.chunks} chunks, {summary.links} links "
-            f"({summary.dangling_links} dangling), {len(summary.skipped)} skipped "
-            f"in {summary.seconds:.1f} s",
+            rebuild_toast(summary),
             title="Rebuild index",
             timeout=10,
         )

@@ -1,25 +1,30 @@
 """What a search, a move, a delete, an undo, an optimize and ReMe's small jobs say to a
 person or an agent: the core returns their reports as data, these render them (the CLI, the
-MCP server, the browser's dialogs and toasts all print the same lines)."""
+MCP server, the browser's dialogs and toasts all print the same lines). The core types are
+imported for checking only: the CLI imports this before its index modules load."""
 
 from __future__ import annotations
 
 from itertools import groupby
+from typing import TYPE_CHECKING
 
-from reme_core import (
-    DeleteReport,
-    EditReport,
-    MoveReport,
-    Neighbour,
-    NoteStat,
-    OptimizeReport,
-    SaveReport,
-    SearchHit,
-    SearchResult,
-    UndoReport,
-    WriteReport,
-)
 from reme_tui.text.words import dangling, plural
+
+if TYPE_CHECKING:
+    from reme_core import (
+        DeleteReport,
+        EditReport,
+        MoveReport,
+        Neighbour,
+        NoteStat,
+        OptimizeReport,
+        ReindexSummary,
+        SaveReport,
+        SearchHit,
+        SearchResult,
+        UndoReport,
+        WriteReport,
+    )
 
 
 # -- search ---------------------------------------------------------------------------------------
@@ -140,6 +145,24 @@ def undo_lines(report: UndoReport) -> list[str]:
 
 
 # -- upkeep ---------------------------------------------------------------------------------------
+def rebuild_line(summary: ReindexSummary) -> str:
+    """`reme-tui rebuild`'s summary line: each count after its name."""
+    return (
+        f"files {summary.files}  chunks {summary.chunks}  links {summary.links}  "
+        f"dangling links {summary.dangling_links}  skipped {len(summary.skipped)}  "
+        f"seconds {summary.seconds:.2f}"
+    )
+
+
+def rebuild_toast(summary: ReindexSummary) -> str:
+    """The browser's word on a finished rebuild."""
+    return (
+        f"{plural(summary.files, 'file')}, {plural(summary.chunks, 'chunk')}, "
+        f"{plural(summary.links, 'link')} ({summary.dangling_links} dangling), "
+        f"{len(summary.skipped)} skipped in {summary.seconds:.1f} s"
+    )
+
+
 def optimize_lines(report: OptimizeReport) -> list[str]:
     """`what: before -> after` lines for the CLI and the browser."""
     return [
