@@ -154,3 +154,27 @@ def test_reme_tui_imports_down_its_layers() -> None:
     graph = _graph(TUI)
     assert {_layer(name) for name in graph} <= {*_TUI_LAYERS, "__main__"}, "a layer unnamed here"
     assert _layer_breaches(graph) == []
+
+
+def _workspace_uses(path: Path) -> list[str]:
+    """Where a module names the `Workspace`, reads a `.ws` or looks one up with getattr."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name) and node.id == "Workspace":
+            found.append(f"{path.name}:{node.lineno} Workspace")
+        elif isinstance(node, ast.alias) and node.name == "Workspace":
+            found.append(f"{path.name} imports Workspace")
+        elif isinstance(node, ast.Attribute) and node.attr == "ws":
+            found.append(f"{path.name}:{node.lineno} .ws")
+        elif isinstance(node, ast.Constant) and node.value == "ws":
+            found.append(f"{path.name}:{node.lineno} 'ws'")
+    return found
+
+
+def test_widgets_never_reach_the_workspace(tmp_path: Path) -> None:
+    """Widgets draw and post messages; the workspace calls are services run by workers."""
+    old = tmp_path / "reader.py"
+    old.write_text('ws = getattr(self.app, "ws", None)\nfrom reme_core import Workspace\n')
+    assert sorted(_workspace_uses(old)) == ["reader.py imports Workspace", "reader.py:1 'ws'"]
+    uses = [u for p in sorted((TUI / "widgets").rglob("*.py")) for u in _workspace_uses(p)]
+    assert uses == []
