@@ -17,8 +17,7 @@ from reme_tui.messages import NoteCreated, Undone
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 from reme_tui.services import create_note, new_note_path
-from reme_tui.text.reports import move_summary, undo_lines
-from reme_tui.text.words import dangling
+from reme_tui.text.reports import deleted_toast, moved_toast, undone_toast
 from reme_tui.widgets.reader.note_links import LinkState
 
 
@@ -52,7 +51,7 @@ class NoteOps:
     def _moved(self, report: MoveReport | None) -> None:
         if report is None:
             return
-        self.screen.notify(f"{report.src} → {report.dst}\n{move_summary(report)}", title="Moved")
+        self.screen.notify(moved_toast(report), title="Moved")
         self._follow(report.src, report.dst)
 
     def _follow(self, src: str, dst: str) -> None:
@@ -72,11 +71,7 @@ class NoteOps:
     def _deleted(self, report: DeleteReport | None) -> None:
         if report is None:
             return
-        n = len(report.inbound)
-        left = f"\n{dangling(n)}" if n else ""
-        self.screen.notify(
-            f"Moved {report.path} to {report.trash}{left}\nCtrl+Z puts it back", title="Deleted"
-        )
+        self.screen.notify(deleted_toast(report), title="Deleted")
         reader = self.screen.reader
         reader.forget(
             f"[b]{report.path}[/b] was deleted.\n\n"
@@ -102,7 +97,7 @@ class NoteOps:
 
     def undone(self, report: UndoReport) -> None:
         """Say what was reverted; follow a moved-back open note, show a restored one."""
-        self.screen.notify("\n".join(undo_lines(report)[:2]), title="Undone")
+        self.screen.notify(undone_toast(report), title="Undone")
         if report.op == "move" and self.screen.reader.path == report.source:
             self._follow(report.source, report.path)
         elif report.op == "delete":

@@ -144,6 +144,22 @@ def undo_lines(report: UndoReport) -> list[str]:
     return out
 
 
+def moved_toast(report: MoveReport) -> str:
+    """The browser's word on a finished move."""
+    return f"{report.src} → {report.dst}\n{move_summary(report)}"
+
+
+def deleted_toast(report: DeleteReport) -> str:
+    """The browser's word on a delete into the trash, and the way back."""
+    left = f"\n{dangling(len(report.inbound))}" if report.inbound else ""
+    return f"Moved {report.path} to {report.trash}{left}\nCtrl+Z puts it back"
+
+
+def undone_toast(report: UndoReport) -> str:
+    """The browser's word on an undo: what came back (the files it touched left out)."""
+    return "\n".join(undo_lines(report)[:2])
+
+
 # -- upkeep ---------------------------------------------------------------------------------------
 def rebuild_line(summary: ReindexSummary) -> str:
     """`reme-tui rebuild`'s summary line: each count after its name."""
