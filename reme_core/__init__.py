@@ -1,6 +1,6 @@
 """reme_core: index a folder of Markdown memory and search it — no UI, reusable by any program.
 
-Typical use: `Workspace.open("~/memory").search("index regression", limit=5).answer()`.
+Typical use: `Workspace.open("~/memory").search("index regression", limit=5).results`.
 
 The names below are imported on first use (PEP 562): a program that needs only the index
 (`reme-tui search`) does not pay for the editing, rendering and vector modules, and a
@@ -98,8 +98,6 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "find_wikilinks": ("reme_core.parse.wikilinks", "find_wikilinks"),
     "find_web_links": ("reme_core.parse.web_links", "find_web_links"),
     "WebLinkMatch": ("reme_core.parse.web_links", "WebLinkMatch"),
-    "format_hit": ("reme_core.query.results", "format_hit"),
-    "format_score": ("reme_core.query.results", "format_score"),
     "inbound_links": ("reme_core.edit.link_rewrite", "inbound_links"),
     "line_ranges": ("reme_core.parse.anchors", "line_ranges"),
     "list_tags": ("reme_core.query.tag_list", "list_tags"),

@@ -62,7 +62,7 @@ from reme_core.query.options import SearchOptions
 from reme_core.query.query_language import UNSUPPORTED_OPERATORS, ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.request import SearchRequest
-from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
+from reme_core.query.results import Neighbour, SearchHit, SearchResult
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.samples import FilterSamples
 from reme_core.query.tag_list import TagCount, list_tags
@@ -147,8 +147,6 @@ __all__ = [
     "find_markdown_links",
     "find_web_links",
     "find_wikilinks",
-    "format_hit",
-    "format_score",
     "inbound_links",
     "line_ranges",
     "list_folder",

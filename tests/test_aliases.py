@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace, aliases_of
-from reme_tui.widgets.neighbours import note_names, unlinked_mentions
+from reme_tui.services import note_names, unlinked_mentions
 
 
 @pytest.mark.parametrize(

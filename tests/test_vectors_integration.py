@@ -20,6 +20,7 @@ from reme_core import VectorState, Workspace, describe_vectors
 from reme_core.vectors import Embedder, LocalEmbedder
 from reme_core.vectors.vector_index import VectorIndex
 from reme_tui.cli.program import main
+from reme_tui.text.reports import search_text
 
 BEACH = "digest/seaside-holiday.md"
 NOTES = {
@@ -120,7 +121,7 @@ def test_hybrid_answer_format_and_counts(make_tree, local):
     top = result.results[0]
     assert top.path == BEACH
     assert top.vector_score is not None and top.keyword_score is not None
-    header = result.answer().splitlines()[0]
+    header = search_text(result).splitlines()[0]
     assert f"[score={top.score:.4f} vector={top.vector_score:.4f} keyword=" in header
     data = result.to_dict()
     assert data["results"][0]["vector_score"] == pytest.approx(top.vector_score)

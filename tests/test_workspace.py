@@ -17,6 +17,7 @@ from reme_core import (
     SearchRequest,
     Workspace,
 )
+from reme_tui.text.reports import search_text
 
 MEMORY = {
     "daily/2026-06-20.md": (
@@ -64,7 +65,7 @@ def test_search_answer_format(ws: Workspace) -> None:
     assert result.results, result.message
     top = result.results[0]
     assert top.path == "daily/2026-06-20/retrieval-regression.md"
-    answer = result.answer()
+    answer = search_text(result)
     header = (
         f"========== {top.path}:{top.start_line}-{top.end_line} [score={top.score:.4f}] =========="
     )

@@ -82,40 +82,6 @@ class MoveReport:
             "warnings": list(self.warnings),
         }
 
-    def summary(self) -> str:
-        """One line: how many links change, in how many files, and how many cannot."""
-        would = "would " if self.dry_run else ""
-        n, files, left = len(self.edits), len(self.files), len(self.untouched)
-        text = f"{would}rewrite {n} link{_s(n)} in {files} file{_s(files)}"
-        if left:
-            text += f"; {left} link{_s(left)} {'would be' if self.dry_run else 'are'} left broken"
-        return text
-
-    def head(self) -> list[str]:
-        """The move, its warnings and the summary: what a preview shows above the links."""
-        would = "would " if self.dry_run else ""
-        out = [f"{would}move {self.src} -> {self.dst}"]
-        out.extend(f"  warning: {w}" for w in self.warnings)
-        if not self.indexed:
-            out.append(f"  note: {self.dst} is outside the indexed folders")
-        out.append(self.summary())
-        return out
-
-    def lines(self) -> list[str]:
-        """A human-readable account, one change per line."""
-        out = self.head()
-        out.extend(f"  {e.path}:{e.line}  {e.old} -> {e.new}" for e in self.edits)
-        if self.untouched:
-            n = len(self.untouched)
-            out.append(f"{n} link{_s(n)} not rewritten:")
-            out.extend(f"  {i.path}:{i.line}  {i.raw}{_why(i)}" for i in self.untouched)
-        return out
-
-
-def _why(link: InboundLink) -> str:
-    """` (reason)` for a link left as it is, when there is one."""
-    return f"  ({link.reason})" if link.reason else ""
-
 
 def suffix_warnings(src: str, dst: str) -> list[str]:
     """What a move changing a note's suffix must say first: it is a note no longer."""
@@ -144,21 +110,6 @@ class DeleteReport:
             "trash": self.trash,
             "inbound": [asdict(i) for i in self.inbound],
         }
-
-    def lines(self) -> list[str]:
-        """A human-readable account: the deleted file, then each link left dangling."""
-        where = f"moved to {self.trash}" if self.trash else "permanently"
-        out = [f"deleted {self.path} ({where})"]
-        if self.inbound:
-            n = len(self.inbound)
-            out.append(f"{n} inbound link{_s(n)} now dangling:")
-            out.extend(f"  {i.path}:{i.line}  {i.raw}" for i in self.inbound)
-        return out
-
-
-def _s(n: int) -> str:
-    """The plural ending for a count."""
-    return "" if n == 1 else "s"
 
 
 # -- public operations ------------------------------------------------------------------------

@@ -53,14 +53,6 @@ class NoteStat:
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
-    def answer(self) -> str:
-        """ReMe's line: `stat: PATH (file, N bytes)`, `(dir)` or `not found`."""
-        if not self.exists:
-            return f"stat: {self.path} not found"
-        if self.type == "dir":
-            return f"stat: {self.path} (dir)"
-        return f"stat: {self.path} (file, {self.size} bytes)"
-
 
 @dataclass(slots=True)
 class EditReport:
@@ -69,9 +61,6 @@ class EditReport:
     path: str
     count: int
     lines: int
-
-    def answer(self) -> str:
-        return f"Replaced {self.count} occurrence(s) in {self.path}"
 
 
 @dataclass(slots=True)
@@ -84,9 +73,6 @@ class SaveReport:
     mtime: str
     indexed: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
-
-    def answer(self) -> str:
-        return f"Saved {self.path} ({self.size} bytes)"
 
 
 def iso_mtime(seconds: float) -> str:

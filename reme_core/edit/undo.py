@@ -49,16 +49,6 @@ class UndoReport:
         """The report as JSON-ready data (`reme-tui undo --json`)."""
         return {"op": self.op, "path": self.path, "source": self.source, "files": self.files}
 
-    def lines(self) -> list[str]:
-        """A human-readable account, one change per line."""
-        if self.op == "delete":
-            return [f"restored {self.path} from {self.source}"]
-        n = len(self.files)
-        out = [f"moved {self.source} back to {self.path}"]
-        out.append(f"restored the links in {n} file{'s' * (n != 1)}")
-        out.extend(f"  {path}" for path in self.files)
-        return out
-
 
 # -- recording ------------------------------------------------------------------------------------
 def record_delete(

@@ -60,21 +60,6 @@ class WriteReport:
             "indexed": self.indexed,
         }
 
-    def answer(self) -> str:
-        """One line for a person or an agent, plus a note when the file is not indexed."""
-        verb = "created" if self.created else "updated"
-        parts = [f"{verb} {self.path} ({self.lines} lines)"]
-        if self.set_keys:
-            parts.append(f"frontmatter set: {', '.join(self.set_keys)}")
-        if self.removed_keys:
-            parts.append(f"removed: {', '.join(self.removed_keys)}")
-        if not self.created and not self.body_replaced:
-            parts.append("body kept")
-        text = "; ".join(parts)
-        if not self.indexed:
-            text += f"\n  note: {self.path} is outside the indexed folders (not searchable)"
-        return text
-
 
 def write(
     ws: EditIndex,

@@ -25,7 +25,8 @@ from reme_core import (
     stat_path,
 )
 from reme_tui.agents.mcp_common import AnyPath, Date, NotePath, Register, guarded, result
-from reme_tui.cli.answers import links_text, list_text, retrieve_text, traverse_text
+from reme_tui.text.answers import links_text, list_text, retrieve_text, traverse_text
+from reme_tui.text.reports import search_text, stat_text
 
 LIST_LIMIT = 100  # ReMe's default page; a vault may hold 50k notes
 Limit = Annotated[int, Field(ge=1, le=1000, description="most results to return")]
@@ -72,7 +73,7 @@ def register_query_tools(tool: Register, ws: Workspace) -> None:
                 options, strict_dates=strict_date_filter
             )
             found = ws.search(request.narrowed(start_date, end_date))
-            return result(found.answer(), found.to_dict())
+            return result(search_text(found), found.to_dict())
 
         return guarded(run)
 
@@ -268,7 +269,7 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
 
 def _stat(ws: Workspace, path: str) -> CallToolResult:
     found = stat_path(ws, path)
-    return result(found.answer(), found.to_dict())
+    return result(stat_text(found), found.to_dict())
 
 
 def _daily_line(note: dict[str, Any]) -> str:

@@ -41,7 +41,7 @@ from reme_tui.agents.mcp_read_tools import (
 )
 from reme_tui.agents.output_schemas import OUTPUT_SCHEMAS
 from reme_tui.agents.tool_args import checked_arguments, validation_line
-from reme_tui.cli.terminal_text import message
+from reme_tui.text.terminal import message
 
 INSTRUCTIONS = """ReMe memory: a folder of Markdown notes shared with a person.
 search finds chunks (path:start-end) and their linked notes; read a range with read(path,

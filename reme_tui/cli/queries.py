@@ -9,7 +9,6 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from reme_core import UNSUPPORTED_OPERATORS, parse_query
-from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
     UsageError,
@@ -20,7 +19,9 @@ from reme_tui.cli.commands import (
     open_workspace,
     whole_number,
 )
-from reme_tui.cli.terminal_text import message
+from reme_tui.text.answers import links_text, traverse_text
+from reme_tui.text.reports import optimize_lines, search_text
+from reme_tui.text.terminal import message
 
 if TYPE_CHECKING:
     from reme_core import Workspace
@@ -121,7 +122,7 @@ def run_search(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result.to_dict())
     else:
-        print(result.answer())
+        print(search_text(result))
     return EXIT_OK
 
 
@@ -212,7 +213,7 @@ def run_optimize(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.to_dict())
     else:
-        print("\n".join(report.lines()))
+        print("\n".join(optimize_lines(report)))
     return EXIT_OK
 
 

@@ -1,6 +1,6 @@
 """The neighbours pane: outlinks, inlinks and unlinked mentions of the open note, or a
 depth-2 traverse of its link graph. Everything, the pane's entries too, is computed in a
-thread worker; the pane only hands the entries to its OptionList."""
+thread worker (`reme_tui.services.gather`); the pane only hands the entries to its OptionList."""
 
 from __future__ import annotations
 
@@ -12,19 +12,9 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import (
-    Neighbour,
-    NotIndexed,
-    SearchOptions,
-    SearchRequest,
-    TraverseNode,
-    Workspace,
-    names_of,
-)
+from reme_core import Neighbour, TraverseNode
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.neighbour_entry import Entry, EntryVisual, Target, header, neighbour
-
-MENTION_LIMIT = 20
 
 
 @dataclass(slots=True)
@@ -54,45 +44,6 @@ class NeighbourData:
     error: str = ""
     link_entries: list[Entry] = field(default_factory=list)
     traverse_entries: list[Entry] = field(default_factory=list)
-
-
-def note_names(ws: Workspace, path: str) -> list[str]:
-    """The names a note goes by (`names_of`: file name, name, title, aliases)."""
-    node = ws.node(path)
-    return names_of(path, node.frontmatter if node is not None else {})
-
-
-def unlinked_mentions(ws: Workspace, path: str, linked: set[str]) -> list[Mention]:
-    """Chunks containing one of the note's names, in files that do not already link to it."""
-    found: dict[tuple[str, int], Mention] = {}
-    for name in note_names(ws, path):
-        options = SearchOptions(MENTION_LIMIT, expand_links=False)
-        result = ws.search(SearchRequest(name, phrases=(name,), options=options))
-        for hit in result.results:
-            if hit.path == path or hit.path in linked or name.lower() not in hit.text.lower():
-                continue  # (a phrase also finds a note by its aliases: a mention is in text)
-            found.setdefault(
-                (hit.path, hit.start_line), Mention(hit.path, hit.start_line, hit.end_line, name)
-            )
-    return list(found.values())[:MENTION_LIMIT]
-
-
-def gather(ws: Workspace, path: str, *, traverse: bool = False) -> NeighbourData:
-    """Links and mentions of one note (and with `traverse`, its depth-2 traverse), with the
-    pane's entries for them."""
-    data = NeighbourData(path)
-    try:
-        links = ws.links(path)
-    except NotIndexed:
-        data.error = "Not an indexed note: no links to show."
-        return data
-    data.outlinks, data.inlinks = links.outlinks, links.inlinks
-    data.mentions = unlinked_mentions(ws, path, {n.path for n in data.inlinks})
-    data.link_entries = link_entries(data)
-    if traverse:
-        data.traverse = ws.traverse(path, 2, "both").nodes
-        data.traverse_entries = traverse_entries(data.traverse)
-    return data
 
 
 def link_entries(data: NeighbourData) -> list[Entry]:
