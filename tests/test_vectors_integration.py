@@ -20,6 +20,7 @@ from reme_core import VectorState, Workspace, describe_vectors
 from reme_core.vectors import Embedder, LocalEmbedder
 from reme_core.vectors.vector_index import VectorIndex
 from reme_tui.cli.program import main
+from tests.helpers import parts
 
 BEACH = "digest/seaside-holiday.md"
 NOTES = {
@@ -184,8 +185,10 @@ def test_tombstoned_chunks_never_come_back(make_tree, local):
 
     def vector_hits(query: str) -> list[str]:
         docs, _ = vectors.search(query, 10)
-        with ws.lock:
-            return [ws.index.files.path(s) for s in ws.index.chunks.slots(docs).tolist()]
+        with parts(ws).lock:
+            return [
+                parts(ws).index.files.path(s) for s in parts(ws).index.chunks.slots(docs).tolist()
+            ]
 
     def texts(query: str) -> list[str]:
         return [h.text for h in ws.search(query, limit=10).results]
