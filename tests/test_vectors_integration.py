@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from reme_core import VectorState, Workspace, describe_vectors
+from reme_core.ports import vector_host
 from reme_core.vectors import Embedder, LocalEmbedder
 from reme_core.vectors.vector_index import VectorIndex
 from reme_tui.cli.program import main
@@ -78,7 +79,7 @@ def local() -> LocalEmbedder:
 def attach(ws: Workspace, embedder: Embedder) -> VectorIndex:
     """Turn vectors on with a given embedder and wait for the backfill."""
     ws.config.vectors.enabled = True
-    ws.vectors = VectorIndex(ws, embedder)
+    ws.vectors = VectorIndex(vector_host(ws), embedder)  # what Workspace.open does
     ws.vectors.start()
     assert ws.wait_for_vectors(120), ws.vector_status()
     return ws.vectors
