@@ -38,6 +38,14 @@ from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
 from reme_core.parse.anchors import line_ranges
+from reme_core.parse.embeds import (
+    MAX_EMBED_DEPTH,
+    EmbedNote,
+    EmbedRef,
+    Expanded,
+    embed_section,
+    expand_embeds,
+)
 from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
 from reme_core.parse.markdown_render import (
     Heading,
@@ -45,6 +53,12 @@ from reme_core.parse.markdown_render import (
     RenderedLine,
     outline,
     render_markdown,
+)
+from reme_core.parse.properties import (
+    Property,
+    properties,
+    property_value,
+    render_properties,
 )
 from reme_core.parse.web_links import WebLinkMatch, find_web_links
 from reme_core.parse.wikilinks import (
@@ -66,6 +80,16 @@ from reme_core.workspace import Workspace
 
 __all__ = [
     "MARKDOWN_STYLES",
+    "MAX_EMBED_DEPTH",
+    "EmbedNote",
+    "EmbedRef",
+    "Expanded",
+    "Property",
+    "embed_section",
+    "expand_embeds",
+    "properties",
+    "property_value",
+    "render_properties",
     "NO_DATE",
     "UNSUPPORTED_OPERATORS",
     "BatchReport",

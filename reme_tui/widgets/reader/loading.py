@@ -6,19 +6,16 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from rich.cells import cell_len
-
 from reme_core import (
     FileNode,
     Heading,
-    LinkSpan,
     RemeError,
     RenderedLine,
     Workspace,
     outline,
-    render_markdown,
 )
-from reme_tui.widgets.reader.note_links import LinkState, link_label, note_links
+from reme_tui.widgets.reader.embedded import rendered_view
+from reme_tui.widgets.reader.note_links import LinkState, note_links
 from reme_tui.widgets.reader.note_view import prepare_lines
 
 
@@ -35,6 +32,7 @@ class NoteData:
     titles: dict[str, str]
     headings: list[Heading]
     rendered: list[RenderedLine] | None = None
+    rendered_links: list[LinkState] | None = None  # the links the rendered lines number
 
 
 def load_note(ws: Workspace, path: str, render: bool = False) -> NoteData:
@@ -48,18 +46,24 @@ def load_note(ws: Workspace, path: str, render: bool = False) -> NoteData:
     titles = embed_titles(ws, links)
     note = NoteData(path, text, ws.node(path), lines, links, titles, outline(lines))
     if render:
-        note.rendered = render_note(note)
+        note.rendered, note.rendered_links = render_note(note, ws)
     return note
 
 
-def render_note(note: NoteData) -> list[RenderedLine]:
+def render_note(
+    note: NoteData, ws: Workspace | None
+) -> tuple[list[RenderedLine], list[LinkState]]:
     """The note's Markdown as the reader's rendered lines (links labelled as Obsidian shows
-    them)."""
-    spans = [
-        LinkSpan(link.match.line, link.match.start, link.match.end, link_label(link, note.titles))
-        for link in note.links
-    ]
-    return render_markdown(note.lines, spans, cell_len)
+    them, the properties panel on top, embeds drawn inline) and the links they number."""
+
+    def read(path: str) -> tuple[list[str], list[LinkState], dict[str, str]]:
+        if ws is None:
+            raise RemeError("no workspace")
+        lines = prepare_lines(read_whole(ws, path))
+        links = note_links(path, "\n".join(lines), link_targets(ws, path))
+        return lines, links, embed_titles(ws, links)
+
+    return rendered_view(ws, note.path, note.lines, note.links, note.titles, read)
 
 
 def embed_titles(ws: Workspace, links: list[LinkState]) -> dict[str, str]:
