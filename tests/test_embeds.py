@@ -97,7 +97,7 @@ def test_block_embed_is_its_paragraph_or_list_item() -> None:
 
 def test_missing_target_heading_and_block_say_so_inline() -> None:
     a = _note("a.md", "![[gone]]\n\n![[b#Nope]]\n\n![[b#^nope]]", {"gone": None})
-    built, load, _ = _vault({"b.md": "# B\n\ntext"})
+    _built, load, _ = _vault({"b.md": "# B\n\ntext"})
     texts = _texts(expand_embeds(a, load))
     assert "│ ⚠ gone does not exist" in texts
     assert "│ ⚠ b.md has no heading Nope" in texts

@@ -59,9 +59,7 @@ def test_no_frontmatter_or_broken_yaml_gives_no_panel() -> None:
 
 def test_panel_rows_show_links_by_label_and_number_them() -> None:
     lines = NOTE.split("\n")
-    spans = [
-        LinkSpan(m.line, m.start, m.end, m.alias or m.target) for m in find_wikilinks(NOTE)
-    ]
+    spans = [LinkSpan(m.line, m.start, m.end, m.alias or m.target) for m in find_wikilinks(NOTE)]
     out = render_properties(lines, spans)
     assert out[0].text == "Properties"
     tags = next(r for r in out if r.text.startswith("tags"))

@@ -79,9 +79,10 @@ def embed_section(lines: list[str], anchor: str) -> tuple[int, int] | None:
     wanted = _heading_key(anchor.split("#")[-1])
     headings = outline(lines)
     for i, heading in enumerate(headings):
-        if _heading_key(heading.title) == wanted or _heading_key(
-            lines[heading.line - 1].strip().lstrip("#")
-        ) == wanted:
+        if (
+            _heading_key(heading.title) == wanted
+            or _heading_key(lines[heading.line - 1].strip().lstrip("#")) == wanted
+        ):
             end = len(lines)
             for later in headings[i + 1 :]:
                 if later.level <= heading.level:
@@ -202,9 +203,7 @@ class _Expander:
                 title = (line.text[s:e], numbers[n]) if alone else None
                 self.frame(note.embeds[n], chain, prefix, line, path, title)
 
-    def _push(
-        self, line: RenderedLine, prefix: str, path: str, numbers: Mapping[int, int]
-    ) -> None:
+    def _push(self, line: RenderedLine, prefix: str, path: str, numbers: Mapping[int, int]) -> None:
         shift = len(prefix)
         styles = [(0, shift, "embed-frame")] if prefix else []
         styles += [(s + shift, e + shift, name) for s, e, name in line.styles]

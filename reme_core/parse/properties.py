@@ -77,16 +77,13 @@ def properties(lines: list[str]) -> list[Property]:
         m = _KEY_RE.match(lines[i])
         if m:
             starts.setdefault(m.group(1) or m.group(2) or m.group(3), i + 1)
-    order = sorted(starts.values()) + [end]
+    order = [*sorted(starts.values()), end]
     rows = []
     for key, value in data.items():
         line = starts.get(str(key), 1)
         last = next((n - 1 for n in order if n > line), line)
         kind = kind_of(value)
-        if kind == "list":
-            values = tuple(_shown(v) for v in value)
-        else:
-            values = (_shown(value),)
+        values = tuple(_shown(v) for v in value) if kind == "list" else (_shown(value),)
         rows.append(Property(str(key), kind, values, line, max(line, last)))
     return rows
 

@@ -29,6 +29,7 @@ from reme_tui.app.clipboard import Copier
 from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.pane_layout import LINKS, READER, SEARCH, PaneLayout
+from reme_tui.app.property_ops import edit_property
 from reme_tui.app.upkeep import Upkeep
 from reme_tui.app.web_open import WebOpener
 from reme_tui.messages import (
@@ -48,6 +49,7 @@ from reme_tui.messages import (
     VectorsToggled,
 )
 from reme_tui.mode_text import mode_badge
+from reme_tui.screens.graph import show_graph
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.settings import UserSettings
 from reme_tui.widgets.neighbours import NeighboursPane
@@ -90,6 +92,8 @@ class MainScreen(Screen[None]):
         Binding("y", "copy", "Copy", id="copy"),
         Binding("t", "traverse", "Traverse", id="traverse"),
         Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
+        Binding("p", "edit_property", "Property", show=False, id="edit_property"),
+        Binding("v", "graph", "Graph", id="graph"),
     ]
 
     def __init__(self) -> None:
@@ -401,6 +405,14 @@ class MainScreen(Screen[None]):
     def action_edit(self) -> None:
         """Open $VISUAL/$EDITOR at the current line; re-read the note afterwards."""
         self.upkeep.edit()
+
+    def action_edit_property(self) -> None:
+        """Edit one property of the open note (the other keys and their order kept)."""
+        edit_property(self)
+
+    def action_graph(self) -> None:
+        """The open note's local graph, walkable with the keyboard."""
+        show_graph(self)
 
     def action_sync(self) -> None:
         """Apply changes on disk now (the listener refreshes the panes)."""

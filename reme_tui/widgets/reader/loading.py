@@ -50,9 +50,7 @@ def load_note(ws: Workspace, path: str, render: bool = False) -> NoteData:
     return note
 
 
-def render_note(
-    note: NoteData, ws: Workspace | None
-) -> tuple[list[RenderedLine], list[LinkState]]:
+def render_note(note: NoteData, ws: Workspace | None) -> tuple[list[RenderedLine], list[LinkState]]:
     """The note's Markdown as the reader's rendered lines (links labelled as Obsidian shows
     them, the properties panel on top, embeds drawn inline) and the links they number."""
 
