@@ -111,6 +111,10 @@ def local_graph(ws: Workspace, centre: str, depth: int, filter: str, limit: int)
             for near, far in ((a, b), (b, a)):
                 if rings.get(far) == ring and near in parents and rings.get(near) == ring - 1:
                     members.setdefault(far, near)
+        if len(members) > cap:  # "most linked" by every link of the note, not the walk's
+            for path in members:
+                note_links = ws.links(path)
+                degree[path] = len(note_links.outlinks) + len(note_links.inlinks)
         ranked = sorted(members, key=lambda p: (-degree[p], p))
         for path in ranked[:cap]:
             parent = members[path]
