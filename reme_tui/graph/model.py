@@ -67,6 +67,20 @@ def _stem(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path))[0]
 
 
+def _labels(names: dict[str, str]) -> dict[str, str]:
+    """Each note's label: its name, with its folder's name in front where two notes share
+    a name (`attack/index`, `tools/index`)."""
+    seen = Counter(name.casefold() for name in names.values())
+    return {
+        path: (
+            f"{posixpath.basename(posixpath.dirname(path))}/{name}"
+            if seen[name.casefold()] > 1 and posixpath.dirname(path)
+            else name
+        )
+        for path, name in names.items()
+    }
+
+
 def _matches(ws: Workspace, path: str, words: list[str]) -> bool:
     """Does a note pass the filter: every `tag:x` among its tags (or a sub-tag), every other
     word a folder (path prefix) of it."""
@@ -91,7 +105,7 @@ def local_graph(ws: Workspace, centre: str, depth: int, filter: str, limit: int)
     ring and twice that on the second (RemeError when `centre` is not an indexed note)."""
     walk = ws.traverse(centre, depth, "both")
     words = filter.split()
-    names = {n.path: n.name or _stem(n.path) for n in walk.nodes}
+    names = _labels({n.path: n.name or _stem(n.path) for n in walk.nodes})
     rings = {n.path: n.depth for n in walk.nodes if n.indexed or n.path == centre}
     if words:
         rings = {p: r for p, r in rings.items() if p == centre or _matches(ws, p, words)}
