@@ -3,8 +3,9 @@ links (depth 2), filtered by tag or folder, and a hub's hundreds of neighbours f
 
 Built off the UI thread from the workspace's public walk (`Workspace.traverse`). Each
 neighbour carries the direction of its link (→ the centre links to it, ← it links to the
-centre, ↔ both). A ring holding more notes than `limit` keeps the most linked and folds the
-rest into one node per folder (`folder/ +K`, the largest folders) and a last `+K more`.
+centre, ↔ both). A ring holding more notes than `limit` keeps the most linked within the
+walk (a link both ways, then the note's own links, before backlinks) and folds the rest into
+one node per folder (`folder/ +K`, the largest folders) and a last `+K more`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from reme_core import Workspace
 from reme_tui.graph.layout import LayoutNode
 
 ARROWS = {"out": "→ ", "in": "← ", "both": "↔ ", "": ""}
+_RANK = {"both": 0, "out": 1, "in": 2}
 _GROUPS = 5  # folders folded into nodes of their own before the rest is "+K more"
 
 
@@ -125,11 +127,11 @@ def local_graph(ws: Workspace, centre: str, depth: int, filter: str, limit: int)
             for near, far in ((a, b), (b, a)):
                 if rings.get(far) == ring and near in parents and rings.get(near) == ring - 1:
                     members.setdefault(far, near)
-        if len(members) > cap:  # "most linked" by every link of the note, not the walk's
-            for path in members:
-                note_links = ws.links(path)
-                degree[path] = len(note_links.outlinks) + len(note_links.inlinks)
-        ranked = sorted(members, key=lambda p: (-degree[p], p))
+        # The most linked within the walk first, then links both ways, the note's own, backlinks.
+        ranked = sorted(
+            members,
+            key=lambda p: (-degree[p], _RANK[_direction(links, members[p], p)], p),
+        )
         for path in ranked[:cap]:
             parent = members[path]
             direction = _direction(links, parent, path)
