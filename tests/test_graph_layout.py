@@ -102,7 +102,8 @@ def test_hub_folds_its_neighbours_by_folder(tmp_path: Path) -> None:
     files = {"Hub.md": "# Hub\n"}
     for i in range(60):
         folder = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta"][i % 7]
-        files[f"{folder}/n{i:02}.md"] = f"# n{i}\n\n[[Hub]]" + (" [[n00]]" if i % 5 else "")
+        front = "---\ntags: [red/dark]\n---\n" if i % 10 == 3 else ""
+        files[f"{folder}/n{i:02}.md"] = f"{front}# n{i}\n\n[[Hub]]" + (" [[n00]]" if i % 5 else "")
     root = write_files(tmp_path / "vault", files)
     (root / ".obsidian").mkdir()
     ws = Workspace.open(root)
@@ -118,5 +119,10 @@ def test_hub_folds_its_neighbours_by_folder(tmp_path: Path) -> None:
         assert all(n.direction == "in" for n in notes)
         tagged = local_graph(ws, "Hub.md", 1, "beta/", limit=10)
         assert {n.folder for n in tagged.nodes if n.ring == 1} == {"beta"}
+        red = local_graph(ws, "Hub.md", 1, "tag:red", limit=10)
+        assert sorted(n.path for n in red.nodes if n.ring == 1) == sorted(
+            f"{['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta'][i % 7]}/n{i:02}.md"
+            for i in range(3, 60, 10)
+        ), "a tag filter keeps the notes with the tag or a sub-tag"
     finally:
         ws.close()
