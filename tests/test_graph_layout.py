@@ -9,9 +9,9 @@ from pathlib import Path
 from rich.cells import cell_len
 
 from reme_core import Workspace
-from reme_tui.graph.canvas import draw
-from reme_tui.graph.layout import Layout, LayoutNode, layout, nearest
-from reme_tui.graph.model import local_graph
+from reme_tui.services import local_graph
+from reme_tui.widgets.graph.canvas import draw
+from reme_tui.widgets.graph.layout import Layout, LayoutNode, layout, nearest
 from tests.conftest import write_files
 
 

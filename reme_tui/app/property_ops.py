@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from reme_core import properties
+from reme_tui.app.host import Host
 from reme_tui.screens.property_edit import PropertyChange, PropertyScreen
 
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
 
-
-def edit_property(screen: MainScreen) -> None:
+def edit_property(screen: Host) -> None:
     """Ask for a key and value, then write them as `write --meta` does (other keys kept);
     a refusal reaches the app's error hub, the watcher's refresh shows the change."""
     reader, ws = screen.reader, screen.ws

@@ -11,96 +11,29 @@ thread worker; the UI thread only shows the rows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from rich.cells import cell_len
-from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.strip import Strip
-from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 from textual.worker import get_current_worker
 
 from reme_core import RemeError, Workspace
-from reme_tui.graph.canvas import CanvasRow, draw
-from reme_tui.graph.layout import Layout, layout, nearest
-from reme_tui.graph.model import LocalGraph, local_graph
+from reme_tui.services import local_graph
+from reme_tui.text.words import plural
+from reme_tui.widgets.graph.canvas import draw
+from reme_tui.widgets.graph.layout import layout, nearest
+from reme_tui.widgets.graph.view import GraphView, Picture
 from reme_tui.widgets.safe_text import drawable
-from reme_tui.widgets.segments import styled_segments
-
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
-
-_STYLES = ("node", "centre", "fold", "selected", "edge-out", "edge-in", "edge-both", "edge-fold")
 
 
 def ring_limit(width: int, height: int) -> int:
     """How many notes a ring shows before folding the rest: what the area can label."""
     return max(6, min(40, width * height // 110))
-
-
-@dataclass(slots=True)
-class Picture:
-    """A drawn graph: the model, where its labels went and the rows."""
-
-    graph: LocalGraph
-    layout: Layout
-    rows: list[CanvasRow]
-
-
-class GraphView(Widget, can_focus=True):
-    """The drawn rows, the selected node shown reversed."""
-
-    COMPONENT_CLASSES: ClassVar[set[str]] = {f"graph--{name}" for name in _STYLES}
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.picture: Picture | None = None
-        self.selected = ""
-
-    def show(self, picture: Picture, selected: str) -> None:
-        self.picture = picture
-        self.selected = selected
-        self.refresh()
-
-    def select(self, key: str) -> None:
-        self.selected = key
-        self.refresh()
-
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
-        base = self.rich_style
-        picture = self.picture
-        if picture is None or y >= len(picture.rows):
-            return Strip.blank(width, base)
-        row = picture.rows[y]
-        text = Text(row.text, style=base, no_wrap=True, end="")
-        for start, end, name in row.spans:
-            text.stylize(self.get_component_rich_style(f"graph--{name}"), start, end)
-        chosen = picture.layout.placed.get(self.selected)
-        if chosen is not None and chosen.y == y:
-            start = _char_at(row.text, chosen.x)
-            selected = self.get_component_rich_style("graph--selected")
-            text.stylize(selected + Style(reverse=True), start, start + len(chosen.text))
-        strip = Strip(styled_segments(text, base, self.app.console), text.cell_len)
-        return strip.crop_extend(0, width, base) if strip.cell_length != width else strip
-
-
-def _char_at(text: str, cell: int) -> int:
-    """The character offset of a cell (braille and most labels: one cell a character)."""
-    if text.isascii():
-        return cell
-    seen = 0
-    for i, ch in enumerate(text):
-        if seen >= cell:
-            return i
-        seen += cell_len(ch)
-    return len(text)
 
 
 class GraphScreen(Screen[str | None]):
@@ -188,7 +121,7 @@ class GraphScreen(Screen[str | None]):
         folded = sum(n.folded for n in graph.nodes)
         header = Text()
         header.append(drawable(graph.centre), style="bold")
-        header.append(f"  depth {graph.depth}  {notes} linked notes")
+        header.append(f"  depth {graph.depth}  {plural(notes, 'linked note')}")
         if folded:
             header.append(f", {folded} folded")
         if picture.layout.hidden:
@@ -260,17 +193,3 @@ class GraphScreen(Screen[str | None]):
             self.view.focus()
             return
         self.dismiss(None)
-
-
-def show_graph(screen: MainScreen) -> None:
-    """Open the graph of the screen's open note; `o` there opens a note in its reader."""
-    ws, path = screen.ws, screen.reader.path
-    if ws is None or not path:
-        screen.notify("Open a note first: the graph is drawn around it.", timeout=3)
-        return
-
-    def opened(chosen: str | None) -> None:
-        if chosen:
-            screen.navigator.open_path(chosen)
-
-    screen.app.push_screen(GraphScreen(ws, path), opened)

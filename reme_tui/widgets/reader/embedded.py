@@ -1,16 +1,16 @@
 """The rendered view's lines with the properties panel on top and embeds drawn inline.
 
-Runs in the reader's workers (it reads the embedded notes). Each embedded note's links are
-found and resolved exactly as the open note's (`note_links` over `link_targets`: the link
-graph's one resolution), and the links of every embedded line are added after the open
-note's own, marked with the file they are written in, so the reader follows them and `e`
-edits that file.
+Runs in the reader's workers. The embedded notes come from an `EmbedSource` that the note's
+loader (`reme_tui.services`) attached: each embedded note's links are found and resolved
+exactly as the open note's (the link graph's one resolution), and the links of every embedded
+line are added after the open note's own, marked with the file they are written in, so the
+reader follows them and `e` edits that file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
+from typing import Protocol
 
 from rich.cells import cell_len
 
@@ -22,12 +22,24 @@ from reme_core import (
     RemeError,
     RenderedLine,
     WebLinkMatch,
-    Workspace,
     expand_embeds,
     render_markdown,
     render_properties,
 )
 from reme_tui.widgets.reader.note_links import LinkState, link_label
+
+
+class EmbedSource(Protocol):
+    """Where embedded notes are read from (a workspace, through the services)."""
+
+    def note(self, path: str) -> tuple[list[str], list[LinkState], dict[str, str]]:
+        """A note's lines, links and embed titles, found as the open note's (RemeError when
+        it cannot be read)."""
+        ...
+
+    def size(self, path: str) -> int | None:
+        """An attachment's size in bytes (None when unknown)."""
+        ...
 
 
 def _spans(links: list[LinkState], titles: dict[str, str]) -> list[LinkSpan]:
@@ -37,7 +49,7 @@ def _spans(links: list[LinkState], titles: dict[str, str]) -> list[LinkSpan]:
     ]
 
 
-def _embeds(ws: Workspace | None, links: list[LinkState]) -> dict[int, EmbedRef]:
+def _embeds(source: EmbedSource | None, links: list[LinkState]) -> dict[int, EmbedRef]:
     """The embeds among a note's links, by link number, with the file each resolved to."""
     refs: dict[int, EmbedRef] = {}
     for n, link in enumerate(links):
@@ -48,47 +60,37 @@ def _embeds(ws: Workspace | None, links: list[LinkState]) -> dict[int, EmbedRef]
         if link.kind in ("note", "self"):
             refs[n] = EmbedRef(link.target, anchor, m.target)
         elif link.kind == "attachment":
-            refs[n] = EmbedRef(link.target, "", m.target, True, _size(ws, link.target))
+            size = source.size(link.target) if source is not None else None
+            refs[n] = EmbedRef(link.target, "", m.target, True, size)
         else:
             refs[n] = EmbedRef(None, anchor, m.target)
     return refs
 
 
-def _size(ws: Workspace | None, path: str) -> int | None:
-    if ws is None:
-        return None
-    try:
-        return (ws.root / path).stat().st_size
-    except (OSError, ValueError):
-        return None
-
-
 def rendered_view(
-    ws: Workspace | None,
     path: str,
     lines: list[str],
     links: list[LinkState],
     titles: dict[str, str],
-    read: Callable[[str], tuple[list[str], list[LinkState], dict[str, str]]],
+    source: EmbedSource | None,
 ) -> tuple[list[RenderedLine], list[LinkState]]:
     """The rendered lines of a note (properties, body, embeds) and the links they number:
     the note's own first, then those inside its embeds (`LinkState.source` their file).
-
-    `read(path)` gives an embedded note's lines, links and embed titles as the open note's
-    were found (RemeError when it cannot be read).
-    """
+    Without a `source` embeds say their note cannot be read."""
     spans = _spans(links, titles)
     by_path: dict[str, list[LinkState]] = {path: links}
 
     def load(target: str) -> EmbedNote | None:
+        if source is None:
+            return None
         try:
-            text_lines, found, found_titles = read(target)
+            text_lines, found, found_titles = source.note(target)
         except RemeError:
             return None
         by_path[target] = found
-        return EmbedNote(target, text_lines, _spans(found, found_titles), _embeds(ws, found))
+        return EmbedNote(target, text_lines, _spans(found, found_titles), _embeds(source, found))
 
-    root = EmbedNote(path, lines, spans, _embeds(ws, links))
+    root = EmbedNote(path, lines, spans, _embeds(source, links))
     body = render_markdown(lines, spans, cell_len)
     expanded = expand_embeds(root, load, cell_len, rendered=body)
     all_links = list(links)

@@ -1,7 +1,8 @@
 """A note's local graph as the graph view shows it: the note, its links and backlinks, their
 links (depth 2), filtered by tag or folder, and a hub's hundreds of neighbours folded.
 
-Built off the UI thread from the workspace's public walk (`Workspace.traverse`). Each
+Built off the UI thread from the workspace's walk (`services.local_graph` hands in its
+`TraverseResult` and a note's tags). Each
 neighbour carries the direction of its link (→ the centre links to it, ← it links to the
 centre, ↔ both). A ring holding more notes than `limit` keeps the most linked within the
 walk (a link both ways, then the note's own links, before backlinks) and folds the rest into
@@ -12,10 +13,11 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from reme_core import Workspace
-from reme_tui.graph.layout import LayoutNode
+from reme_core import TraverseResult
+from reme_tui.widgets.graph.layout import LayoutNode
 
 ARROWS = {"out": "→ ", "in": "← ", "both": "↔ ", "": ""}
 _RANK = {"both": 0, "out": 1, "in": 2}
@@ -83,7 +85,7 @@ def _labels(names: dict[str, str]) -> dict[str, str]:
     }
 
 
-def _matches(ws: Workspace, path: str, words: list[str]) -> bool:
+def _matches(tags_of: Callable[[str], list[str]], path: str, words: list[str]) -> bool:
     """Does a note pass the filter: every `tag:x` among its tags (or a sub-tag), every other
     word a folder (path prefix) of it."""
     tags: list[str] | None = None
@@ -91,8 +93,7 @@ def _matches(ws: Workspace, path: str, words: list[str]) -> bool:
         if word.startswith("tag:") or word.startswith("#"):
             wanted = word.split(":", 1)[-1].lstrip("#").casefold()
             if tags is None:
-                node = ws.node(path)
-                tags = [t.casefold() for t in (node.tags if node else [])]
+                tags = [t.casefold() for t in tags_of(path)]
             if not any(t == wanted or t.startswith(wanted + "/") for t in tags):
                 return False
         else:
@@ -102,15 +103,17 @@ def _matches(ws: Workspace, path: str, words: list[str]) -> bool:
     return True
 
 
-def local_graph(ws: Workspace, centre: str, depth: int, filter: str, limit: int) -> LocalGraph:
-    """The graph around `centre` to `depth` (1 or 2) links, at most `limit` notes on the first
-    ring and twice that on the second (RemeError when `centre` is not an indexed note)."""
-    walk = ws.traverse(centre, depth, "both")
+def build_graph(
+    walk: TraverseResult, tags_of: Callable[[str], list[str]], filter: str, limit: int
+) -> LocalGraph:
+    """The graph of a walk (`Workspace.traverse(centre, depth, "both")`): at most `limit`
+    notes on the first ring and twice that on the second; `tags_of(path)` for `tag:` filters."""
+    centre, depth = walk.path, walk.depth
     words = filter.split()
     names = _labels({n.path: n.name or _stem(n.path) for n in walk.nodes})
     rings = {n.path: n.depth for n in walk.nodes if n.indexed or n.path == centre}
     if words:
-        rings = {p: r for p, r in rings.items() if p == centre or _matches(ws, p, words)}
+        rings = {p: r for p, r in rings.items() if p == centre or _matches(tags_of, p, words)}
     links: set[tuple[str, str]] = {
         (e.source, e.target) for e in walk.edges if e.source in rings and e.target in rings
     }

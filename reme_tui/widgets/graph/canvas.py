@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 
-from reme_tui.graph.layout import Layout
+from reme_tui.widgets.graph.layout import Layout
 
 _BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # [row][column] of a cell
 
