@@ -138,9 +138,9 @@ async def test_toggling_renders_off_the_ui_thread_then_switches(
 ) -> None:
     threads: list[threading.Thread] = []
 
-    def spy(note, ws):  # the real renderer, noting the thread it runs in
+    def spy(note):  # the real renderer, noting the thread it runs in
         threads.append(threading.current_thread())
-        return render_note(note, ws)
+        return render_note(note)
 
     monkeypatch.setattr(reader_module, "render_note", spy)
     root = write_files(tmp_path / "vault", VAULT)
