@@ -39,6 +39,14 @@ from reme_core.indexing.rebuild import ReindexSummary
 from reme_core.indexing.watcher import watch_workspace
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
 from reme_core.parse.anchors import line_ranges
+from reme_core.parse.embeds import (
+    MAX_EMBED_DEPTH,
+    EmbedNote,
+    EmbedRef,
+    Expanded,
+    embed_section,
+    expand_embeds,
+)
 from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
 from reme_core.parse.markdown_render import (
     Heading,
@@ -48,6 +56,12 @@ from reme_core.parse.markdown_render import (
     render_markdown,
 )
 from reme_core.parse.note_names import names_of
+from reme_core.parse.properties import (
+    Property,
+    properties,
+    property_value,
+    render_properties,
+)
 from reme_core.parse.web_links import WebLinkMatch, find_web_links
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
@@ -72,6 +86,7 @@ from reme_core.workspace import Workspace
 
 __all__ = [
     "MARKDOWN_STYLES",
+    "MAX_EMBED_DEPTH",
     "NO_DATE",
     "UNSUPPORTED_OPERATORS",
     "BatchReport",
@@ -83,6 +98,9 @@ __all__ = [
     "DeleteReport",
     "Discovered",
     "EditReport",
+    "EmbedNote",
+    "EmbedRef",
+    "Expanded",
     "FeedEvent",
     "FileChange",
     "FileChunk",
@@ -106,6 +124,7 @@ __all__ = [
     "OptimizeReport",
     "ParsedQuery",
     "PathRefused",
+    "Property",
     "RangeError",
     "ReadResult",
     "Rebuilt",
@@ -141,9 +160,11 @@ __all__ = [
     "describe_vectors",
     "discover",
     "edit_note",
+    "embed_section",
     "enclosing_index",
     "est_tokens",
     "existing_file",
+    "expand_embeds",
     "find_markdown_links",
     "find_web_links",
     "find_wikilinks",
@@ -156,8 +177,11 @@ __all__ = [
     "names_of",
     "outline",
     "parse_query",
+    "properties",
+    "property_value",
     "read_frontmatter",
     "render_markdown",
+    "render_properties",
     "save_note",
     "stat_path",
     "suffix_warnings",
