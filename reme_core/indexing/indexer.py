@@ -230,8 +230,7 @@ class Indexer:
         gone = set(changes.deleted) | unfit | vanished | {p for p, _ in skipped}
         for attempt in range(_COMMIT_ATTEMPTS):
             try:
-                with self.live.lock:
-                    report = self._commit(batches, gone, skipped, touched)
+                report = self._commit(batches, gone, skipped, touched)
                 break
             except sqlite3.OperationalError as exc:
                 if not is_busy(exc) or attempt == _COMMIT_ATTEMPTS - 1:
@@ -250,44 +249,65 @@ class Indexer:
     ) -> BatchReport:
         """One transaction. Term ids are assigned inside it, after catching up with any other
         writer, so two processes never hand out the same id for different terms.
+
+        Readers wait only for the term ids and the swap of the memory delta (`lock`), never
+        for the transaction: it runs on `LiveIndex.committing`'s connection.
         """
         from reme_core.parse.parsing import TermSpaces
 
         live = self.live
-        live.refresh_if_changed()
-        live.check_postings()  # nothing is built on postings a snapshot left unchecked
-        if not (batches or skipped or touched or gone & set(live.memory.nodes)):
-            return BatchReport(generation=live.generation)
+        with live.lock:
+            live.refresh_if_changed()
+            live.check_postings()  # nothing is built on postings a snapshot left unchecked
+            if not (batches or skipped or touched or gone & set(live.memory.nodes)):
+                return BatchReport(generation=live.generation)
         try:
-            with live.store.transaction():
-                if live.shared() and live.store.generation() != live.generation:
-                    live.load()  # another process committed since we last looked
-                known = set(live.memory.nodes)
-                vocab = live.memory.vocab
-                writes = batch_writes(batches, TermSpaces(vocab), self.origin_of)
-                new_terms = [vocab.term(i) for i in range(live.persisted_terms, len(vocab))]
-                live.store.add_terms(live.persisted_terms, new_terms)
-                live.store.delete_files(sorted(gone))
-                for path, mtime, _ in touched:
-                    live.store.touch_file(path, mtime)
-                results = [live.store.write_files(w) for w in writes]
-                live.store.record_skipped(skipped)
-                live.store.put_meta({"fingerprint": live.place.fingerprint})
-                generation = live.store.bump_generation()
-                changes = _changes(gone & known, writes, known)
-                live.store.changes.record(generation, ((c.kind, c.path, c.chunks) for c in changes))
+            with live.committing() as store:
+                with store.transaction():
+                    with live.lock:  # the vocabulary grows: readers never see it half-built
+                        if live.shared() and store.generation() != live.generation:
+                            live.load()  # another process committed since we last looked
+                        known = set(live.memory.nodes)
+                        vocab = live.memory.vocab
+                        writes = batch_writes(batches, TermSpaces(vocab), self.origin_of)
+                        new_terms = [vocab.term(i) for i in range(live.persisted_terms, len(vocab))]
+                    store.add_terms(live.persisted_terms, new_terms)
+                    store.delete_files(sorted(gone))
+                    for path, mtime, _ in touched:
+                        store.touch_file(path, mtime)
+                    results = [store.write_files(w) for w in writes]
+                    store.record_skipped(skipped)
+                    store.put_meta({"fingerprint": live.place.fingerprint})
+                    generation = store.bump_generation()
+                    changes = _changes(gone & known, writes, known)
+                    store.changes.record(generation, ((c.kind, c.path, c.chunks) for c in changes))
+                with live.lock:  # committed: readers see the batch from the swap on
+                    report = self._swap_in(gone & known, writes, results, changes, touched)
+                    report.generation = live.generation = generation
         except Exception:
-            retry_busy(live.load)
+            with live.lock:
+                retry_busy(live.load)
             raise
-        live.persisted_terms = len(vocab)
-        report = self._update_memory(gone & known, writes, results, changes)
+        live.snapshot_soon()
+        return report
+
+    def _swap_in(
+        self,
+        removed: set[str],
+        writes: Sequence[BatchWrite],
+        results: Sequence[tuple[list[int], np.ndarray]],
+        changes: list[FileChange],
+        touched: list[tuple[str, float, str]],
+    ) -> BatchReport:
+        """A committed batch into memory (caller holds `lock`)."""
+        live = self.live
+        live.persisted_terms = len(live.memory.vocab)
+        report = self._update_memory(removed, writes, results, changes)
         for path, mtime, digest in touched:
             node = live.memory.nodes.get(path)
             if node is not None and node.content_hash == digest:
                 node.st_mtime = mtime
                 report.touched.append(path)
-        report.generation = live.generation = generation
-        live.snapshot_soon()
         return report
 
     def _split_touched(

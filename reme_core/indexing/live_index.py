@@ -3,7 +3,9 @@
 `LiveIndex` owns the SQLite store and the `MemoryIndex` loaded from it (or from its
 snapshot), the generation that says whether another process has committed since, and the
 snapshot written after quiet periods. Readers take `lock`; one writer at a time takes
-`write_lock` (the indexer, a rebuild, optimize and the file operations).
+`write_lock` (the indexer, a rebuild, optimize and the file operations). A batch commits
+through a connection of its own (`committing`) and takes `lock` only to swap its delta in,
+so a search never waits behind a transaction.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import sqlite3
 import threading
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -120,6 +123,8 @@ class LiveIndex:
         self._rebuilt_elsewhere = False
         self._snapshot_stale = False  # a commit of ours moved the database past the snapshot
         self._snapshot_timer: threading.Timer | None = None
+        self._writer: Store | None = None  # the shared database's connection for commits
+        self._committing = False  # a commit is open on `_writer`: memory catches up after
 
     # -- what this index is -------------------------------------------------------------------
     def shared(self) -> bool:
@@ -222,8 +227,13 @@ class LiveIndex:
             retry_busy(self.load)  # no snapshot: from the rows, and written again
 
     def refresh_if_changed(self) -> bool:
-        """Reload when another process committed (generation moved or the file was replaced)."""
+        """Reload when another process committed (generation moved or the file was replaced).
+
+        Not while this process commits a batch: its transaction would look like another
+        process's, and the writer swaps its own delta in as soon as it has committed."""
         with self.lock:
+            if self._committing:
+                return False
             # Cheaper than `shared()` (every search calls this); where they differ, the state
             # is no longer a folder and `_refresh` finds no database file either.
             if str(self.store.path) != self.place.db_file:
@@ -236,6 +246,7 @@ class LiveIndex:
             return False
         if ino != self._db_ino:
             self.store.close()
+            self._close_writer()
             self.store = Store(self.place.db_path)
             self.load()
             return True
@@ -252,6 +263,7 @@ class LiveIndex:
 
     def install(self, store: Store, memory: MemoryIndex) -> None:
         """Answer from a rebuilt index from now on (caller holds `lock`)."""
+        self._close_writer()
         self.store = store
         self.memory = memory
         self.generation = store.generation()
@@ -259,6 +271,37 @@ class LiveIndex:
         self.persisted_terms = len(memory.vocab)
         self._db_ino = self.ino()
         self._snapshot_stale = False
+
+    # -- committing ---------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def committing(self) -> Iterator[Store]:
+        """The store a batch's transaction runs on (caller holds `write_lock`), readers
+        answering meanwhile from the memory and the database as they were.
+
+        The shared database gets a second connection: in WAL mode `store` keeps reading the
+        last commit while it is open, so the caller takes `lock` only to swap its delta in
+        after the COMMIT (before this context ends: until then readers do not refresh). A
+        private store (":memory:" has one connection) commits under `lock` as it always did.
+        """
+        if not self.shared():
+            with self.lock:
+                yield self.store
+            return
+        with self.lock:
+            self._committing = True
+        try:
+            if self._writer is None:
+                self._writer = Store(self.place.db_path, create=False)
+            yield self._writer
+        finally:
+            with self.lock:
+                self._committing = False
+
+    def _close_writer(self) -> None:
+        """Close the commit connection (the database file was replaced, or we are closing)."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     # -- the snapshot -------------------------------------------------------------------------
     def snapshot_soon(self) -> None:
@@ -315,4 +358,5 @@ class LiveIndex:
             timer.cancel()
         self.save_snapshot()
         with self.lock:
+            self._close_writer()
             self.store.close()
