@@ -18,7 +18,7 @@ import numpy as np
 from benchmarks.context import Context, Result, cli, lat, timed
 from benchmarks.corpus import corpus_paths, query_sets
 from benchmarks.measure import median, percentile, run_measured, time_calls
-from benchmarks.ratio_scenarios import cold, job
+from benchmarks.ratio_scenarios import cold, job, job_dense
 from benchmarks.rebuild_scenarios import floor, reindex
 
 __all__ = ["SCENARIOS", "Context", "Result", "cli", "run"]
@@ -325,6 +325,7 @@ SCENARIOS: dict[str, Callable[[Context], Result]] = {
     "startup": startup,
     "cold": cold,
     "job": job,
+    "job_dense": job_dense,
     "query": query,
     "bm25s": bm25s_compare,
     "edit": edit,
