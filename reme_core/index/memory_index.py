@@ -172,16 +172,24 @@ class MemoryIndex:
 
     def remove_file(self, path: str) -> None:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
-        self._version += 1
-        self._changed_at[path] = self._version
-        docs = self.chunks.remove_file(path)
-        if docs is not None and len(docs):
-            self.bm25.remove_many(docs)
-        self.nodes.discard(path)
-        self.files.remove(path)
-        self.graph.remove_file(path)
-        if self.resolver is not None:
-            self.resolver.remove(path)
+        self.remove_files([path])
+
+    def remove_files(self, paths: Iterable[str]) -> None:
+        """`remove_file` for many, their chunks tombstoned at once (a batch's swap)."""
+        dead = []
+        for path in paths:
+            self._version += 1
+            self._changed_at[path] = self._version
+            docs = self.chunks.remove_file(path)
+            if docs is not None and len(docs):
+                dead.append(docs)
+            self.nodes.discard(path)
+            self.files.remove(path)
+            self.graph.remove_file(path)
+            if self.resolver is not None:
+                self.resolver.remove(path)
+        if dead:
+            self.bm25.remove_many(np.concatenate(dead))
 
     def add_files(
         self,

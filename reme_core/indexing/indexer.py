@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -23,6 +23,7 @@ from reme_core.files.scanner import FileStat, Listing, Scope, list_files
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
 from reme_core.indexing.live_index import LiveIndex
+from reme_core.indexing.memory_delta import MemoryDelta
 from reme_core.models import content_hash
 from reme_core.parse.settings import ParseSettings
 from reme_core.store.database import BatchWrite, is_busy, retry_busy
@@ -281,8 +282,9 @@ class Indexer:
                     generation = store.bump_generation()
                     changes = _changes(gone & known, writes, known)
                     store.changes.record(generation, ((c.kind, c.path, c.chunks) for c in changes))
+                    delta = MemoryDelta(gone & known, writes)
                 with live.lock:  # committed: readers see the batch from the swap on
-                    report = self._swap_in(gone & known, writes, results, changes, touched)
+                    report = self._swap_in(delta, results, changes, touched)
                     report.generation = live.generation = generation
         except Exception:
             with live.lock:
@@ -293,16 +295,17 @@ class Indexer:
 
     def _swap_in(
         self,
-        removed: set[str],
-        writes: Sequence[BatchWrite],
+        delta: MemoryDelta,
         results: Sequence[tuple[list[int], np.ndarray]],
         changes: list[FileChange],
         touched: list[tuple[str, float, str]],
     ) -> BatchReport:
-        """A committed batch into memory (caller holds `lock`)."""
+        """A committed batch into memory (caller holds `lock`): its prepared delta, and the
+        new mtimes of files whose bytes did not change."""
         live = self.live
         live.persisted_terms = len(live.memory.vocab)
-        report = self._update_memory(removed, writes, results, changes)
+        delta.apply(live.memory, results, any(c.kind != "modified" for c in changes))
+        report = BatchReport(changes)
         for path, mtime, digest in touched:
             node = live.memory.nodes.get(path)
             if node is not None and node.content_hash == digest:
@@ -368,42 +371,6 @@ class Indexer:
             mark_racy(batch, time.time())
             batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]
-
-    def _update_memory(
-        self,
-        removed: Iterable[str],
-        writes: Sequence[BatchWrite],
-        results: Sequence[tuple[list[int], np.ndarray]],
-        changes: list[FileChange],
-    ) -> BatchReport:
-        index = self.live.memory
-        report = BatchReport(changes)
-        for path in sorted(removed):
-            index.remove_file(path)
-        for write, (file_ids, rowids) in zip(writes, results, strict=True):
-            files = write.parsed.files()
-            nodes = [pf.node for pf in files]
-            for node in nodes:
-                index.remove_file(node.path)
-            counts = write.parsed.chunk_counts
-            chunks = [c for pf in files for c in pf.chunks]
-            index.add_files(
-                nodes,
-                file_ids,
-                write.origins,
-                counts,
-                rowids,
-                np.fromiter((c.start_line for c in chunks), np.int32, count=len(chunks)),
-                np.fromiter((c.end_line for c in chunks), np.int32, count=len(chunks)),
-                write.doc_ptr,
-                write.term_ids,
-                write.tfs,
-            )
-        if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
-            index.relink_all()
-        else:
-            index.relink(path for w in writes for path in w.parsed.paths)
-        return report
 
 
 def _changes(removed: set[str], writes: Sequence[BatchWrite], known: set[str]) -> list[FileChange]:
