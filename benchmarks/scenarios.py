@@ -20,6 +20,7 @@ from benchmarks.corpus import corpus_paths, query_sets
 from benchmarks.measure import median, percentile, run_measured, time_calls
 from benchmarks.ratio_scenarios import cold, job, job_dense
 from benchmarks.rebuild_scenarios import floor, reindex
+from benchmarks.wait_scenarios import under_batch
 
 __all__ = ["SCENARIOS", "Context", "Result", "cli", "run"]
 
@@ -326,6 +327,7 @@ SCENARIOS: dict[str, Callable[[Context], Result]] = {
     "cold": cold,
     "job": job,
     "job_dense": job_dense,
+    "under_batch": under_batch,
     "query": query,
     "bm25s": bm25s_compare,
     "edit": edit,
