@@ -5,9 +5,11 @@ threads; the only wait bounds are deadlock guards, never timings."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -93,3 +95,29 @@ def test_rename_preview_plans_while_a_batch_holds_the_writer_lock(make_tree) -> 
         release.set()
     writer.join(GUARD)
     ws.close()
+
+
+def test_snapshot_after_a_batch_copies_unchanged_rows_without_decoding_them(make_tree) -> None:
+    """The snapshot written after a batch (under the readers' lock) takes the unchanged
+    notes' frontmatter as stored: none is decoded, and a reopen reads the same values."""
+    files = {
+        f"notes/m{i}.md": f"---\nname: M{i}\ntags: [t{i}]\n---\n# M{i}\n\nword\n" for i in range(30)
+    }
+    root = make_tree(files)
+    old = time.time() - 3600  # not racily clean: a reopen trusts them without reading
+    for rel in files:
+        os.utime(root / rel, (old, old))
+    Workspace.open(root).close()  # built, snapshot written
+    ws = Workspace.open(root)  # loaded from the snapshot: the rows stay encoded
+    (root / "notes" / "m3.md").write_text("---\nname: Changed\n---\n# M3\n\nword\n")
+    ws.apply(Changes(modified=["notes/m3.md"]))
+    assert ws.live.save_snapshot()
+    loaded = ws.index.nodes._files
+    assert loaded is not None
+    decoded = [i for i in range(len(loaded.paths)) if loaded.frontmatter.decoded(i)]  # type: ignore[attr-defined]
+    assert {loaded.paths[i] for i in decoded} <= {"notes/m3.md"}  # only the changed note
+    ws.close()
+    again = Workspace.open(root)
+    names = {p: again.index.nodes.get(p).name for p in files}  # type: ignore[union-attr]
+    assert names["notes/m3.md"] == "Changed" and names["notes/m7.md"] == "M7"
+    again.close()
