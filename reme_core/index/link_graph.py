@@ -16,7 +16,6 @@ from itertools import islice
 
 import numpy as np
 
-from reme_core.index import adjacent_edges
 from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.models import FileLink
 from reme_core.text.joined_strings import JoinedStrings
@@ -198,7 +197,7 @@ class LinkGraph:
         """
         outs: list[dict[str, list[str]]] = [{} for _ in paths]
         ins: list[dict[str, list[tuple[int, str]]]] = [{} for _ in paths]
-        self._adjacent_base(paths, cap, outs, ins)
+        self._adjacent_base(paths, outs, ins)
         for k, path in enumerate(paths):
             for link in self._out.get(path, ()):
                 _add_anchor(outs[k], link.target_path, link.target_anchor)
@@ -221,12 +220,10 @@ class LinkGraph:
     def _adjacent_base(
         self,
         paths: Sequence[str],
-        cap: int,
         outs: list[dict[str, list[str]]],
         ins: list[dict[str, list[tuple[int, str]]]],
     ) -> None:
-        """`adjacent`'s loaded edges, at most `cap` neighbours each way (`adjacent_edges`):
-        sources replaced or removed since the load are left out."""
+        """`adjacent`'s loaded edges: sources replaced or removed since the load are left out."""
         base, by_source, by_target = self._base, self._by_source, self._by_target
         if base is None or by_source is None or by_target is None:
             return
@@ -236,9 +233,35 @@ class LinkGraph:
         if not len(known):
             return
         keys = keys[known]
-        kept = ~self._void_ids[keys]
-        adjacent_edges.outlinks(base, by_source, keys[kept], known[kept], cap, outs)
-        adjacent_edges.inlinks(base, by_target, self._void_ids, keys, known, cap, ins)
+        strings, void = base.strings, self._void_ids
+        kept = ~void[keys]
+        rows, owner = by_source.gather(keys[kept])
+        for k, t, a in zip(
+            known[kept][owner].tolist(),
+            base.target[rows].tolist(),
+            base.anchor[rows].tolist(),
+            strict=True,
+        ):
+            grouped, target = outs[k], strings[t]
+            anchors = grouped.get(target)
+            if anchors is None:
+                anchors = grouped[target] = []
+            if a:  # "" is string 0: most links name no anchor
+                anchor = strings[a]
+                if anchor and anchor not in anchors:
+                    anchors.append(anchor)
+        rows, owner = by_target.gather(keys)
+        sources = base.source[rows]
+        live = ~void[sources]
+        rows = rows[live]
+        for k, s, line, a in zip(
+            known[owner[live]].tolist(),
+            sources[live].tolist(),
+            base.line[rows].tolist(),
+            base.anchor[rows].tolist(),
+            strict=True,
+        ):
+            ins[k].setdefault(strings[s], []).append((line, strings[a]))
 
     def is_dangling(self, target: str) -> bool:
         """True when `target` is neither an indexed file nor present on disk.
