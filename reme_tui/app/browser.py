@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from reme_core import BatchReport, Committed, RemeError, Workspace
 from reme_tui.app.commands import RemeCommands
@@ -148,7 +148,10 @@ class RemeApp(App[None]):
     def catch_up(self, ws: Workspace, progress: Callable[[int, int], None]) -> None:
         """The start-up diff, once the listener is in place: files changed while the browser
         was closed reach the panes as a batch, as the watcher's do."""
-        if ws.sync(progress).changes:
+        report = ws.sync(progress)
+        if get_current_worker().is_cancelled:
+            return  # the browser is closing: a quit waits for no dictionary
+        if report.changes:
             self.call_from_thread(self.main.progress_done)
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
