@@ -32,8 +32,8 @@ def waits(results: dict[str, Result]) -> list[str]:
         out.append(
             f"- a search while a batch commits: p50 **{m['search_during_batch_p50_ms']:.2f} ms**, "
             f"p95 {m['search_during_batch_p95_ms']:.2f} ms; idle {m['search_idle_p50_ms']:.2f} / "
-            f"{m['search_idle_p95_ms']:.2f} ms; the longest wait for the readers' lock "
-            f"**{m['lock_wait_max_ms']:.0f} ms** in a {m['batch_s']:.1f} s batch "
+            f"{m['search_idle_p95_ms']:.2f} ms; the longest search during the batch "
+            f"**{m['search_during_batch_max_ms']:.0f} ms** in a {m['batch_s']:.1f} s batch "
             f"(load {m['load_avg_1m']:.1f})"
         )
     if d is not None and d.status == "ok":

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reme_core import Changes, Workspace
-from tests.helpers import hits, wait_for
+from tests.helpers import hits, parts, wait_for
 
 FILES = {f"notes/n{i}.md": f"# N{i}\n\nalpha note {i} links [[n{i + 1}]]\n" for i in range(40)}
 GUARD = 60.0  # seconds before a reader that never returns counts as waiting forever
@@ -80,7 +80,7 @@ def test_rename_preview_plans_while_a_batch_holds_the_writer_lock(make_tree) -> 
     held, release = threading.Event(), threading.Event()
 
     def batch() -> None:  # a watcher batch parsing and committing under the writer lock
-        with ws.write_lock:
+        with parts(ws).write_lock:
             held.set()
             release.wait(GUARD)
 
@@ -111,13 +111,13 @@ def test_snapshot_after_a_batch_copies_unchanged_rows_without_decoding_them(make
     ws = Workspace.open(root)  # loaded from the snapshot: the rows stay encoded
     (root / "notes" / "m3.md").write_text("---\nname: Changed\n---\n# M3\n\nword\n")
     ws.apply(Changes(modified=["notes/m3.md"]))
-    assert ws.live.save_snapshot()
-    loaded = ws.index.nodes._files
+    assert parts(ws).live.save_snapshot()
+    loaded = parts(ws).index.nodes._files
     assert loaded is not None
     decoded = [i for i in range(len(loaded.paths)) if loaded.frontmatter.decoded(i)]  # type: ignore[attr-defined]
     assert {loaded.paths[i] for i in decoded} <= {"notes/m3.md"}  # only the changed note
     ws.close()
     again = Workspace.open(root)
-    names = {p: again.index.nodes.get(p).name for p in files}  # type: ignore[union-attr]
+    names = {p: again.node(p).name for p in files}  # type: ignore[union-attr]
     assert names["notes/m3.md"] == "Changed" and names["notes/m7.md"] == "M7"
     again.close()
