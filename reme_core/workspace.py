@@ -259,6 +259,12 @@ class Workspace:
         with self.lock:
             return sorted(self.index.nodes)
 
+    def note_times(self, paths: Sequence[str] | None = None) -> dict[str, float]:
+        """Each indexed note's modified time (every note's, or those of `paths` that are
+        indexed): what the browser's files tree sorts by."""
+        with self.lock:
+            return notes.note_times(self.index, paths)
+
     def frontmatters(self) -> dict[str, dict[str, Any]]:
         """Each indexed file's frontmatter, by path in sorted order, without building its node
         (the quick switcher reads every note's names: ~60 us a file through `node()`)."""
@@ -446,6 +452,12 @@ class Workspace:
     ) -> Path:
         """Write a new note with frontmatter and index it."""
         return _file_ops().create(self, path, name, description, metadata, body)
+
+    def make_folder(self, path: str) -> str:
+        """Make an empty folder (a new note's path rules apply); its normalised path."""
+        from reme_core.edit.new_folder import make_folder
+
+        return make_folder(self, path)
 
     def write(
         self,

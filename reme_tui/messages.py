@@ -19,6 +19,7 @@ from reme_core import (
 )
 
 if TYPE_CHECKING:
+    from reme_tui.widgets.files.model import FilesModel
     from reme_tui.widgets.neighbours import NeighbourData
     from reme_tui.widgets.reader.loading import NoteData
     from reme_tui.widgets.search.pane import Found
@@ -155,3 +156,17 @@ class Undone(Message):
     """The last delete or move was reverted."""
 
     report: UndoReport
+
+
+@dataclass
+class FilesListed(Message):
+    """The files tree, read from the index and built off the UI thread."""
+
+    model: FilesModel
+
+
+@dataclass
+class FilesTimed(Message):
+    """The modified times of notes a batch added or changed, for the files tree."""
+
+    times: dict[str, float]
