@@ -1,11 +1,12 @@
 """Which of the panes show, by the terminal's width and the user's choice.
 
-Wide: search, reader and links side by side (links from `NARROW_WIDTH` columns on, or as the
-user chose with `l` or `links_pane:`), and the files tree left of search when the user shows
-it (Ctrl+T); below `NARROW_WIDTH` the tree and search share the left column, the one last
-brought forward showing. Below `SINGLE_PANE_WIDTH` the panes would squeeze to unreadable
-widths, so they stack: only the pane with the focus shows, and moving the focus (F6, `/`,
-opening a hit) brings its pane forward.
+Wide: search, reader and links side by side (links from `NARROW_WIDTH` columns on, from
+`FILES_NARROW_WIDTH` beside the files tree, or as the user chose with `l` or `links_pane:`),
+and the files tree left of search when the user shows it (Ctrl+T); below `NARROW_WIDTH` the
+tree and search share the left column, the one last brought forward showing. Below
+`SINGLE_PANE_WIDTH` the panes would squeeze to unreadable widths, so they stack: only the
+pane with the focus shows, and moving the focus (F6, `/`, opening a hit) brings its pane
+forward.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from textual.widget import Widget
 
 NARROW_WIDTH = 110  # below this many columns the links pane starts hidden (`l` shows it)
+FILES_NARROW_WIDTH = 150  # with the files tree shown, the links pane starts hidden below this
 SINGLE_PANE_WIDTH = 74  # below this, one pane at a time (search's 34 + a 40-column reader)
 
 # F6 goes up the numbers: the tree (leftmost) comes after links, so the cycle runs left to right.
@@ -44,7 +46,8 @@ class PaneLayout:
         """Whether F6 may take the focus to the links pane."""
         if self.links_choice is not None:
             return self.links_choice
-        return self.single or self.width >= NARROW_WIDTH
+        wide = FILES_NARROW_WIDTH if self.files_shown else NARROW_WIDTH
+        return self.single or self.width >= wide
 
     def available(self, pane: int) -> bool:
         """Whether F6 may take the focus to `pane`."""

@@ -74,14 +74,14 @@ class FilesPane(Vertical):
         self.describe()
 
     def describe(self) -> None:
-        """The status line: the filter being typed, or how to filter; the sort; the count."""
+        """The status line: the filter being typed, or how to filter; the count; the sort."""
         model = self.view.model
         if model is None:
             return
         notes = sum(1 for r in self.view.rows if not r.folder) if model.filter else len(model)
         count = f"{notes:,} note{'s' * (notes != 1)}"
-        if model.filter:
-            line = Text.assemble(("filter: ", "dim"), (model.filter, "bold"), f"  {count}")
+        if model.filter:  # what is typed first: a narrow pane cuts the line's end
+            line = Text.assemble((model.filter, "bold"), ("▏", "dim"), (f" {count}", "dim"))
         else:
             line = Text.assemble(("type to filter", "dim"), f"  {count}")
         if model.sort != "name":

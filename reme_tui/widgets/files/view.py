@@ -220,7 +220,8 @@ class FilesView(ScrollView, can_focus=True):
         keep = self.highlighted.path if self.highlighted else None
         self.model.set_filter(text)
         self.rows_changed(keep)
-        if text and (self.highlighted is None or self.highlighted.folder):
+        kept = keep is not None and self.model.index_of(keep) is not None
+        if text and (not kept or self.highlighted is None or self.highlighted.folder):
             first = next((i for i, r in enumerate(self._rows) if not r.folder), 0)
             self._set_cursor(first)
         self.post_message(self.FilterChanged(text))
