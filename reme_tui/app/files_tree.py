@@ -160,4 +160,6 @@ class FilesTree:
 
 def _read_tree(ws: Workspace) -> FilesModel:
     """Every indexed note with its modified time, as a tree (run in a worker)."""
-    return FilesModel(ws.note_times().items())
+    model = FilesModel(ws.note_times().items())
+    model.prepare()
+    return model

@@ -2,16 +2,17 @@
 
 No Textual here: the view draws `rows()` and the controller feeds changes. It is built for
 50k notes: a change walks only the changed note's folders (no rebuild), each folder's sorted
-children are cached until that folder changes, `rows()` visits only open folders, and the
-filter searches one string of every path (`Catalog`) instead of testing each name in Python.
+children are cached until that folder changes, and `rows()` is a `Rows` of blocks (a folder's
+row, a run of its notes) that makes a `Row` only when one is asked for: the view asks for the
+rows on screen. The filter is one comprehension per folder over its case-folded names.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
-from typing import Literal, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Literal, NamedTuple, overload
 
 Sort = Literal["name", "modified"]
 SORTS: tuple[Sort, ...] = ("name", "modified")
@@ -49,7 +50,17 @@ class Row(NamedTuple):
 class Folder:
     """A folder: its sub-folders, its notes (file name -> modified time), counts below it."""
 
-    __slots__ = ("_newest", "_order", "count", "folders", "name", "notes", "parent", "path")
+    __slots__ = (
+        "_folded",
+        "_newest",
+        "_order",
+        "count",
+        "folders",
+        "name",
+        "notes",
+        "parent",
+        "path",
+    )
 
     def __init__(self, path: str, parent: Folder | None) -> None:
         self.path = path
@@ -60,6 +71,7 @@ class Folder:
         self.count = 0  # notes in this folder and every folder below
         self._newest: float | None = None  # cached: the newest note below
         self._order: tuple[Sort, list[Folder], list[str]] | None = None
+        self._folded: list[str] | None = None  # the ordered notes' names, case-folded
 
     def newest(self) -> float:
         """The modified time of the newest note below (what a folder sorts by in time order)."""
@@ -79,7 +91,22 @@ class Folder:
                 folders.sort(key=Folder.newest, reverse=True)
                 notes.sort(key=self.notes.__getitem__, reverse=True)
             self._order = (sort, folders, notes)
+            self._folded = None
         return self._order[1], self._order[2]
+
+    def matching(self, sort: Sort, words: list[str], in_path: list[str]) -> list[str]:
+        """Its notes, in `sort` order, whose name holds every word of `words` and whose path
+        every word of `in_path` (all case-folded)."""
+        notes = self.ordered(sort)[1]
+        if self._folded is None:
+            self._folded = [name.casefold() for name in notes]
+        pairs = list(zip(notes, self._folded, strict=True))
+        for word in words:
+            pairs = [p for p in pairs if word in p[1]]
+        prefix = f"{self.path}/".casefold() if self.path else ""
+        for word in in_path:
+            pairs = [p for p in pairs if word in prefix + p[1]]
+        return [p[0] for p in pairs]
 
     def changed(self) -> None:
         """Its contents changed: its order, and the newest time of it and its parents, again."""
@@ -92,35 +119,70 @@ class Folder:
             folder = folder.parent
 
 
-class Catalog:
-    """Every note path, case-folded, in one newline-joined string: a filter word is found by
-    one C-level scan, and each hit mapped to its note by bisection."""
+class Rows(Sequence[Row]):
+    """The rows shown, as blocks: a folder's row, or a run of one folder's notes. A `Row` is
+    made when one is asked for, so a filter matching 50k notes costs no 50k objects."""
 
-    def __init__(self, folders: Iterable[Folder]) -> None:
-        self.notes: list[tuple[Folder, str]] = []
-        self.starts: list[int] = []  # where each note's line starts
-        self.names: list[int] = []  # where its file name starts
-        lines: list[str] = []
-        at = 0
-        for folder in folders:
-            prefix = f"{folder.path}/" if folder.path else ""
-            for name in folder.notes:
-                line = (prefix + name).casefold()
-                self.notes.append((folder, name))
-                self.starts.append(at)
-                self.names.append(at + len(line) - len(name.casefold()))
-                lines.append(line)
-                at += len(line) + 1
-        self.text = "\n".join(lines)
+    def __init__(self) -> None:
+        self._blocks: list[Row | tuple[int, str, list[str]]] = []  # (depth, folder, names)
+        self._starts: list[int] = []
+        self._length = 0
+        self._folder_rows: dict[str, int] = {}  # folder -> its row
+        self._note_blocks: dict[str, int] = {}  # folder -> the block of its notes
 
-    def find(self, word: str, in_name: bool) -> set[int]:
-        """The notes holding `word` (in the file name, or anywhere in the path)."""
-        found: set[int] = set()
-        for match in re.finditer(re.escape(word), self.text):
-            i = bisect_right(self.starts, match.start()) - 1
-            if not in_name or match.start() >= self.names[i]:
-                found.add(i)
-        return found
+    def add_folder(self, row: Row) -> None:
+        self._folder_rows[row.path] = self._length
+        self._blocks.append(row)
+        self._starts.append(self._length)
+        self._length += 1
+
+    def add_notes(self, depth: int, folder: str, names: list[str]) -> None:
+        if names:
+            self._note_blocks[folder] = len(self._blocks)
+            self._blocks.append((depth, folder, names))
+            self._starts.append(self._length)
+            self._length += len(names)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Row]: ...
+
+    def __getitem__(self, index: int | slice) -> Row | list[Row]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        block = bisect_right(self._starts, index) - 1
+        item = self._blocks[block]
+        if isinstance(item, Row):
+            return item
+        depth, folder, names = item
+        name = names[index - self._starts[block]]
+        return Row(depth, f"{folder}/{name}" if folder else name, name, False)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def index_of(self, path: str) -> int | None:
+        """The row showing `path` (a folder or a note), or None."""
+        if path in self._folder_rows:
+            return self._folder_rows[path]
+        folder, name = _split(path)
+        block = self._note_blocks.get(folder)
+        if block is None:
+            return None
+        names = self._blocks[block][2]
+        try:
+            return self._starts[block] + names.index(name)
+        except ValueError:
+            return None
 
 
 class FilesModel:
@@ -133,14 +195,18 @@ class FilesModel:
         self.sort: Sort = "name"
         self.filter = ""
         self._words: list[str] = []
-        self._rows: list[Row] | None = None
-        self._index: dict[str, int] | None = None
-        self._catalog: Catalog | None = None
+        self._rows: Rows | None = None
         for path, mtime in notes:  # a fresh tree: no cache to drop per note
             self._put(path, mtime, fresh=True)
 
     def __len__(self) -> int:
         return self.root.count
+
+    def prepare(self) -> None:
+        """Sort and case-fold every folder's notes now (in the worker that builds the tree),
+        so that the first filter typed does not pay for it on the UI thread."""
+        for folder in self._folders.values():
+            folder.matching(self.sort, [], [])
 
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, str):
@@ -225,20 +291,18 @@ class FilesModel:
 
     def _dirty(self) -> None:
         self._rows = None
-        self._index = None
-        self._catalog = None
 
     # -- what shows ---------------------------------------------------------------------------
     def set_sort(self, sort: Sort) -> None:
         self.sort = sort
-        self._rows = self._index = None
+        self._rows = None
 
     def set_filter(self, text: str) -> None:
         """Show only notes whose file name holds every word (a word with `/` is looked for
         in the whole path), with their folders open."""
         self.filter = text
         self._words = text.casefold().split()
-        self._rows = self._index = None
+        self._rows = None
 
     def toggle(self, path: str) -> None:
         """Open a closed folder, close an open one."""
@@ -249,7 +313,7 @@ class FilesModel:
             self.expanded.add(path)
         else:
             self.expanded.discard(path)
-        self._rows = self._index = None
+        self._rows = None
 
     def reveal(self, path: str) -> int | None:
         """Open the folders above `path`; its row, or None when it is not shown."""
@@ -257,75 +321,66 @@ class FilesModel:
         while folder:
             if folder in self._folders and folder not in self.expanded:
                 self.expanded.add(folder)
-                self._rows = self._index = None
+                self._rows = None
             folder = _split(folder)[0]
         return self.index_of(path)
 
     def index_of(self, path: str) -> int | None:
         """The row showing `path`, or None."""
-        if self._index is None:
-            self._index = {row.path: i for i, row in enumerate(self.rows())}
-        return self._index.get(path)
+        return self.rows().index_of(path)
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> Rows:
         """The rows shown, top to bottom (cached until something changes)."""
         if self._rows is None:
-            self._rows = list(self._filtered() if self._words else self._visible())
+            self._rows = self._filtered() if self._words else self._walk(None, None)
         return self._rows
 
-    def _visible(self) -> Iterator[Row]:
-        return self._walk(lambda folder: folder.path in self.expanded, None, None)
+    @property
+    def shown_notes(self) -> int:
+        """How many notes the tree holds, or match the filter."""
+        if not self._words:
+            return self.root.count
+        return sum(len(block[2]) for block in self.rows()._blocks if not isinstance(block, Row))
 
-    def _filtered(self) -> Iterator[Row]:
+    def _filtered(self) -> Rows:
         """Every folder with a match, open; only the matching notes; counts of matches."""
-        if self._catalog is None:
-            self._catalog = Catalog(self._folders.values())
-        catalog = self._catalog
-        hits: set[int] | None = None
-        for word in sorted(self._words, key=len, reverse=True):  # the rarest first, likely
-            found = catalog.find(word, in_name="/" not in word)
-            hits = found if hits is None else hits & found
-            if not hits:
-                break
-        matched: dict[str, set[str]] = {}
-        for i in hits or ():
-            folder, name = catalog.notes[i]
-            matched.setdefault(folder.path, set()).add(name)
+        in_path = [w for w in self._words if "/" in w]
+        in_name = [w for w in self._words if "/" not in w]
+        matched: dict[str, list[str]] = {}
         counts: dict[str, int] = {}
-        for path, names in matched.items():
-            node: Folder | None = self._folders[path]
-            while node is not None:
-                counts[node.path] = counts.get(node.path, 0) + len(names)
-                node = node.parent
-        return self._walk(lambda folder: True, matched, counts)
+        for path, folder in self._folders.items():
+            hits = folder.matching(self.sort, in_name, in_path) if folder.notes else []
+            if hits:
+                matched[path] = hits
+                node: Folder | None = folder
+                while node is not None:
+                    counts[node.path] = counts.get(node.path, 0) + len(hits)
+                    node = node.parent
+        return self._walk(matched, counts)
 
-    def _walk(
-        self,
-        opened: Callable[[Folder], bool],
-        only: dict[str, set[str]] | None,
-        counts: dict[str, int] | None,
-    ) -> Iterator[Row]:
-        """Rows depth first, folders before notes, into the folders `opened` says; with a
-        filter, only the folders `counts` has and the notes `only` names."""
+    def _walk(self, only: dict[str, list[str]] | None, counts: dict[str, int] | None) -> Rows:
+        """Rows depth first, folders before notes, into open folders; with a filter (`only`:
+        each folder's matching notes, `counts`: matches below each folder) into every folder
+        with a match."""
+        rows = Rows()
         stack: list[tuple[Folder, int, bool]] = [(self.root, 0, False)]
         while stack:
             folder, depth, notes_now = stack.pop()
             if notes_now:
-                notes = folder.ordered(self.sort)[1]
-                prefix = f"{folder.path}/" if folder.path else ""
-                keep = None if only is None else only.get(folder.path, set())
-                for name in notes:
-                    if keep is None or name in keep:
-                        yield Row(depth, prefix + name, name, False)
+                names = folder.ordered(self.sort)[1] if only is None else only.get(folder.path)
+                rows.add_notes(depth, folder.path, names or [])
                 continue
             if folder is not self.root:
-                if counts is not None and folder.path not in counts:
+                if counts is None:
+                    is_open, count = folder.path in self.expanded, folder.count
+                elif folder.path in counts:
+                    is_open, count = True, counts[folder.path]
+                else:
                     continue
-                is_open = opened(folder)
-                count = folder.count if counts is None else counts[folder.path]
-                yield Row(depth - 1, folder.path, folder.name, True, count, is_open)
+                rows.add_folder(Row(depth - 1, folder.path, folder.name, True, count, is_open))
                 if not is_open:
                     continue
             stack.append((folder, depth, True))
             folders = folder.ordered(self.sort)[0]
             stack.extend((f, depth + 1, False) for f in reversed(folders))
+        return rows

@@ -78,7 +78,7 @@ class FilesPane(Vertical):
         model = self.view.model
         if model is None:
             return
-        notes = sum(1 for r in self.view.rows if not r.folder) if model.filter else len(model)
+        notes = model.shown_notes
         count = f"{notes:,} note{'s' * (notes != 1)}"
         if model.filter:  # what is typed first: a narrow pane cuts the line's end
             line = Text.assemble((model.filter, "bold"), ("▏", "dim"), (f" {count}", "dim"))

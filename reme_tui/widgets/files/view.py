@@ -8,6 +8,7 @@ The view only posts what the user asked for; the screen's controller acts on it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -20,12 +21,14 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.files.model import FilesModel, Row
 from reme_tui.widgets.safe_text import drawable
 
 OPEN, CLOSED = "▾ ", "▸ "
+FILTER_DELAY = 0.05  # seconds: keys typed faster than this filter once, at the last
 
 
 def shown_name(row: Row) -> str:
@@ -80,7 +83,9 @@ class FilesView(ScrollView, can_focus=True):
         self.model: FilesModel | None = None
         self.cursor = 0
         self.open_path = ""  # the reader's note, marked in the tree
-        self._rows: list[Row] = []
+        self._rows: Sequence[Row] = []
+        self._typed: str | None = None  # keys not yet applied to the filter
+        self._typing: Timer | None = None
 
     # -- content ----------------------------------------------------------------------------
     def set_model(self, model: FilesModel | None) -> None:
@@ -100,7 +105,7 @@ class FilesView(ScrollView, can_focus=True):
         self.refresh()
 
     @property
-    def rows(self) -> list[Row]:
+    def rows(self) -> Sequence[Row]:
         return self._rows
 
     @property
@@ -177,6 +182,7 @@ class FilesView(ScrollView, can_focus=True):
 
     def action_choose(self) -> None:
         """Open the highlighted note; open or close the highlighted folder."""
+        self._apply_typed()
         row = self.highlighted
         if row is None:
             return
@@ -209,8 +215,8 @@ class FilesView(ScrollView, can_focus=True):
             self.rows_changed(row.path)
 
     def action_clear_filter(self) -> None:
-        if self.model is not None and self.model.filter:
-            self.set_filter("")
+        self._typed = ""  # and whatever was typed but not yet applied
+        self._apply_typed()
 
     def set_filter(self, text: str) -> None:
         """Filter by `text`; the cursor stays on its note when it still shows, else the first
@@ -227,10 +233,11 @@ class FilesView(ScrollView, can_focus=True):
         self.post_message(self.FilterChanged(text))
 
     def on_key(self, event: events.Key) -> None:
-        """Printable keys and Backspace edit the filter (before the screen's letter keys)."""
+        """Printable keys and Backspace edit the filter (before the screen's letter keys);
+        keys typed within `FILTER_DELAY` of each other filter once."""
         if self.model is None:
             return
-        text = self.model.filter
+        text = self.model.filter if self._typed is None else self._typed
         if event.key == "backspace":
             text = text[:-1]
         elif event.is_printable and event.character and event.character.isprintable():
@@ -239,7 +246,18 @@ class FilesView(ScrollView, can_focus=True):
             return
         event.stop()
         event.prevent_default()
-        if text != self.model.filter:
+        self._typed = text
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(FILTER_DELAY, self._apply_typed)
+
+    def _apply_typed(self) -> None:
+        """The filter as typed so far, applied (Enter and Esc apply it first)."""
+        if self._typing is not None:
+            self._typing.stop()
+            self._typing = None
+        text, self._typed = self._typed, None
+        if text is not None and self.model is not None and text != self.model.filter:
             self.set_filter(text)
 
     def on_click(self, event: events.Click) -> None:
