@@ -125,6 +125,11 @@ async def test_the_open_note_is_revealed_and_marked(demo_copy: Path) -> None:
         assert view.highlighted.path == "daily/2026-06-10/solar-reading.md"
         assert "daily/2026-06-10" in paths(app)
         assert "solar-reading" in drawn(app)
+        view.focus()
+        await pilot.press("home")
+        app.main.navigator.reread()  # the open note changed on disk: read again
+        await settle(pilot)
+        assert view.cursor == 0, "reading the same note again leaves the cursor alone"
 
 
 async def test_clicks_open_and_close_folders_and_open_notes(demo_copy: Path) -> None:
@@ -199,6 +204,8 @@ async def test_rename_from_the_tree_previews_the_links_then_moves(demo_copy: Pat
         await settle(pilot)
         assert (demo_copy / "digest/ranking/bm25.md").is_file()
         assert "digest/ranking/bm25.md" in app.main.files_pane.model  # type: ignore[operator]
+        assert tree(app).highlighted is not None
+        assert tree(app).highlighted.path == "digest/ranking/bm25.md", "the cursor follows it"
         assert "digest/wiki/bm25.md" not in app.main.files_pane.model  # type: ignore[operator]
         assert app.main.reader.path == "daily/2026-06-10.md", "the open note stays open"
 
@@ -228,7 +235,7 @@ async def test_a_folder_refuses_rename_and_delete(demo_copy: Path) -> None:
         await settle(pilot)
         assert not isinstance(app.screen, DeleteScreen)
         assert (demo_copy / "digest").is_dir()
-        assert any("Highlight a note" in n.message for n in app._notifications)
+        assert any("highlight a note" in n.message for n in app._notifications)
 
 
 async def test_new_folder_then_new_note_here(demo_copy: Path) -> None:

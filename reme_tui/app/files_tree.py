@@ -62,7 +62,7 @@ class FilesTree:
         """The worker's tree: shown, the open note revealed; read again if it is already old."""
         self._loading = False
         self.pane.show_model(model)
-        self.reveal(self.screen.reader.path)
+        self.reveal(self.screen.reader.path, again=True)
         if self._stale:
             self.load()
 
@@ -84,11 +84,14 @@ class FilesTree:
             if not self._loading:
                 self.load()
         else:
-            self.reveal(screen.reader.path)
+            self.reveal(screen.reader.path, again=True)
 
-    def reveal(self, path: str) -> None:
-        """Mark the reader's note, and open its folders so that it shows."""
+    def reveal(self, path: str, again: bool = False) -> None:
+        """Mark the reader's note, and open its folders so that it shows: when another note
+        opens, or `again` (a note read again after a change leaves the cursor where it is)."""
         view = self.pane.view
+        if path == view.open_path and not again:
+            return
         view.open_path = path
         if path and view.model is not None and path in view.model:
             view.reveal(path)
@@ -104,9 +107,13 @@ class FilesTree:
             return
         removed = [c.path for c in report.changes if c.kind == "deleted"]
         added = [c.path for c in report.changes if c.kind != "deleted"]
+        row = self.pane.view.highlighted
         now = time.time()
         model.apply(removed, [(p, now) for p in added])
         self.pane.changed()
+        fresh = [c.path for c in report.changes if c.kind == "added"]
+        if row is not None and row.path in removed and len(fresh) == 1:
+            self.pane.view.reveal(fresh[0])  # the highlighted note moved: follow it
         ws = self.screen.ws
         if added and ws is not None:
             self.screen.run_worker(
@@ -142,7 +149,9 @@ class FilesTree:
             if ws is not None:
                 self.screen.app.push_screen(NewFolderScreen(ws, folder), self._folder_made)
         elif not path or model.is_folder(path):
-            self.screen.notify("Highlight a note: folders move and go note by note.", timeout=3)
+            self.screen.notify(
+                "A folder is not moved or deleted as a whole: highlight a note.", timeout=3
+            )
         elif operation == "move":
             notes.move(path)
         elif operation == "delete":
