@@ -1,7 +1,7 @@
 """`python -m benchmarks.files_tree [VAULT] [--notes N]`: the Files pane's first paint and filter.
 
 In the browser under `App.run_test` on a fresh copy of the vault (default Pokerole-Obsidian-SRD,
-~4.9k notes): from Ctrl+T until the tree's first row is painted (the worker's
+~4.9k notes): from Ctrl+E until the tree's first row is painted (the worker's
 `Workspace.note_times`, the model built, the rows laid out and drawn), then each keystroke of
 a filter typed one letter at a time until the tree is painted again. Then the same for N
 generated paths (default 50k) in a pane of their own: the model built as the worker builds
@@ -75,7 +75,7 @@ async def time_vault(root: Path, text: str) -> dict[str, float]:
         view = app.main.files_pane.view
         paints = _Paints(view)
         t0 = time.perf_counter()
-        await pilot.press("ctrl+t")
+        await pilot.press("ctrl+e")
         await _until(pilot, lambda: paints.last > t0)
         first = time.perf_counter() - t0
         assert app.ws is not None

@@ -1,5 +1,5 @@
 """The installed browser's Files pane on a public Obsidian vault, in a real pty (issue 29):
-open the tree with Ctrl+T, type to filter it down to one note, Enter opens it in the reader.
+open the tree with Ctrl+E, type to filter it down to one note, Enter opens it in the reader.
 
 The vault is Pokerole-Obsidian-SRD (4.9k notes, names with spaces, `.obsidian/`), copied
 from `$REME_VAULTS` (default `benchmarks/.vaults/`) or `/work/vaults/`; skipped when absent.
@@ -17,7 +17,7 @@ import pytest
 from tests.terminal import Terminal, browser_env
 
 VAULT = "Pokerole-Obsidian-SRD"
-CTRL_T = "\x14"
+CTRL_E = "\x05"
 
 
 def public_vault(name: str) -> Path | None:
@@ -42,7 +42,7 @@ def test_the_tree_filters_to_a_note_of_a_public_vault_and_opens_it(tmp_path: Pat
     )
     try:
         term.wait_for("files", 600)  # the header's counts: the vault is indexed
-        term.press(CTRL_T)
+        term.press(CTRL_E)
         term.wait_for("type to filter", 60)
         term.wait_for("▸ Pokerole SRD")  # its top folders, closed, with their counts
         term.type("pikachu v2")

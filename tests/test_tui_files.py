@@ -1,4 +1,4 @@
-"""The Files pane in the real browser (Pilot) on a copy of the demo: Ctrl+T and the palette,
+"""The Files pane in the real browser (Pilot) on a copy of the demo: Ctrl+E and the palette,
 counts, type-to-filter, Enter and clicks, the open note revealed, the watcher's batches, the
 link-safe file operations from the tree, and the layouts by width (issue 29)."""
 
@@ -43,7 +43,7 @@ def drawn(app: RemeApp) -> str:
 
 async def open_tree(pilot: Pilot) -> FilesView:
     await settle(pilot)
-    await pilot.press("ctrl+t")
+    await pilot.press("ctrl+e")
     await settle(pilot)
     app = pilot.app
     assert isinstance(app, RemeApp)
@@ -65,7 +65,7 @@ async def test_ctrl_t_shows_the_indexed_notes_by_folder_with_counts(demo_copy: P
         }
         assert sum(top.values()) + sum("/" not in p for p in indexed) == len(indexed)
         assert f"{top['daily']}" in drawn(app)
-        await pilot.press("ctrl+t")  # hidden again, the focus back in the reader
+        await pilot.press("ctrl+e")  # hidden again, the focus back in the reader
         await settle(pilot)
         assert not app.main.files_pane.display
         assert app.main.pane_in_focus() == "reader"

@@ -17,7 +17,7 @@ async def _tree_with_open_note(pilot: Pilot, typed: str = "") -> None:
     await _settle(pilot)
     app.main.navigator.open_path("digest/wiki/bm25.md")
     await _settle(pilot)
-    await pilot.press("ctrl+t")
+    await pilot.press("ctrl+e")
     await _settle(pilot)
     if typed:
         await pilot.press(*typed)

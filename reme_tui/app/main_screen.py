@@ -94,7 +94,8 @@ class MainScreen(Screen[None]):
         Binding("y", "copy", "Copy", id="copy"),
         Binding("t", "traverse", "Traverse", id="traverse"),
         Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
-        Binding("ctrl+t", "toggle_files", "Files", id="toggle_files"),
+        # Also from the search box, whose own Ctrl+E (to the end of the line) End does too.
+        Binding("ctrl+e", "toggle_files", "Files", priority=True, id="toggle_files"),
     ]
 
     def __init__(self) -> None:

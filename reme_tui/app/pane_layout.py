@@ -2,7 +2,7 @@
 
 Wide: search, reader and links side by side (links from `NARROW_WIDTH` columns on, from
 `FILES_NARROW_WIDTH` beside the files tree, or as the user chose with `l` or `links_pane:`),
-and the files tree left of search when the user shows it (Ctrl+T); below `NARROW_WIDTH` the
+and the files tree left of search when the user shows it (Ctrl+E); below `NARROW_WIDTH` the
 tree and search share the left column, the one last brought forward showing. Below
 `SINGLE_PANE_WIDTH` the panes would squeeze to unreadable widths, so they stack: only the
 pane with the focus shows, and moving the focus (F6, `/`, opening a hit) brings its pane
@@ -31,7 +31,7 @@ class PaneLayout:
         self.screen = screen  # takes the `-single-pane` class: the shown pane's full width
         self.panes = (search, reader, links, files)
         self.links_choice: bool | None = None  # None: the links pane follows the width
-        self.files_shown = False  # the user's choice (Ctrl+T, the palette)
+        self.files_shown = False  # the user's choice (Ctrl+E, the palette)
         self.left = SEARCH  # search or the tree: which has the left column when they share it
         self.width = 0
         self.current = SEARCH  # the pane shown when only one is
