@@ -82,7 +82,7 @@ def query(ctx: Context) -> Result:
         lat(f"raw_{name}", raw, res.metrics)
     lat(
         "filtered",
-        [timed(lambda q=q: ws.search(q, path="daily/", expand_links=False)) for q in general],
+        [timed(lambda q=q: ws.search(f"{q} path:daily/", expand_links=False)) for q in general],
         res.metrics,
     )
     lat("expanded", [timed(lambda q=q: ws.search(q)) for q in general], res.metrics)

@@ -7,6 +7,7 @@ and edit functions, each handed the collaborators it needs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import threading
@@ -24,24 +25,26 @@ from reme_core.files.scan_ahead import ScanAhead
 from reme_core.files.scanner import scopes_for
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
-from reme_core.indexing.indexer import BatchReport, Changes, Indexer, ProgressFn
+from reme_core.indexing.indexer import BatchReport, Changes, Indexer
 from reme_core.indexing.live_index import IndexPlace, LiveIndex
 from reme_core.indexing.opening import open_live_index
 from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk, FileLink, FileNode
 from reme_core.parse.settings import ParseSettings
+from reme_core.progress import ProgressFn
 from reme_core.query import notes
 from reme_core.query.chunk_check import ChunkCheck
-from reme_core.query.filters import NoteFilters, SearchFilters
 from reme_core.query.graph_results import NoteLinks, TraverseResult
-from reme_core.query.options import SearchOptions
+from reme_core.query.query_language import parse_query
 from reme_core.query.reading import ReadResult, read_lines
+from reme_core.query.request import SearchRequest
 from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
 from reme_core.query.samples import FilterSamples, filter_samples
-from reme_core.query.search import TextChecks, run_search
+from reme_core.query.search import run_search
 from reme_core.store.database import Store
 from reme_core.text.tokenizer import Tokenizer, tokenizer_for
+from reme_core.vectors.state import OFF, VectorStatus
 from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
@@ -280,63 +283,37 @@ class Workspace:
 
     def search(
         self,
-        query: str,
+        query: SearchRequest | str,
         limit: int | None = None,
-        min_score: float | None = None,
-        start_date: str | None = None,
-        end_date: str | None = None,
-        path: str | Sequence[str] | None = None,
-        tags: Sequence[str] = (),
         *,
-        vector_weight: float | None = None,
         expand_links: bool | None = None,
-        max_links_per_direction: int | None = None,
-        phrases: Sequence[str] = (),
-        exclude_terms: Sequence[str] = (),
-        exclude_paths: Sequence[str] = (),
-        group: bool = False,
-        exclude_tags: Sequence[str] = (),
-        strict_date_filter: bool | None = None,
-        sort: str = "name",
-        properties: Sequence[tuple[str, str | None]] = (),
-        exclude_properties: Sequence[tuple[str, str | None]] = (),
-        files: Sequence[str] = (),
-        exclude_files: Sequence[str] = (),
-        lines: Sequence[Sequence[str]] = (),
-        exclude_lines: Sequence[Sequence[str]] = (),
+        group: bool | None = None,
     ) -> SearchResult:
         """Search chunks (SPEC §8); never raises for an empty or punctuation-only query.
 
-        ``group``: one hit per note (its best chunk; `SearchHit.more` counts the others),
-        as the browser shows them; ReMe's chunk list is the default.
-        ``sort``: how filters without words (`path:`, `tag:`, dates, `[prop]`, `file:`),
-        which list the notes they admit, order them: "name" (by path) or "mtime" (last
-        modified first).
-        ``strict_date_filter``: in memory mode, whether a date filter drops undated notes
-        (ReMe's option; default `search.strict_date_filter`). In a vault it always does.
-        Obsidian's operators: ``properties`` (`[name]` as (name, None), `[name:value]` as
-        (name, value)), ``files`` (`file:x`, the file name holds x), ``lines``
-        (`line:(a b)`, the words on one line), each with its exclusion.
+        ``query``: a `SearchRequest` (`parse_query(line).request(...)`), or a finished query
+        line, parsed the same way (words, "phrases", -word, path:, tag:, [prop] ...).
+        ``limit``, ``expand_links``, ``group``: when given, they replace the request's
+        options of those names (the one-liners: `ws.search("x", 5)`).
         """
+        request = parse_query(query, typing=False).request() if isinstance(query, str) else query
+        o = request.options
+        if limit is not None or expand_links is not None or group is not None:
+            o = dataclasses.replace(
+                o,
+                limit=o.limit if limit is None else limit,
+                expand_links=o.expand_links if expand_links is None else expand_links,
+                group=o.group if group is None else group,
+            )
         s = self.config.search
-        strict = s.strict_date_filter if strict_date_filter is None else strict_date_filter
-        filters = SearchFilters.of(
-            strict or self.mode == "vault",
-            start_date,
-            end_date,
-            path,
-            tags,
-            exclude_paths,
-            exclude_tags,
-            NoteFilters(properties, exclude_properties, files, exclude_files),
-        )
-        checks = TextChecks(phrases, exclude_terms, lines, exclude_lines)
-        options = SearchOptions.of(
-            s, limit, min_score, vector_weight, expand_links, max_links_per_direction, group, sort
-        )
-        vectors = self.vectors.prepare(query) if self.vectors is not None else None
+        filters = request.filters
+        strict = s.strict_date_filter if filters.strict_dates is None else filters.strict_dates
+        filters = dataclasses.replace(filters, strict_dates=strict or self.mode == "vault")
+        options = o.resolved(s)
+        text = request.ranking_text
+        vectors = self.vectors.prepare(text) if self.vectors is not None else None
         self.refresh_if_changed()
-        run = functools.partial(run_search, self, query, options, filters, checks, vectors)
+        run = functools.partial(run_search, self, text, options, filters, request.checks, vectors)
         with self.lock:
             try:
                 return run()
@@ -391,11 +368,12 @@ class Workspace:
         vectors = self.vectors
         return vectors.search if vectors is not None and vectors.ready else None
 
-    def vector_status(self) -> str:
-        """One line for the header and the CLI: off, starting, embedding n/m, on, unavailable."""
-        return self.vectors.status() if self.vectors is not None else "vectors off"
+    def vector_status(self) -> VectorStatus:
+        """Where vector recall stands (`VectorState`: off, starting, embedding with its
+        progress, on, unavailable with why); `describe_vectors` makes it a line for people."""
+        return self.vectors.status() if self.vectors is not None else OFF
 
-    def toggle_vectors(self, enabled: bool | None = None) -> str:
+    def toggle_vectors(self, enabled: bool | None = None) -> VectorStatus:
         """Turn vector recall on or off at run time (None flips it); returns the new status.
 
         Turning it on runs the health check here (it may load a model), so call it off a UI

@@ -23,6 +23,7 @@ from reme_core import (
     Workspace,
     inbound_links,
 )
+from reme_tui.text.reports import delete_lines, move_lines, undo_lines
 from tests.helpers import tree_bytes
 
 SRC = "digest/wiki/bm25.md"
@@ -160,7 +161,7 @@ def test_move_rewrites_every_inbound_form_and_nothing_else(ws: Workspace) -> Non
     assert LinkEdit(DST, 6, "[[digest/wiki/bm25.md#L5]]", f"[[{DST}#L5]]") in report.edits
     assert len(report.edits) == 11 + 2 + 1 + 1
     assert report.untouched == []  # literal workspace: Markdown links are not edges
-    assert any(f"{DST}#L1-L2" in line for line in report.lines())
+    assert any(f"{DST}#L1-L2" in line for line in move_lines(report))
 
 
 def test_index_after_move_answers_like_a_fresh_reindex(ws: Workspace, tmp_path: Path) -> None:
@@ -199,7 +200,7 @@ def test_dry_run_changes_nothing_and_predicts_the_move(ws: Workspace) -> None:
     preview = ws.move(SRC, DST, dry_run=True)
     assert tree_bytes(ws.root) == before
     assert ws.node(SRC) is not None and ws.node(DST) is None
-    assert preview.dry_run and preview.lines()[0].startswith("would move")
+    assert preview.dry_run and move_lines(preview)[0].startswith("would move")
     real = ws.move(SRC, DST)
     assert real.edits == preview.edits
 
@@ -375,7 +376,7 @@ def test_delete_reports_the_exact_remaining_inbound_links(ws: Workspace) -> None
     assert ws.node(SRC) is None
     assert ws.index.graph.is_dangling(SRC)
     assert all(h.path != SRC for h in ws.search("saturation").results)
-    assert report.lines()[1] == "14 inbound links now dangling:"
+    assert delete_lines(report)[1] == "14 inbound links now dangling:"
 
 
 def test_delete_refuses_folders_and_missing_files(ws: Workspace) -> None:
@@ -439,7 +440,7 @@ def test_delete_moves_the_file_to_the_trash_and_undo_brings_it_back(ws: Workspac
 
     report = ws.undo()
     assert (report.op, report.path, report.source) == ("delete", SRC, f".trash/{SRC}")
-    assert report.lines() == [f"restored {SRC} from .trash/{SRC}"]
+    assert undo_lines(report) == [f"restored {SRC} from .trash/{SRC}"]
     assert notes(ws.root) == before
     assert not (ws.root / ".trash/digest").exists(), "emptied trash folders are removed"
     assert ws.node(SRC).name == "BM25" and ws.index.graph.inlinks(SRC) == inlinks
@@ -465,7 +466,7 @@ def test_a_name_taken_in_the_trash_gets_a_number_and_is_never_overwritten(
 
 def test_permanent_delete_skips_the_trash_and_cannot_be_undone(ws: Workspace) -> None:
     report = ws.delete(SRC, permanent=True)
-    assert report.trash is None and report.lines()[0] == f"deleted {SRC} (permanently)"
+    assert report.trash is None and delete_lines(report)[0] == f"deleted {SRC} (permanently)"
     assert not (ws.root / SRC).exists() and not (ws.root / ".trash").exists()
     with pytest.raises(UndoRefused, match="was permanent"):
         ws.undo()

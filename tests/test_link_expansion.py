@@ -13,7 +13,7 @@ import random
 import time
 from pathlib import Path
 
-from reme_core import Workspace
+from reme_core import SearchOptions, SearchRequest, Workspace
 from tests.conftest import write_files
 
 
@@ -80,7 +80,8 @@ def _check_all(ws: Workspace, paths: list[str], cap: int) -> None:
             both = {"outlinks": found.outlinks, "inlinks": found.inlinks}
             assert _as_rows(both) == _reference(ws, path, 1_000_000), path
     for word in (f"quokka{i}" for i in range(7)):
-        result = ws.search(word, limit=10, max_links_per_direction=cap)
+        options = SearchOptions(10, max_links_per_direction=cap)
+        result = ws.search(SearchRequest(word, options=options))
         assert result.results
         assert set(result.link_expansion) == {h.path for h in result.results}
         for path, expansion in result.link_expansion.items():

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
+from reme_tui.text.reports import move_lines, move_summary
 
 Tree = Callable[[dict[str, str | bytes]], Path]
 
@@ -66,7 +67,7 @@ def test_a_rename_keeps_every_written_form(vault: Workspace) -> None:
     assert "self [s](Digital%20gardening.md)" in own
     assert own.replace("Digital%20gardening.md", "Digital%20garden.md") == GARDEN_TEXT
     assert report.untouched == []
-    assert "rewrite 10 links in 2 files" in report.summary()
+    assert "rewrite 10 links in 2 files" in move_summary(report)
     # The index agrees: nothing dangles that did not before, every link finds the new note.
     assert {x.target_path for x in vault.index.graph.dangling()} == {"nowhere.md"}
     assert len([x for x in vault.index.graph.inlinks(NEW) if x.source_path == "deep/links.md"])
@@ -119,7 +120,7 @@ def test_a_suffix_leaving_md_warns_and_links_name_the_suffix(vault: Workspace) -
     before = (vault.root / "deep/links.md").read_text()
     preview = vault.move(GARDEN, "05 - Concepts/Digital garden.txt", dry_run=True)
     assert preview.warnings and "no longer be a note" in preview.warnings[0]
-    assert any("warning:" in line for line in preview.lines())
+    assert any("warning:" in line for line in move_lines(preview))
     assert (vault.root / "deep/links.md").read_text() == before
     assert ("deep/links.md", 1, "[[Digital garden]]", "[[Digital garden.txt]]") in [
         (e.path, e.line, e.old, e.new) for e in preview.edits
@@ -139,8 +140,8 @@ def test_without_rewriting_every_broken_link_is_listed_with_its_reason(vault: Wo
     assert set(reasons.values()) == {"rewriting turned off"}
     # Name links still find the note: not broken, so not listed.
     assert ("deep/links.md", "[[Digital garden]]") not in reasons
-    assert f"{len(report.untouched)} links would be left broken" in report.summary()
-    text = "\n".join(report.lines())
+    assert f"{len(report.untouched)} links would be left broken" in move_summary(report)
+    text = "\n".join(move_lines(report))
     assert "(rewriting turned off)" in text
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reme_core import Workspace
+from reme_core import SearchOptions, Workspace
 from tests.conftest import write_files
 from tests.helpers import REME_TUI
 
@@ -107,7 +107,7 @@ def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> No
     assert cli and all(path.startswith("daily/") for path, _ in cli)
     ws = Workspace.open(demo_copy)
     parsed = parse_query(line + " ")  # the browser, once the line is typed out
-    browser = ws.search(parsed.text, limit=10, expand_links=False, **parsed.search_kwargs())
+    browser = ws.search(parsed.request(SearchOptions(10, expand_links=False)))
     assert [(h.path, h.start_line) for h in browser.results] == cli
     assert all("chunker" not in h.text.lower() for h in browser.results)
     ws.close()
@@ -138,10 +138,10 @@ def test_tags_alone_list_nested_tags_match_and_minus_tag_excludes(tmp_path: Path
         },
     )
     ws = Workspace.open(root)
-    listed = ws.search("", tags=["project"], expand_links=False)
+    listed = ws.search("tag:project", expand_links=False)
     assert [h.path for h in listed.results] == ["a.md", "b.md"]  # nested project/solar too
     assert "2 notes" in listed.message
-    kept = {h.path for h in ws.search("panels", exclude_tags=["project"]).results}
+    kept = {h.path for h in ws.search("panels -tag:project").results}
     assert kept == {"c.md"}
     from reme_core import parse_query
 

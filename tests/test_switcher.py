@@ -19,8 +19,9 @@ from textual.widgets import Input
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
+from reme_tui.services import ranker_for
 from reme_tui.widgets.note_ranking import Kind, NoteEntry, NoteRanker, swaps, typo_distance
-from reme_tui.widgets.switcher import SwitcherPalette, ranker_for
+from reme_tui.widgets.switcher import SwitcherPalette
 from tests.test_tui_app import SIZE, settle
 
 

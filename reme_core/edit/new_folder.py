@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reme_core.edit.file_ops import check_new_path
 from reme_core.edit.folders import make_parents
-from reme_core.edit.target import EditTarget
 from reme_core.errors import RemeError
 
+if TYPE_CHECKING:
+    from reme_core.ports import EditIndex
 
-def make_folder(ws: EditTarget, path: str) -> str:
+
+def make_folder(ws: EditIndex, path: str) -> str:
     """Make the folder `path` (and the missing ones above it); its normalised path.
 
     A new note's path rules apply (`check_new_path`): no escape, no path the index ignores, no

@@ -26,7 +26,7 @@ from reme_core.indexing.indexer import Changes
 from reme_core.parse.frontmatter import split_frontmatter
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 DAILY_DIR = "daily"  # ReMe's daily layer: daily/<YYYY-MM-DD>/<name>.md
 SESSION_DIR = "session"  # where ReMe keeps conversations: session/dialog/<id>.jsonl
@@ -53,14 +53,6 @@ class NoteStat:
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
-    def answer(self) -> str:
-        """ReMe's line: `stat: PATH (file, N bytes)`, `(dir)` or `not found`."""
-        if not self.exists:
-            return f"stat: {self.path} not found"
-        if self.type == "dir":
-            return f"stat: {self.path} (dir)"
-        return f"stat: {self.path} (file, {self.size} bytes)"
-
 
 @dataclass(slots=True)
 class EditReport:
@@ -69,9 +61,6 @@ class EditReport:
     path: str
     count: int
     lines: int
-
-    def answer(self) -> str:
-        return f"Replaced {self.count} occurrence(s) in {self.path}"
 
 
 @dataclass(slots=True)
@@ -85,16 +74,13 @@ class SaveReport:
     indexed: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def answer(self) -> str:
-        return f"Saved {self.path} ({self.size} bytes)"
-
 
 def iso_mtime(seconds: float) -> str:
     """A file time as ReMe writes it: local, ISO 8601, microseconds kept."""
     return dt.datetime.fromtimestamp(seconds).isoformat()
 
 
-def stat_path(ws: EditTarget, path: str) -> NoteStat:
+def stat_path(ws: EditIndex, path: str) -> NoteStat:
     """ReMe's `stat` of a workspace file or folder (never outside the workspace)."""
     rel = normalize_relpath(path) if path.strip() not in ("", ".") else "."
     full = ws.root if rel == "." else resolve_inside(ws.root, rel)
@@ -119,7 +105,7 @@ def stat_path(ws: EditTarget, path: str) -> NoteStat:
     return found
 
 
-def read_frontmatter(ws: EditTarget, path: str) -> dict[str, Any]:
+def read_frontmatter(ws: EditIndex, path: str) -> dict[str, Any]:
     """A note's frontmatter as a mapping (`{}` when it has none); unreadable YAML refused."""
     rel, data = note_target(ws, path)
     if data is None:
@@ -132,7 +118,7 @@ def read_frontmatter(ws: EditTarget, path: str) -> dict[str, Any]:
 
 
 def update_frontmatter(
-    ws: EditTarget,
+    ws: EditIndex,
     path: str,
     metadata: dict[str, Any] | None = None,
     remove: list[str] | None = None,
@@ -148,7 +134,7 @@ def update_frontmatter(
     return write(ws, rel, None, None, None, updates)
 
 
-def edit_note(ws: EditTarget, path: str, old: str, new: str) -> EditReport:
+def edit_note(ws: EditIndex, path: str, old: str, new: str) -> EditReport:
     """Replace every occurrence of `old` in a note's body (frontmatter excluded, as in ReMe);
     refused when `old` is empty or absent, nothing written then."""
     if not old:
@@ -171,7 +157,7 @@ def edit_note(ws: EditTarget, path: str, old: str, new: str) -> EditReport:
 
 
 def save_note(
-    ws: EditTarget, path: str, content: str, expected_mtime: str | None = None
+    ws: EditIndex, path: str, content: str, expected_mtime: str | None = None
 ) -> SaveReport:
     """Write a note's whole text verbatim (frontmatter included); refused when
     `expected_mtime` (from `stat`) no longer matches the file, so another writer's change
@@ -196,7 +182,7 @@ def save_note(
 
 
 def list_folder(
-    ws: EditTarget,
+    ws: EditIndex,
     path: str = "",
     recursive: bool = False,
     extensions: list[str] | None = None,
@@ -244,7 +230,7 @@ def day_of(date: str | None) -> str:
     return date
 
 
-def daily_notes(ws: EditTarget, date: str | None = None) -> list[dict[str, Any]]:
+def daily_notes(ws: EditIndex, date: str | None = None) -> list[dict[str, Any]]:
     """ReMe's `daily_list`: each note directly in daily/<date>/, its frontmatter and path."""
     day = day_of(date)
     folder = ws.root / DAILY_DIR / day
@@ -264,7 +250,7 @@ def daily_notes(ws: EditTarget, date: str | None = None) -> list[dict[str, Any]]
 
 
 def daily_write(
-    ws: EditTarget,
+    ws: EditIndex,
     name: str,
     description: str,
     session_id: str,
@@ -291,7 +277,7 @@ def daily_write(
     return report
 
 
-def refresh_day_index(ws: EditTarget, date: str) -> str:
+def refresh_day_index(ws: EditIndex, date: str) -> str:
     """Rebuild the list of a day's notes in its index page daily/<date>.md, as ReMe does: one
     `- [[path]] key: value ...` line per note between ReMe's `notes:auto` markers (appended
     when absent), the rest of the page kept. The description is set only when the page has

@@ -10,20 +10,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from watchfiles import Change, awatch
 
 from reme_core.files.scanner import Scope, scan
 from reme_core.indexing.indexer import BatchReport, Changes
-from reme_core.indexing.maintenance import OptimizeReport
+from reme_core.ports import Watched
 
 if TYPE_CHECKING:
-    from reme_core.config import Config
-    from reme_core.index.memory_index import MemoryIndex
+    pass
 
 # Idle wake-ups of the watch loop; the first one triggers a catch-up diff for anything that
 # changed between opening the workspace and the watcher being in place, later ones look for a
@@ -33,29 +31,6 @@ _IDLE_MS = 1000
 # the first, a self-referencing symlink the second), the disk is compared by the scanner's
 # walk every _IDLE_MS for this long, then watching is tried again.
 _WALK_SECONDS = 30.0
-
-
-class Watched(Protocol):
-    """What the watcher needs of a workspace (the facade satisfies it)."""
-
-    root: Path
-    config: Config
-    watch_scope: Scope
-    rebuild_scope: Scope
-
-    @property
-    def index(self) -> MemoryIndex: ...
-
-    @property
-    def lock(self) -> threading.RLock: ...
-
-    def diff(self) -> Changes: ...
-
-    def apply(self, changes: Changes) -> BatchReport: ...
-
-    def rebuilt_elsewhere(self) -> bool: ...
-
-    def optimize(self) -> OptimizeReport: ...
 
 
 def coalesce(events: Iterable[tuple[Change, str]], indexed: Iterable[str] = ()) -> Changes:

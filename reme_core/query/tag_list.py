@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from reme_core.models import note_tags
 
 if TYPE_CHECKING:
-    from reme_core.indexing.live_index import HoldsIndex
+    from reme_core.ports import ReadIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class TagCount:
         return len(self.paths)
 
 
-def list_tags(ws: HoldsIndex) -> list[TagCount]:
+def list_tags(ws: ReadIndex) -> list[TagCount]:
     """Every tag of the workspace, the most used first (then by name, case-insensitively)."""
     with ws.lock:
         nodes = ws.index.nodes

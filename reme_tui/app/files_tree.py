@@ -12,25 +12,25 @@ highlighted note or folder.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
-from reme_core import BatchReport, Workspace
-from reme_tui.app.pane_layout import FILES
-from reme_tui.messages import FilesListed, FilesTimed
+from reme_core import BatchReport
+from reme_tui.app.host import Host
+from reme_tui.app.note_ops import NoteOps
+from reme_tui.app.pane_layout import FILES, PaneLayout
 from reme_tui.screens.new_folder import NewFolderScreen
+from reme_tui.services import FilesListed, FilesTimed, read_tree
 from reme_tui.widgets.files.model import SORTS, FilesModel
 from reme_tui.widgets.files.pane import FilesPane
-
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
 
 
 class FilesTree:
     """The Files pane's data: read, kept current, revealed, and its operations."""
 
-    def __init__(self, screen: MainScreen, pane: FilesPane) -> None:
+    def __init__(self, screen: Host, pane: FilesPane, layout: PaneLayout, notes: NoteOps) -> None:
         self.screen = screen
         self.pane = pane
+        self.layout = layout
+        self.notes = notes
         self._loading = False
         self._stale = False  # a batch arrived while the tree was being read
 
@@ -45,7 +45,7 @@ class FilesTree:
             return
         self._loading, self._stale = True, False
         self.screen.run_worker(
-            lambda: self.screen.post_message(FilesListed(_read_tree(ws))),
+            lambda: self.screen.post_message(FilesListed(read_tree(ws))),
             thread=True,
             exclusive=True,
             group="files-tree",
@@ -68,7 +68,7 @@ class FilesTree:
 
     def toggle(self) -> None:
         """Show the tree with the focus in it (read the first time), or hide it."""
-        screen, layout = self.screen, self.screen.pane_layout
+        screen, layout = self.screen, self.layout
         if layout.files_shown:
             leaving = layout.pane_of(screen.focused) == FILES
             layout.choose_files(False)
@@ -135,7 +135,7 @@ class FilesTree:
     def asked(self, operation: str, path: str) -> None:
         """A file operation on the highlighted row: notes move and delete through the link-safe
         dialogs; a note or a folder is made in the highlighted folder."""
-        model, notes = self.model, self.screen.notes
+        model, notes = self.model, self.notes
         if model is None:
             return
         folder = model.folder_of(path) if path else ""
@@ -165,10 +165,3 @@ class FilesTree:
             self.pane.changed()
             self.pane.view.reveal(path)
             self.pane.view.focus()
-
-
-def _read_tree(ws: Workspace) -> FilesModel:
-    """Every indexed note with its modified time, as a tree (run in a worker)."""
-    model = FilesModel(ws.note_times().items())
-    model.prepare()
-    return model
