@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
+from reme_tui.text.words import plural
 from reme_tui.widgets.files.model import FilesModel
 from reme_tui.widgets.files.view import FilesView
 
@@ -78,8 +79,7 @@ class FilesPane(Vertical):
         model = self.view.model
         if model is None:
             return
-        notes = model.shown_notes
-        count = f"{notes:,} note{'s' * (notes != 1)}"
+        count = plural(model.shown_notes, "note", commas=True)
         if model.filter:  # what is typed first: a narrow pane cuts the line's end
             line = Text.assemble((model.filter, "bold"), ("▏", "dim"), (f" {count}", "dim"))
         else:
