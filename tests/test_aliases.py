@@ -10,6 +10,7 @@ import pytest
 
 from reme_core import Workspace, aliases_of
 from reme_tui.services import note_names, unlinked_mentions
+from tests.helpers import parts
 
 
 @pytest.mark.parametrize(
@@ -57,7 +58,7 @@ def test_an_empty_alias_entry_is_never_a_mention(
         assert unlinked_mentions(ws, "Number.md", set()) == []
         assert {m.name for m in unlinked_mentions(ws, "Ada Lovelace.md", set())} == {"Ada"}
         # Links never resolve by alias (SPEC §4): no note answers to "none", "42" or "ada".
-        resolver = ws.index.resolver
+        resolver = parts(ws).index.resolver
         assert resolver is not None
         assert resolver.resolve("x.md", "None") is None
         assert resolver.resolve("x.md", "42") is None

@@ -10,6 +10,7 @@ import pytest
 
 from reme_core import Workspace
 from reme_tui.text.reports import move_lines, move_summary
+from tests.helpers import parts
 
 Tree = Callable[[dict[str, str | bytes]], Path]
 
@@ -69,8 +70,10 @@ def test_a_rename_keeps_every_written_form(vault: Workspace) -> None:
     assert report.untouched == []
     assert "rewrite 10 links in 2 files" in move_summary(report)
     # The index agrees: nothing dangles that did not before, every link finds the new note.
-    assert {x.target_path for x in vault.index.graph.dangling()} == {"nowhere.md"}
-    assert len([x for x in vault.index.graph.inlinks(NEW) if x.source_path == "deep/links.md"])
+    assert {x.target_path for x in parts(vault).index.graph.dangling()} == {"nowhere.md"}
+    assert len(
+        [x for x in parts(vault).index.graph.inlinks(NEW) if x.source_path == "deep/links.md"]
+    )
 
 
 def test_a_move_to_another_folder_rewrites_relative_links_both_ways(vault: Workspace) -> None:
@@ -90,7 +93,7 @@ def test_a_move_to_another_folder_rewrites_relative_links_both_ways(vault: Works
         "rel [[../../other/Target note]] name [[Target note]] self [s](Digital%20garden.md)\n"
         "gone [d](../nowhere.md) web [w](https://example.com/a.md)\n"
     )
-    assert {x.target_path for x in vault.index.graph.dangling()} == {"archive/nowhere.md"}
+    assert {x.target_path for x in parts(vault).index.graph.dangling()} == {"archive/nowhere.md"}
 
 
 def test_a_name_taken_elsewhere_gets_the_shortest_unambiguous_path(make_tree: Tree) -> None:
@@ -110,8 +113,8 @@ def test_a_name_taken_elsewhere_gets_the_shortest_unambiguous_path(make_tree: Tr
             "[[c/New]] [[c/New|alias]] ![[c/New#Part]] [[c/New.md]] [[c/New]]\n"
         )
         assert all(e.path == "links.md" for e in report.edits)
-        assert {x.source_path for x in ws.index.graph.inlinks("b/c/New.md")} == {"links.md"}
-        assert ws.index.graph.inlinks("x/y/New.md") == []
+        assert {x.source_path for x in parts(ws).index.graph.inlinks("b/c/New.md")} == {"links.md"}
+        assert parts(ws).index.graph.inlinks("x/y/New.md") == []
     finally:
         ws.close()
 
@@ -165,7 +168,7 @@ def test_plain_markdown_destinations_gain_only_the_escapes_they_need(make_tree: 
             "[p](new%20place/plain%20%281%29.md) [q](./new%20place/plain%20%281%29)"
             " [c](%E6%96%B0/%E4%B8%AD%E6%96%87.md) [r](新/中文.md) [s](<new place/plain (1).md>)\n"
         )
-        assert ws.index.graph.dangling() == []
+        assert parts(ws).index.graph.dangling() == []
     finally:
         ws.close()
 
@@ -187,7 +190,9 @@ def test_moving_an_attachment_keeps_embeds_by_name(make_tree: Tree) -> None:
             "![[picture.png]] ![[picture.png|200]] ![](../media/picture.png)"
             " [[media/picture.png]]\n"
         )
-        assert ws.index.graph.dangling() == []  # the graph finds it under its new name at once
-        assert len(ws.index.graph.inlinks("media/picture.png")) == 4
+        assert (
+            parts(ws).index.graph.dangling() == []
+        )  # the graph finds it under its new name at once
+        assert len(parts(ws).index.graph.inlinks("media/picture.png")) == 4
     finally:
         ws.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from reme_core import SearchOptions, Workspace
 from tests.conftest import write_files
-from tests.helpers import REME_TUI
+from tests.helpers import REME_TUI, parts
 
 # The named notes say their own subject once; other notes repeat it often (the case where
 # chunk BM25 alone ranks the known item low).
@@ -77,9 +77,9 @@ def test_with_stemming_off_scores_equal_the_index_bm25(tmp_path: Path) -> None:
     the unstemmed terms (test_bm25 checks that against §5's formula)."""
     ws = Workspace.open(write_files(tmp_path / "vault", VAULT), {"stemmer": "none"})
     hit = ws.search("capacity yield", expand_links=False).results[0]
-    ids = [ws.index.vocab.id_of(t) for t in ("capacity", "yield")]
+    ids = [parts(ws).index.vocab.id_of(t) for t in ("capacity", "yield")]
     assert None not in ids
-    _, scores = ws.index.bm25.search(ids, 10)
+    _, scores = parts(ws).index.bm25.search(ids, 10)
     assert abs(float(scores[0]) - hit.score) < 1e-6 and hit.name_score is None
     ws.close()
 

@@ -17,10 +17,12 @@ import numpy as np
 import pytest
 
 from reme_core import VectorState, Workspace, describe_vectors
+from reme_core.ports import vector_host
 from reme_core.vectors import Embedder, LocalEmbedder
 from reme_core.vectors.vector_index import VectorIndex
 from reme_tui.cli.program import main
 from reme_tui.text.reports import search_text
+from tests.helpers import parts
 
 BEACH = "digest/seaside-holiday.md"
 NOTES = {
@@ -78,7 +80,7 @@ def local() -> LocalEmbedder:
 def attach(ws: Workspace, embedder: Embedder) -> VectorIndex:
     """Turn vectors on with a given embedder and wait for the backfill."""
     ws.config.vectors.enabled = True
-    ws.vectors = VectorIndex(ws, embedder)
+    ws.vectors = VectorIndex(vector_host(ws), embedder)  # what Workspace.open does
     ws.vectors.start()
     assert ws.wait_for_vectors(120), ws.vector_status()
     return ws.vectors
@@ -185,8 +187,10 @@ def test_tombstoned_chunks_never_come_back(make_tree, local):
 
     def vector_hits(query: str) -> list[str]:
         docs, _ = vectors.search(query, 10)
-        with ws.lock:
-            return [ws.index.files.path(s) for s in ws.index.chunks.slots(docs).tolist()]
+        with parts(ws).lock:
+            return [
+                parts(ws).index.files.path(s) for s in parts(ws).index.chunks.slots(docs).tolist()
+            ]
 
     def texts(query: str) -> list[str]:
         return [h.text for h in ws.search(query, limit=10).results]

@@ -18,6 +18,7 @@ from reme_core import (
     Workspace,
 )
 from reme_tui.text.reports import search_text
+from tests.helpers import parts
 
 MEMORY = {
     "daily/2026-06-20.md": (
@@ -253,4 +254,7 @@ def test_obsidian_vault_resolves_names_and_attachments_never_aliases(make_tree) 
     out = {n.path: n for n in ws.links("en/Solar.md").outlinks}
     assert not out["assets/diagram.png"].dangling and not out["assets/diagram.png"].indexed
     assert out["Missing note"].dangling
-    assert sorted(link.target_path for link in ws.index.graph.dangling()) == ["Missing note", "PV"]
+    assert sorted(link.target_path for link in parts(ws).index.graph.dangling()) == [
+        "Missing note",
+        "PV",
+    ]

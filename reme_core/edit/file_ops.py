@@ -28,7 +28,7 @@ from reme_core.edit.folders import missing_folders
 from reme_core.edit.link_rewrite import (
     InboundLink,
     LinkEdit,
-    inbound_links,
+    inbound_of,
     plan_move,
     replan_file,
 )
@@ -38,9 +38,10 @@ from reme_core.edit.trash import trash_slot
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.indexing.indexer import Changes
+from reme_core.ports import edit_index
 
 if TYPE_CHECKING:
-    from reme_core.ports import EditIndex
+    from reme_core.ports import EditIndex, Facade
 
 # A wikilink target ends at `#` or `|` and cannot hold brackets or a line break, so a path
 # with any of them could not be linked to after the move.
@@ -125,7 +126,7 @@ def move(
     `FileRefused` before touching anything, or `RemeError` after putting every file back.
     """
     with ws.write_lock:
-        src_rel = existing_file(ws, src)
+        src_rel = existing_rel(ws, src)
         dst_rel = check_new_path(ws, dst)
         if dst_rel == src_rel:
             raise PathRefused(f"{dst}: is the file being moved")
@@ -202,8 +203,8 @@ def delete(ws: EditIndex, path: str, permanent: bool = False) -> DeleteReport:
     """Move a file to `.trash/` (or, `permanent`, remove it), drop it from the index, and
     return the links that still point at it. The last delete can be undone (`undo`)."""
     with ws.write_lock:
-        rel = existing_file(ws, path)
-        inbound = [link for link in inbound_links(ws, rel) if link.path != rel]
+        rel = existing_rel(ws, path)
+        inbound = [link for link in inbound_of(ws, rel) if link.path != rel]
         slot = None
         if permanent:
             try:
@@ -311,8 +312,13 @@ def create(
 
 
 # -- path checks ------------------------------------------------------------------------------
-def existing_file(ws: EditIndex, path: str) -> str:
+def existing_file(ws: Facade, path: str) -> str:
     """The normalised path of an existing regular file of the workspace, or `PathRefused`."""
+    return existing_rel(edit_index(ws), path)
+
+
+def existing_rel(ws: EditIndex, path: str) -> str:
+    """`existing_file` for code that holds the port already."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name
     if rel.split("/")[0] == state:

@@ -28,10 +28,11 @@ from reme_core.parse.wikilinks import (
     find_markdown_links,
     find_wikilinks,
 )
+from reme_core.ports import edit_index
 
 if TYPE_CHECKING:
     from reme_core.parse.settings import ParseSettings
-    from reme_core.ports import EditIndex
+    from reme_core.ports import EditIndex, Facade
 
 _NEWLINE = re.compile(r"(\r\n|\r|\n)")
 _BOM = "\ufeff"
@@ -58,8 +59,13 @@ class InboundLink:
     reason: str = ""
 
 
-def inbound_links(ws: EditIndex, path: str) -> list[InboundLink]:
-    """Every link written today that points at `path`, read from the linking files.
+def inbound_links(ws: Facade, path: str) -> list[InboundLink]:
+    """Every link written today that points at `path`, read from the linking files."""
+    return inbound_of(edit_index(ws), path)
+
+
+def inbound_of(ws: EditIndex, path: str) -> list[InboundLink]:
+    """`inbound_links` for code that holds the port already.
 
     The graph names the linking files; their current text gives exact lines and link text.
     """

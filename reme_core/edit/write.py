@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from reme_core.edit.atomic_write import put_file
-from reme_core.edit.file_ops import check_new_path, existing_file
+from reme_core.edit.file_ops import check_new_path, existing_rel
 from reme_core.edit.target import in_scope
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
@@ -163,7 +163,7 @@ def note_target(ws: EditIndex, path: str) -> tuple[str, bytes | None]:
     if not os.path.lexists(full):
         check_new_path(ws, rel)
         return rel, None
-    existing_file(ws, rel)
+    existing_rel(ws, rel)
     if full.is_symlink():
         raise PathRefused(f"{rel}: is a symbolic link; write the file it points to instead")
     try:

@@ -18,7 +18,7 @@ from watchfiles import Change, awatch
 
 from reme_core.files.scanner import Scope, scan
 from reme_core.indexing.indexer import BatchReport, Changes
-from reme_core.ports import Watched
+from reme_core.ports import Facade, Watched, watched
 
 if TYPE_CHECKING:
     pass
@@ -175,7 +175,7 @@ def needs_optimize(ws: Watched) -> bool:
 
 
 async def watch_workspace(
-    ws: Watched,
+    workspace: Facade,
     *,
     stop_event: asyncio.Event | None = None,
     quiet_ms: int | None = None,
@@ -186,6 +186,7 @@ async def watch_workspace(
     Parsing and the SQLite commit run in a worker thread, so the event loop (the TUI) never
     blocks. Compaction runs after a batch when tombstones pass the configured ratio.
     """
+    ws = watched(workspace)
     quiet = ws.config.watch.quiet_ms if quiet_ms is None else quiet_ms
     chosen = ws.config.watch.force_polling if force_polling is None else force_polling
     polling = chosen
