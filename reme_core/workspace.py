@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -240,6 +240,12 @@ class Workspace:
         with self._parts.lock:
             return sorted(self._parts.index.nodes)
 
+    def note_times(self, paths: Sequence[str] | None = None) -> dict[str, float]:
+        """Each indexed note's modified time (every note's, or those of `paths` that are
+        indexed): what the browser's files tree sorts by."""
+        with self._parts.lock:
+            return notes.note_times(self._parts.index, paths)
+
     def frontmatters(self) -> dict[str, dict[str, Any]]:
         """Each indexed file's frontmatter, by path in sorted order, without building its node
         (the quick switcher reads every note's names: ~60 us a file through `node()`)."""
@@ -404,6 +410,12 @@ class Workspace:
     ) -> Path:
         """Write a new note with frontmatter and index it."""
         return _file_ops().create(edit_index(self), path, name, description, metadata, body)
+
+    def make_folder(self, path: str) -> str:
+        """Make an empty folder (a new note's path rules apply); its normalised path."""
+        from reme_core.edit.new_folder import make_folder
+
+        return make_folder(edit_index(self), path)
 
     def write(
         self,

@@ -3,6 +3,9 @@ with its result blocks, a note read for the reader, a note's links and mentions,
 ranker, and making a note. Widgets only draw what these return (the types are the widgets'
 own); the result messages the workers post are here too, beside what they carry.
 
+The files tree is every indexed note with its modified time, built into its model in the
+worker (sorted and case-folded there too), so the UI thread only draws it.
+
 Obsidian puts a note made from a name-only link in the vault's folder for new notes
 (`.obsidian/app.json`: `newFileLocation` "folder" with `newFileFolderPath`, "current" for
 the linking note's folder, else the vault root); a link that names a path gets that path.
@@ -33,6 +36,7 @@ from reme_core import (
     names_of,
     outline,
 )
+from reme_tui.widgets.files.model import FilesModel
 from reme_tui.widgets.graph.model import LocalGraph, build_graph
 from reme_tui.widgets.neighbours import (
     Mention,
@@ -290,3 +294,25 @@ def create_note(
     name = name or posixpath.splitext(posixpath.basename(path))[0]
     created = ws.create(path, name, description, body=f"# {name}\n" if heading else "")
     return created.relative_to(ws.root).as_posix()
+
+
+# -- the files tree -------------------------------------------------------------------------------
+def read_tree(ws: Workspace) -> FilesModel:
+    """Every indexed note (excludes and the mode applied) with its modified time, as a tree."""
+    model = FilesModel(ws.note_times().items())
+    model.prepare()
+    return model
+
+
+@dataclass
+class FilesListed(Message):
+    """The files tree, read from the index and built off the UI thread."""
+
+    model: FilesModel
+
+
+@dataclass
+class FilesTimed(Message):
+    """The modified times of notes a batch added or changed, for the files tree."""
+
+    times: dict[str, float]

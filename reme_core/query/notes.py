@@ -6,6 +6,7 @@ path that is not an indexed file with `NotIndexed`, naming the path as the calle
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from reme_core.errors import NotIndexed, RemeError
@@ -67,3 +68,14 @@ def note_chunks(index: MemoryIndex, store: Store, check: ChunkCheck, path: str) 
         FileChunk(rel, start, end, body, prefix, suffix, cid)
         for _, cid, start, end, prefix, body, suffix in check.rows(rel, store.file_chunks(file_id))
     ]
+
+
+def note_times(index: MemoryIndex, paths: Iterable[str] | None = None) -> dict[str, float]:
+    """Each indexed note's modified time: every note's from the index's columns at once (50k
+    in one pass, no node built), or those of `paths` that are indexed."""
+    if paths is not None:
+        nodes = index.nodes
+        return {p: nodes[p].st_mtime for p in paths if p in nodes}
+    live, mtimes, _ = index.stat_columns()
+    slot_paths = index.files.paths
+    return {slot_paths[i]: float(mtimes[i]) for i in live.nonzero()[0].tolist()}

@@ -29,6 +29,8 @@ from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.state import WorkspaceState, load_state
+from reme_tui.widgets.files.pane import FilesPane
+from reme_tui.widgets.files.view import FilesView
 from reme_tui.widgets.outline import OutlinePane
 from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.reader.reader import Reader
@@ -73,6 +75,8 @@ class RemeApp(App[None]):
             NoteView,
             OutlinePane,
             SearchPane,
+            FilesPane,
+            FilesView,
             FileOpScreen,
             DeleteScreen,
             CreateNoteScreen,

@@ -24,6 +24,11 @@ COMMANDS: list[tuple[str, str, str]] = [
         "The note's path, a [[wikilink]], a Markdown link or the hit's lines",
         "copy",
     ),
+    (
+        "Files tree",
+        "Show or hide the tree of notes: type to filter, Enter opens, F2 renames, F7 new folder",
+        "toggle_files",
+    ),
     ("Toggle links pane", "Show or hide the links pane (hidden when narrow)", "toggle_links"),
     ("Toggle rendered Markdown", "Source lines with numbers ↔ rendered Markdown", "markdown"),
     ("Toggle traverse view", "Direct links ↔ everything within two links", "traverse"),

@@ -25,11 +25,12 @@ from textual.worker import Worker, get_current_worker
 
 from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace, describe_vectors
 from reme_tui.app.clipboard import Copier
+from reme_tui.app.files_tree import FilesTree
 from reme_tui.app.graph_ops import show_graph
 from reme_tui.app.host import Host
 from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
-from reme_tui.app.pane_layout import LINKS, READER, SEARCH, PaneLayout
+from reme_tui.app.pane_layout import FILES, LINKS, READER, SEARCH, PaneLayout
 from reme_tui.app.property_ops import edit_property
 from reme_tui.app.upkeep import Upkeep
 from reme_tui.app.web_open import WebOpener
@@ -50,6 +51,8 @@ from reme_tui.messages import (
 from reme_tui.mode_text import mode_badge
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.services import (
+    FilesListed,
+    FilesTimed,
     NeighboursGathered,
     NoteRead,
     SearchAnswered,
@@ -57,6 +60,7 @@ from reme_tui.services import (
     run_query,
 )
 from reme_tui.settings import UserSettings
+from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.neighbours import NeighboursPane
 from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane
@@ -99,6 +103,8 @@ class MainScreen(Host):
         Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
         Binding("p", "edit_property", "Property", show=False, id="edit_property"),
         Binding("v", "graph", "Graph", id="graph"),
+        # Also from the search box, whose own Ctrl+E (to the end of the line) End does too.
+        Binding("ctrl+e", "toggle_files", "Files", priority=True, id="toggle_files"),
     ]
 
     def __init__(self) -> None:
@@ -108,18 +114,23 @@ class MainScreen(Host):
         self.reader = Reader(id="reader")
         self.neighbours = NeighboursPane(id="neighbours")
         self.progress_bar = ProgressBar(id="progress", show_eta=False)
+        self.files_pane = FilesPane(id="files")
         self.navigator = Navigator(self)
         self.notes = NoteOps(self)
         self.copier = Copier(self)
         self.web = WebOpener(self)
         self.upkeep = Upkeep(self)
-        self.pane_layout = PaneLayout(self, self.search_pane, self.reader, self.neighbours)
+        self.pane_layout = PaneLayout(
+            self, self.search_pane, self.reader, self.neighbours, self.files_pane
+        )
+        self.files_tree = FilesTree(self, self.files_pane, self.pane_layout, self.notes)
         self._handled_generation = 0
 
     def compose(self) -> ComposeResult:
         yield self.status
         yield self.progress_bar
         with Horizontal(id="panes"):
+            yield self.files_pane
             yield self.search_pane
             yield self.reader
             yield self.neighbours
@@ -223,6 +234,7 @@ class MainScreen(Host):
         self.refresh_stats()
         if isinstance(self.app.screen, SwitcherPalette):
             self.app.screen.index_changed()
+        self.files_tree.index_changed(message.report)
         if not message.paths:
             return
         self.search_pane.refresh_results()
@@ -270,6 +282,7 @@ class MainScreen(Host):
     @on(NoteRead)
     def _note_read(self, message: NoteRead) -> None:
         self.reader.show_note(message.note, message.ranges, message.top, message.anchor)
+        self.files_tree.reveal(message.note.path)
 
     @on(NoteUnreadable)
     def _note_unreadable(self, message: NoteUnreadable) -> None:
@@ -285,6 +298,18 @@ class MainScreen(Host):
     def _note_created(self, message: NoteCreated) -> None:
         self.notes.created(message.path)
 
+    @on(FilesListed)
+    def _files_listed(self, message: FilesListed) -> None:
+        self.files_tree.listed(message.model)
+
+    @on(FilesTimed)
+    def _files_timed(self, message: FilesTimed) -> None:
+        self.files_tree.timed(message.times)
+
+    @on(FilesPane.Asked)
+    def _files_asked(self, message: FilesPane.Asked) -> None:
+        self.files_tree.asked(message.operation, message.path)
+
     @on(Undone)
     def _undone(self, message: Undone) -> None:
         self.notes.undone(message.report)
@@ -296,6 +321,7 @@ class MainScreen(Host):
     @on(Rebuilt)
     def _rebuilt(self, message: Rebuilt) -> None:
         self.upkeep.rebuilt(message.summary)
+        self.files_tree.rebuilt()
 
     @on(VectorsToggled)
     def _vectors_toggled(self, message: VectorsToggled) -> None:
@@ -309,14 +335,16 @@ class MainScreen(Host):
             target: Widget = results if results.option_count else self.search_pane.query_one(Input)
         elif index == READER:
             target = self.reader.view
+        elif index == FILES:
+            target = self.files_pane.view
         else:
             target = self.neighbours.query_one(OptionList)
         target.focus()
 
     def pane_in_focus(self) -> str:
-        """`search`, `reader` or `links` (`reader` when nothing has the focus)."""
+        """`search`, `reader`, `links` or `files` (`reader` when nothing has the focus)."""
         index = self.pane_layout.pane_of(self.focused)
-        return ("search", "reader", "links")[index if index >= 0 else READER]
+        return ("search", "reader", "links", "files")[index if index >= 0 else READER]
 
     def focus_reader(self) -> None:
         """Focus the reader's note view (source or rendered: the same widget)."""
@@ -382,6 +410,10 @@ class MainScreen(Host):
             self.focus_reader()
         elif self.neighbours.display and self.pane_layout.single:
             self.neighbours.query_one(OptionList).focus()
+
+    def action_toggle_files(self) -> None:
+        """Show the files tree (focused) or hide it."""
+        self.files_tree.toggle()
 
     def action_traverse(self) -> None:
         """Toggle the depth-2 traverse in the neighbours pane (gathered when first shown)."""

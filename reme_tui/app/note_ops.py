@@ -42,9 +42,10 @@ class NoteOps:
             self.screen.notify("The workspace is still opening.", timeout=2)
         return ws
 
-    def move(self) -> None:
-        """Rename/move the open note; the dialog previews the links it will rewrite."""
-        path, ws = self._open_note_path(), self.screen.ws
+    def move(self, path: str = "") -> None:
+        """Rename/move a note (the open one by default); the dialog previews the links it
+        will rewrite."""
+        path, ws = path or self._open_note_path(), self.screen.ws
         if path and ws is not None:
             self.screen.app.push_screen(MoveScreen(ws, path), self._moved)
 
@@ -52,7 +53,8 @@ class NoteOps:
         if report is None:
             return
         self.screen.notify(moved_toast(report), title="Moved")
-        self._follow(report.src, report.dst)
+        if self.screen.reader.path == report.src:
+            self._follow(report.src, report.dst)
 
     def _follow(self, src: str, dst: str) -> None:
         """The open note moved: keep the reader's place in it at its new path."""
@@ -62,9 +64,9 @@ class NoteOps:
         reader.retarget(src, dst)
         self.screen.navigator.open_path(dst, ranges, record=False, top=top)
 
-    def delete(self) -> None:
-        """Delete the open note after showing what still links to it."""
-        path, ws = self._open_note_path(), self.screen.ws
+    def delete(self, path: str = "") -> None:
+        """Delete a note (the open one by default) after showing what still links to it."""
+        path, ws = path or self._open_note_path(), self.screen.ws
         if path and ws is not None:
             self.screen.app.push_screen(DeleteScreen(ws, path), self._deleted)
 
@@ -73,6 +75,8 @@ class NoteOps:
             return
         self.screen.notify(deleted_toast(report), title="Deleted")
         reader = self.screen.reader
+        if reader.path != report.path:
+            return
         reader.forget(
             f"[b]{report.path}[/b] was deleted.\n\n"
             "Press [b]b[/b] to go back, or search for another note."
@@ -104,11 +108,13 @@ class NoteOps:
             self.screen.navigator.open_path(report.path)
             self.screen.focus_reader()
 
-    def new(self) -> None:
-        """Create a note in the open note's folder (the workspace root when none is open)."""
+    def new(self, folder: str | None = None) -> None:
+        """Create a note in `folder`, by default the open note's (the workspace root when
+        none is open)."""
         ws = self._workspace()
         if ws is not None:
-            folder = posixpath.dirname(self.screen.reader.path)
+            if folder is None:
+                folder = posixpath.dirname(self.screen.reader.path)
             self.screen.app.push_screen(NewNoteScreen(ws, folder), self.created)
 
     def created(self, path: str | None) -> None:
