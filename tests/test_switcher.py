@@ -6,7 +6,6 @@ import asyncio
 import random
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,11 +15,13 @@ from textual import events
 from textual.command import CommandInput, CommandList
 from textual.pilot import Pilot
 from textual.widgets import Input
+from textual.worker import WorkerState
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.note_ranking import Kind, NoteEntry, NoteRanker, swaps, typo_distance
 from reme_tui.widgets.switcher import SwitcherPalette, ranker_for
+from tests.helpers import until as wait_until
 from tests.test_tui_app import SIZE, settle
 
 
@@ -193,12 +194,15 @@ def palette_paths(app: RemeApp) -> list[str]:
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Poll while the app runs. Not `settle`: each keystroke cancels the palette's previous
-    search worker, and waiting on a worker that gets cancelled raises."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        await pilot.pause(0.05)
+    """Poll while the app runs. Not `settle`: it waits for the watcher's changes only through
+    the condition."""
+    await wait_until(pilot, condition, "the switcher's condition", timeout)
+
+
+def gathering(app: RemeApp) -> bool:
+    """The switcher is asking its provider (the palette's search worker runs)."""
+    group = SwitcherPalette._GATHER_COMMANDS_GROUP
+    return any(w.group == group and w.state is WorkerState.RUNNING for w in app.workers)
 
 
 async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None:
@@ -307,7 +311,8 @@ async def test_palette_opened_while_a_change_is_applied_lists_it_once_applied(
             (root / "en" / "Fresh idea.md").write_text("# Fresh idea\n\nnew\n", "utf-8")
             await pilot.press("o", *"fresh")
             assert isinstance(app.screen, SwitcherPalette)
-            await pilot.pause(0.5)
+            await until(pilot, lambda: gathering(app))  # it asks, and waits for the index
+            await pilot.pause()
             assert palette_paths(app) == []  # nothing read yet: the index is held
         finally:
             ws.lock.release()
@@ -350,7 +355,7 @@ async def test_a_note_another_process_writes_reaches_the_open_switcher(tmp_path:
         app.query_one("#note").focus()
         await pilot.press("o", *"zephyr")
         await until(pilot, lambda: isinstance(app.screen, SwitcherPalette))
-        await pilot.pause(0.5)
+        await settle(pilot)  # its search has answered
         assert palette_paths(app) == []
         cmd = [sys.executable, "-m", "reme_tui", "write", "en/Zephyr.md", "--body", "wind"]
         done = await asyncio.to_thread(

@@ -12,21 +12,10 @@ from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.reader.create_note import CreateNoteScreen
 from reme_tui.widgets.reader.note_view import NoteView
-from tests.helpers import workers_done
+from tests.helpers import settle
 
 SIZE = (140, 40)
 NOTE = "daily/2026-06-15/retrieval-regression.md"
-
-
-async def settle(pilot: Pilot) -> None:
-    """Let timers fire and every worker but the watcher finish."""
-    app = pilot.app
-    for _ in range(3):
-        await pilot.pause(0.2)
-        busy = [w for w in app.workers if w.group != "watcher" and not w.is_finished]
-        if busy:
-            await workers_done(app, busy)
-        await pilot.pause()
 
 
 async def wait_until(pilot: Pilot, condition, timeout: float = 10.0) -> None:
@@ -163,7 +152,7 @@ async def test_palette_optimize_reports_before_after(demo_copy: Path) -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"optimize")
-        await pilot.pause(0.3)
+        await settle(pilot)  # the palette searches its providers in a worker
         await pilot.press("enter")
         await settle(pilot)
         assert any(
@@ -259,7 +248,7 @@ async def test_keyboard_pane_cycling_and_switcher(demo_copy: Path) -> None:
         await pilot.press("o")
         await pilot.pause()
         await pilot.press(*"Reciprocal Rank")
-        await pilot.pause(0.5)
+        await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
         assert app.main.reader.path == "digest/wiki/rrf.md"

@@ -22,6 +22,7 @@ from textual.widgets import Input, Static
 from reme_core import DeleteReport, MoveReport, Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
+from tests.helpers import settle as settle_pilot
 from tests.helpers import settle_workers, tree_bytes, workers_done
 from tests.test_tui_upkeep import run_command
 
@@ -318,7 +319,7 @@ async def test_app_new_note_is_created_opened_and_searchable(demo_copy: Path) ->
         assert app.main.reader.path == "digest/wiki/zz-graph-notes.md"
         app.main.action_focus_search()
         await pilot.press(*"zyzzyva")
-        await pilot.pause(0.3)
+        await settle_pilot(pilot)
         await settle_workers(pilot)
         assert [h.path for h in app.main.search_pane.hits] == ["digest/wiki/zz-graph-notes.md"]
 
