@@ -12,19 +12,18 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from reme_tui.app.browser import RemeApp
-from tests.helpers import workers_done
+from tests.helpers import settle
 
 SIZE = (140, 40)
 
 
 async def _settle(pilot: Pilot) -> None:
-    """Wait for workers, and stop text cursors blinking (a blink is not a difference)."""
-    for _ in range(3):
-        await pilot.pause(0.2)
-        await workers_done(pilot.app)
-        for box in pilot.app.screen.query(Input):
-            box.cursor_blink = False
-        await pilot.pause()
+    """Wait for the typing timer and the workers, and stop text cursors blinking (a blink is
+    not a difference)."""
+    await settle(pilot)
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
+    await pilot.pause()
 
 
 def _app(demo_copy: Path) -> RemeApp:
