@@ -166,13 +166,13 @@ def test_exact_name_first_among_thousands_of_near_names() -> None:
     assert typo[0].kind is Kind.TYPO
 
 
-def test_ranker_is_kept_until_a_name_changes(demo_copy: Path) -> None:
-    ws = Workspace.open(demo_copy)
+def test_ranker_is_kept_until_a_name_changes(indexed_demo: Path) -> None:
+    ws = Workspace.open(indexed_demo)
     try:
         first = ranker_for(ws)
         assert ranker_for(ws) is first
         assert "digest/wiki/bm25.md" not in ranked_paths(first, "kestrel search")
-        note = demo_copy / "digest/wiki/bm25.md"
+        note = indexed_demo / "digest/wiki/bm25.md"
         text = note.read_text(encoding="utf-8")
         note.write_text(text.replace("name: BM25\n", "name: Kestrel search\n", 1), "utf-8")
         ws.sync()
@@ -205,8 +205,8 @@ def gathering(app: RemeApp) -> bool:
     return any(w.group == group and w.state is WorkerState.RUNNING for w in app.workers)
 
 
-async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_keys_typed_with_the_opening_key_are_kept(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.query_one("#note").focus()
@@ -218,9 +218,9 @@ async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None
         await until(pilot, lambda: app.main.reader.path == "digest/wiki/polysilicon.md")
 
 
-async def test_keys_arriving_in_one_burst_are_kept(demo_copy: Path) -> None:
+async def test_keys_arriving_in_one_burst_are_kept(indexed_demo: Path) -> None:
     """As a terminal delivers them: "o" and the next keys in one read, nothing in between."""
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.query_one("#note").focus()
@@ -235,8 +235,8 @@ async def test_keys_arriving_in_one_burst_are_kept(demo_copy: Path) -> None:
         assert [type(s) for s in app.screen_stack[1:]] == [SwitcherPalette]
 
 
-async def test_palette_ranks_exact_typo_and_recent_notes(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_palette_ranks_exact_typo_and_recent_notes(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.query_one("#note").focus()
@@ -325,11 +325,11 @@ async def test_palette_opened_while_a_change_is_applied_lists_it_once_applied(
 
 
 async def test_keys_typed_right_after_ctrl_o_in_the_search_box_reach_the_switcher(
-    demo_copy: Path,
+    indexed_demo: Path,
 ) -> None:
     """In one burst, as a busy app (just after a file change) gets them: they went into the
     search box, which had focus when Ctrl+O was read, and the switcher opened empty."""
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         box = app.main.search_pane.query_one("#query", Input)

@@ -73,45 +73,45 @@ async def on_top(pilot: Pilot, kind: type) -> None:
     await calm(pilot)
 
 
-def test_snapshot_start_screen(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_start_screen(indexed_demo: Path, snap_compare) -> None:
     """Nothing typed yet: the search box's help with the workspace's own examples."""
 
     async def run_before(pilot: Pilot) -> None:
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_query_error(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_query_error(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await calm(pilot)
         await pilot.press(*"bm25 after:2026-13-45")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_reader_rendered(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_reader_rendered(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = await opened(pilot)
         await pilot.press("m")
         await until(pilot, lambda: app.main.reader.markdown_mode, "the rendered view")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_outline(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_outline(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = await opened(pilot, "digest/wiki/rrf.md")
         await pilot.press("h")
         await until(pilot, lambda: bool(app.query(OutlinePane)), "the outline")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_links_pane_focused(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_links_pane_focused(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = await opened(pilot, "digest/wiki/rrf.md")
         await pilot.press("f6")
@@ -119,20 +119,20 @@ def test_snapshot_links_pane_focused(demo_copy: Path, snap_compare) -> None:
         await pilot.press("down")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_links_pane_traverse(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_links_pane_traverse(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = await opened(pilot, "digest/wiki/rrf.md")
         await pilot.press("t")
         await until(pilot, lambda: "Traverse" in str(app.main.neighbours.border_title), "traverse")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_switcher(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_switcher(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await opened(pilot)
         await pilot.press("o")
@@ -140,19 +140,19 @@ def test_snapshot_switcher(demo_copy: Path, snap_compare) -> None:
         await pilot.press(*"rrf")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_tags(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_tags(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = await opened(pilot)
         app.main.action_tags()
         await on_top(pilot, TagsScreen)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_tags_notes_of_a_tag(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_tags_notes_of_a_tag(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = await opened(pilot)
         app.main.action_tags()
@@ -161,19 +161,19 @@ def test_snapshot_tags_notes_of_a_tag(demo_copy: Path, snap_compare) -> None:
         await until(pilot, lambda: app.screen.shown is not None, "a tag's notes")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_help_panel(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_help_panel(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = await opened(pilot)
         app.action_show_help_panel()
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_delete_with_inbound_links(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_delete_with_inbound_links(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = await opened(pilot, "digest/wiki/rrf.md")
         await pilot.press("delete")
@@ -182,10 +182,10 @@ def test_snapshot_delete_with_inbound_links(demo_copy: Path, snap_compare) -> No
         await until(pilot, lambda: "inbound" in str(preview.render()), "the inbound links")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_new_note_filled_in(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_new_note_filled_in(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await opened(pilot, "digest/wiki/rrf.md")
         await pilot.press("n")
@@ -193,10 +193,10 @@ def test_snapshot_new_note_filled_in(demo_copy: Path, snap_compare) -> None:
         await pilot.press(*"zz-graph-notes.md", "enter", *"Graph notes", "enter", *"links")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_new_note_refused(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_new_note_refused(indexed_demo: Path, snap_compare) -> None:
     """Creating a note where one exists: the refusal in the dialog, nothing written."""
 
     async def run_before(pilot: Pilot) -> None:
@@ -209,10 +209,10 @@ def test_snapshot_new_note_refused(demo_copy: Path, snap_compare) -> None:
         await until(pilot, lambda: bool(str(preview.render()).strip()), "the refusal")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_undo_after_delete(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_undo_after_delete(indexed_demo: Path, snap_compare) -> None:
     """Delete, then Ctrl+Z: the note is back in the reader and the toast says where from."""
 
     async def run_before(pilot: Pilot) -> None:
@@ -220,56 +220,56 @@ def test_snapshot_undo_after_delete(demo_copy: Path, snap_compare) -> None:
         await pilot.press("delete")
         await on_top(pilot, DeleteScreen)
         app.screen.query_one("#delete").press()
-        await until(pilot, lambda: not (demo_copy / "digest/wiki/rrf.md").exists(), "the delete")
+        await until(pilot, lambda: not (indexed_demo / "digest/wiki/rrf.md").exists(), "the delete")
         await calm(pilot)
         assert [n.title for n in app._notifications] == ["Deleted"]
         app.clear_notifications()
         await pilot.press("ctrl+z")
-        await until(pilot, lambda: (demo_copy / "digest/wiki/rrf.md").exists(), "the undo")
+        await until(pilot, lambda: (indexed_demo / "digest/wiki/rrf.md").exists(), "the undo")
         await until(pilot, lambda: app.main.reader.path == "digest/wiki/rrf.md", "the reopen")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_copy_choices(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_copy_choices(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await opened(pilot, "digest/wiki/rrf.md")
         await pilot.press("y")
         await on_top(pilot, CopyScreen)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_create_linked_note_confirm(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_create_linked_note_confirm(indexed_demo: Path, snap_compare) -> None:
     """Following a link to a note that does not exist asks before creating it."""
-    (demo_copy / LINKS_NOTE).write_text(LINKS_TEXT, encoding="utf-8")
+    (indexed_demo / LINKS_NOTE).write_text(LINKS_TEXT, encoding="utf-8")
 
     async def run_before(pilot: Pilot) -> None:
         await opened(pilot, LINKS_NOTE)
         await pilot.press("tab", "enter")
         await on_top(pilot, CreateNoteScreen)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
 def test_snapshot_web_link_without_display(
-    demo_copy: Path, snap_compare, monkeypatch: pytest.MonkeyPatch
+    indexed_demo: Path, snap_compare, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A web link followed in a terminal with no display of its own asks first."""
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "SSH_CONNECTION", "SSH_TTY"):
         monkeypatch.delenv(name, raising=False)
-    (demo_copy / LINKS_NOTE).write_text(LINKS_TEXT, encoding="utf-8")
+    (indexed_demo / LINKS_NOTE).write_text(LINKS_TEXT, encoding="utf-8")
 
     async def run_before(pilot: Pilot) -> None:
         await opened(pilot, LINKS_NOTE)
         await pilot.press("tab", "tab", "enter")
         await on_top(pilot, OpenWebScreen)
 
-    assert snap_compare(browser(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_narrow_80x24(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_narrow_80x24(indexed_demo: Path, snap_compare) -> None:
     """The smallest common terminal: one pane at a time, the footer's keys still there."""
 
     async def run_before(pilot: Pilot) -> None:
@@ -281,10 +281,10 @@ def test_snapshot_narrow_80x24(demo_copy: Path, snap_compare) -> None:
         await calm(pilot)
         assert app.query_one("#results", OptionList).option_count
 
-    assert snap_compare(browser(demo_copy), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_snapshot_narrow_80x24_reader(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_narrow_80x24_reader(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         app = pilot.app
         assert isinstance(app, RemeApp)
@@ -295,4 +295,4 @@ def test_snapshot_narrow_80x24_reader(demo_copy: Path, snap_compare) -> None:
         await pilot.press("enter", "enter")
         await calm(pilot)
 
-    assert snap_compare(browser(demo_copy), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(browser(indexed_demo), terminal_size=(80, 24), run_before=run_before)
