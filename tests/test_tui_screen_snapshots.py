@@ -17,11 +17,11 @@ from textual.widgets import Button, Input, OptionList
 
 from reme_tui.app.browser import RemeApp
 from reme_tui.screens.copy import CopyScreen
+from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, NewNoteScreen
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.screens.web_link import OpenWebScreen
 from reme_tui.widgets.outline import OutlinePane
-from reme_tui.widgets.reader.create_note import CreateNoteScreen
 from reme_tui.widgets.switcher import SwitcherPalette
 from tests.helpers import settle, until
 
