@@ -47,6 +47,27 @@ def demo_copy(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.fixture(scope="session")
+def _indexed_demo_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo with its index built, once per session (per xdist worker); never written."""
+    from reme_core import Workspace
+
+    master = tmp_path_factory.mktemp("indexed") / "demo"
+    shutil.copytree(DEMO, master)
+    Workspace.open(master).close()
+    return master
+
+
+@pytest.fixture
+def indexed_demo(tmp_path: Path, _indexed_demo_master: Path) -> Path:
+    """A writable copy of the demo whose index is already built (copied with the notes, their
+    times kept, so opening it loads the index instead of building it): for tests of what the
+    browser does with an open workspace, not of the first build."""
+    target = tmp_path / "demo"
+    shutil.copytree(_indexed_demo_master, target)
+    return target
+
+
 @pytest.fixture(autouse=True)
 def _private_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -> None:
     """The browser's settings and state (and --demo copies) live in per-test folders, never in

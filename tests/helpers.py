@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sys
 import time
@@ -70,6 +71,46 @@ async def workers_done(app: App[Any], workers: Iterable[Worker[Any]] | None = No
     for worker in list(app.workers if workers is None else workers):
         with contextlib.suppress(WorkerCancelled):
             await worker.wait()
+
+
+def typing_pending(app: App[Any]) -> bool:
+    """The search box's typing timer has not fired yet: the search it starts is still to come.
+    (Textual's `Timer` says so only through its task; a fired one-shot timer's task is done.)"""
+    main = app.screen_stack[0] if app.screen_stack else None
+    timer = getattr(getattr(main, "search_pane", None), "_timer", None)
+    task = getattr(timer, "_task", None)
+    return task is not None and not task.done()
+
+
+async def until(pilot: Pilot, cond: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Let the app run until `cond` holds; fail with `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause()
+
+
+async def settle(pilot: Pilot, timeout: float = 30.0) -> None:
+    """Until the app is quiet: the typing timer fired and every worker but the watcher ended,
+    twice in a row (one step starts the next: a search, the note it opens, its neighbours).
+    A condition, not a fixed sleep: it returns as soon as the work is done."""
+    app = pilot.app
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while quiet < 2:
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the app to settle")
+        await pilot.pause()
+        busy = [w for w in app.workers if w.group != "watcher" and not w.is_finished]
+        if busy:
+            await workers_done(app, busy)
+            quiet = 0
+        elif typing_pending(app):
+            await asyncio.sleep(0.02)
+            quiet = 0
+        else:
+            quiet += 1
 
 
 async def settle_workers(pilot: Pilot) -> None:

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from reme_core.store.database import Store
 from tests.conftest import write_files
 
@@ -107,6 +109,7 @@ def test_a_copy_beside_another_connection_goes_through_the_log(tmp_path: Path) -
     target.close()
 
 
+@pytest.mark.slow
 def test_a_rebuild_killed_while_copying_in_leaves_the_old_index(tmp_path: Path) -> None:
     """SIGKILL `reme-tui --reindex` once its copy has opened the rollback journal: the next
     open rolls the journal back, and the index is the earlier one, whole."""

@@ -25,6 +25,8 @@ import pytest
 from reme_core import Workspace
 from tests.helpers import read_text, wait_for
 
+pytestmark = pytest.mark.slow  # CI runs it; `pytest -m "not slow"` skips it
+
 ZYGOTE = r"""
 import json, os, signal, sys
 from reme_tui.cli import program as cli

@@ -17,6 +17,8 @@ import pytest
 from reme_core import UndoRefused, Workspace
 from tests.test_move_safety import Zygote
 
+pytestmark = pytest.mark.slow  # CI runs it; `pytest -m "not slow"` skips it
+
 NOTE = "digest/wiki/bm25.md"
 NEW = "digest/fresh/new-note.md"
 FILES = {

@@ -16,6 +16,8 @@ import pytest
 
 from tests.terminal import Terminal, browser, browser_env
 
+pytestmark = pytest.mark.slow  # CI runs it; `pytest -m "not slow"` skips it
+
 LEAVE_ALT_SCREEN = "\x1b[?1049l"  # the terminal is given back as it was
 
 

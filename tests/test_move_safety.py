@@ -230,6 +230,7 @@ def kill_walk(
 KILLS: dict[str, dict[str, int]] = {}
 
 
+@pytest.mark.slow
 def test_kill_at_every_step_of_a_move_leaves_it_whole(
     zygote: Zygote, tmp_path: Path, states: dict[str, object]
 ) -> None:
@@ -238,6 +239,7 @@ def test_kill_at_every_step_of_a_move_leaves_it_whole(
     assert outcomes["rolled back"] >= 1 and outcomes["finished"] >= 5, outcomes
 
 
+@pytest.mark.slow
 def test_kill_at_every_step_of_an_undo_leaves_it_whole(
     zygote: Zygote, tmp_path: Path, states: dict[str, object]
 ) -> None:
@@ -246,6 +248,7 @@ def test_kill_at_every_step_of_an_undo_leaves_it_whole(
     assert outcomes["rolled back"] >= 1 and outcomes["finished"] >= 5, outcomes
 
 
+@pytest.mark.slow
 def test_a_file_appended_to_after_the_kill_is_planned_again(
     zygote: Zygote, tmp_path: Path, states: dict[str, object]
 ) -> None:

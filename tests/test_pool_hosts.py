@@ -191,6 +191,7 @@ def slow_vault(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
 def test_killing_a_rebuild_leaves_no_process_and_no_copy(slow_vault: Path, sig) -> None:
     """The workers never learnt their host was gone (~365 MB of orphans holding a pipeline's

@@ -6,7 +6,6 @@ import asyncio
 import random
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from textual import events
 from textual.command import CommandInput, CommandList
 from textual.pilot import Pilot
 from textual.widgets import Input
+from textual.worker import WorkerState
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
@@ -23,6 +23,7 @@ from reme_tui.services import ranker_for
 from reme_tui.widgets.note_ranking import Kind, NoteEntry, NoteRanker, swaps, typo_distance
 from reme_tui.widgets.switcher import SwitcherPalette
 from tests.helpers import parts
+from tests.helpers import until as wait_until
 from tests.test_tui_app import SIZE, settle
 
 
@@ -167,13 +168,13 @@ def test_exact_name_first_among_thousands_of_near_names() -> None:
     assert typo[0].kind is Kind.TYPO
 
 
-def test_ranker_is_kept_until_a_name_changes(demo_copy: Path) -> None:
-    ws = Workspace.open(demo_copy)
+def test_ranker_is_kept_until_a_name_changes(indexed_demo: Path) -> None:
+    ws = Workspace.open(indexed_demo)
     try:
         first = ranker_for(ws)
         assert ranker_for(ws) is first
         assert "digest/wiki/bm25.md" not in ranked_paths(first, "kestrel search")
-        note = demo_copy / "digest/wiki/bm25.md"
+        note = indexed_demo / "digest/wiki/bm25.md"
         text = note.read_text(encoding="utf-8")
         note.write_text(text.replace("name: BM25\n", "name: Kestrel search\n", 1), "utf-8")
         ws.sync()
@@ -195,16 +196,19 @@ def palette_paths(app: RemeApp) -> list[str]:
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Poll while the app runs. Not `settle`: each keystroke cancels the palette's previous
-    search worker, and waiting on a worker that gets cancelled raises."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        await pilot.pause(0.05)
+    """Poll while the app runs. Not `settle`: it waits for the watcher's changes only through
+    the condition."""
+    await wait_until(pilot, condition, "the switcher's condition", timeout)
 
 
-async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+def gathering(app: RemeApp) -> bool:
+    """The switcher is asking its provider (the palette's search worker runs)."""
+    group = SwitcherPalette._GATHER_COMMANDS_GROUP
+    return any(w.group == group and w.state is WorkerState.RUNNING for w in app.workers)
+
+
+async def test_keys_typed_with_the_opening_key_are_kept(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.query_one("#note").focus()
@@ -216,9 +220,9 @@ async def test_keys_typed_with_the_opening_key_are_kept(demo_copy: Path) -> None
         await until(pilot, lambda: app.main.reader.path == "digest/wiki/polysilicon.md")
 
 
-async def test_keys_arriving_in_one_burst_are_kept(demo_copy: Path) -> None:
+async def test_keys_arriving_in_one_burst_are_kept(indexed_demo: Path) -> None:
     """As a terminal delivers them: "o" and the next keys in one read, nothing in between."""
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.query_one("#note").focus()
@@ -233,8 +237,8 @@ async def test_keys_arriving_in_one_burst_are_kept(demo_copy: Path) -> None:
         assert [type(s) for s in app.screen_stack[1:]] == [SwitcherPalette]
 
 
-async def test_palette_ranks_exact_typo_and_recent_notes(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_palette_ranks_exact_typo_and_recent_notes(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.query_one("#note").focus()
@@ -309,7 +313,8 @@ async def test_palette_opened_while_a_change_is_applied_lists_it_once_applied(
             (root / "en" / "Fresh idea.md").write_text("# Fresh idea\n\nnew\n", "utf-8")
             await pilot.press("o", *"fresh")
             assert isinstance(app.screen, SwitcherPalette)
-            await pilot.pause(0.5)
+            await until(pilot, lambda: gathering(app))  # it asks, and waits for the index
+            await pilot.pause()
             assert palette_paths(app) == []  # nothing read yet: the index is held
         finally:
             parts(ws).lock.release()
@@ -322,11 +327,11 @@ async def test_palette_opened_while_a_change_is_applied_lists_it_once_applied(
 
 
 async def test_keys_typed_right_after_ctrl_o_in_the_search_box_reach_the_switcher(
-    demo_copy: Path,
+    indexed_demo: Path,
 ) -> None:
     """In one burst, as a busy app (just after a file change) gets them: they went into the
     search box, which had focus when Ctrl+O was read, and the switcher opened empty."""
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         box = app.main.search_pane.query_one("#query", Input)
@@ -352,7 +357,7 @@ async def test_a_note_another_process_writes_reaches_the_open_switcher(tmp_path:
         app.query_one("#note").focus()
         await pilot.press("o", *"zephyr")
         await until(pilot, lambda: isinstance(app.screen, SwitcherPalette))
-        await pilot.pause(0.5)
+        await settle(pilot)  # its search has answered
         assert palette_paths(app) == []
         cmd = [sys.executable, "-m", "reme_tui", "write", "en/Zephyr.md", "--body", "wind"]
         done = await asyncio.to_thread(

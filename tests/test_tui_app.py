@@ -12,21 +12,10 @@ from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.widgets.reader.note_view import NoteView
-from tests.helpers import workers_done
+from tests.helpers import settle
 
 SIZE = (140, 40)
 NOTE = "daily/2026-06-15/retrieval-regression.md"
-
-
-async def settle(pilot: Pilot) -> None:
-    """Let timers fire and every worker but the watcher finish."""
-    app = pilot.app
-    for _ in range(3):
-        await pilot.pause(0.2)
-        busy = [w for w in app.workers if w.group != "watcher" and not w.is_finished]
-        if busy:
-            await workers_done(app, busy)
-        await pilot.pause()
 
 
 async def wait_until(pilot: Pilot, condition, timeout: float = 10.0) -> None:
@@ -51,8 +40,8 @@ def visible_text(app: RemeApp) -> str:
     return "\n".join(view.render_line(y).text for y in range(view.size.height))
 
 
-async def test_typing_shows_result_blocks(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_typing_shows_result_blocks(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "bm25 idf")
         pane = app.main.search_pane
@@ -63,7 +52,7 @@ async def test_typing_shows_result_blocks(demo_copy: Path) -> None:
         assert (
             block.header == f"{first.path}:{first.start_line}-{first.end_line} [{first.score:.4f}]"
         )
-        lines = (demo_copy / first.path).read_text("utf-8").split("\n")
+        lines = (indexed_demo / first.path).read_text("utf-8").split("\n")
         assert block.lines, "the block shows lines of the chunk"
         for number, text in block.lines:
             assert first.start_line <= number <= first.end_line
@@ -72,8 +61,8 @@ async def test_typing_shows_result_blocks(demo_copy: Path) -> None:
         assert "hits" in str(app.query_one("#search-status").render())
 
 
-async def test_query_syntax_filters_results(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_query_syntax_filters_results(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "bm25 path:digest/")
         assert app.main.search_pane.hits
@@ -83,8 +72,8 @@ async def test_query_syntax_filters_results(demo_copy: Path) -> None:
         assert "Query error" in str(app.query_one("#search-status").render())
 
 
-async def test_enter_opens_hit_with_highlighted_range(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_enter_opens_hit_with_highlighted_range(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "bm25 idf")
         hit = app.main.search_pane.hits[0]
@@ -98,8 +87,8 @@ async def test_enter_opens_hit_with_highlighted_range(demo_copy: Path) -> None:
         assert f"{hit.start_line}▌" in shown.replace(" ", ""), "range lines are marked"
 
 
-async def test_tab_follows_link_and_back_returns(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_tab_follows_link_and_back_returns(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.main.navigator.open_path("digest/wiki/bm25.md")
@@ -120,8 +109,8 @@ async def test_tab_follows_link_and_back_returns(demo_copy: Path) -> None:
         assert app.main.reader.path == link.target
 
 
-async def test_line_anchor_link_highlights_lines(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_line_anchor_link_highlights_lines(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.main.navigator.open_path(NOTE)
@@ -136,9 +125,9 @@ async def test_line_anchor_link_highlights_lines(demo_copy: Path) -> None:
         assert view.ranges == [(9, 10)]
 
 
-async def test_neighbours_match_workspace_links(demo_copy: Path) -> None:
-    expected = Workspace.open(demo_copy).links("digest/wiki/bm25.md")
-    app = RemeApp(demo_copy, watch=False)
+async def test_neighbours_match_workspace_links(indexed_demo: Path) -> None:
+    expected = Workspace.open(indexed_demo).links("digest/wiki/bm25.md")
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.main.navigator.open_path("digest/wiki/bm25.md")
@@ -156,14 +145,14 @@ async def test_neighbours_match_workspace_links(demo_copy: Path) -> None:
         assert "Traverse" in app.main.neighbours.border_title
 
 
-async def test_palette_optimize_reports_before_after(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_palette_optimize_reports_before_after(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"optimize")
-        await pilot.pause(0.3)
+        await settle(pilot)  # the palette searches its providers in a worker
         await pilot.press("enter")
         await settle(pilot)
         assert any(
@@ -173,8 +162,8 @@ async def test_palette_optimize_reports_before_after(demo_copy: Path) -> None:
         assert any("before → after" in (n.title or "") for n in app._notifications)
 
 
-async def test_toggle_vectors_explains_when_unavailable(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_toggle_vectors_explains_when_unavailable(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.main.action_toggle_vectors()
@@ -183,25 +172,25 @@ async def test_toggle_vectors_explains_when_unavailable(demo_copy: Path) -> None
             assert any("not available" in n.message for n in app._notifications)
 
 
-async def test_file_change_refreshes_results_and_reader(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy)
+async def test_file_change_refreshes_results_and_reader(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "zyzzyvaquux")
         assert not app.main.search_pane.hits
         app.main.navigator.open_path("digest/wiki/bm25.md")
         await settle(pilot)
-        note = demo_copy / "digest/wiki/bm25.md"
+        note = indexed_demo / "digest/wiki/bm25.md"
         note.write_text(note.read_text(encoding="utf-8") + "\nzyzzyvaquux appears\n", "utf-8")
         await wait_until(pilot, lambda: bool(app.main.search_pane.hits))
         assert app.main.search_pane.hits[0].path == "digest/wiki/bm25.md"
         await wait_until(pilot, lambda: "zyzzyvaquux" in app.main.reader.text)
 
 
-async def test_the_header_counts_in_words(demo_copy: Path) -> None:
+async def test_the_header_counts_in_words(indexed_demo: Path) -> None:
     """`1 tombstone` once a one-chunk note is edited (the header read `1 tombstones`)."""
-    note = demo_copy / "digest/wiki/one-chunk.md"
+    note = indexed_demo / "digest/wiki/one-chunk.md"
     note.write_text("# One chunk\n\nshort\n", "utf-8")
-    app = RemeApp(demo_copy)
+    app = RemeApp(indexed_demo)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         header = lambda: str(app.query_one("#status").render())  # noqa: E731
@@ -211,13 +200,13 @@ async def test_the_header_counts_in_words(demo_copy: Path) -> None:
         assert "· 1 tombstone  │" in header()
 
 
-async def test_deleted_open_file_shows_message(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy)
+async def test_deleted_open_file_shows_message(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.main.navigator.open_path("digest/wiki/rrf.md")
         await settle(pilot)
-        (demo_copy / "digest/wiki/rrf.md").unlink()
+        (indexed_demo / "digest/wiki/rrf.md").unlink()
         message = app.query_one("#reader-message")
         await wait_until(pilot, lambda: message.display)
         assert "was deleted" in str(message.render())
@@ -247,8 +236,8 @@ async def test_dangling_link_and_empty_workspace_are_explained(tmp_path: Path) -
         assert "no notes yet" in str(app.query_one("#reader-message").render())
 
 
-async def test_keyboard_pane_cycling_and_switcher(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_keyboard_pane_cycling_and_switcher(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.focused.id == "query"
@@ -259,15 +248,15 @@ async def test_keyboard_pane_cycling_and_switcher(demo_copy: Path) -> None:
         await pilot.press("o")
         await pilot.pause()
         await pilot.press(*"Reciprocal Rank")
-        await pilot.pause(0.5)
+        await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
         assert app.main.reader.path == "digest/wiki/rrf.md"
 
 
-async def test_slash_in_the_empty_search_box_only_focuses_it(demo_copy: Path) -> None:
+async def test_slash_in_the_empty_search_box_only_focuses_it(indexed_demo: Path) -> None:
     """The box has focus at launch; `/` out of habit must not start the query with a `/`."""
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         box = app.query_one("#query", Input)

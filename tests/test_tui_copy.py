@@ -40,8 +40,8 @@ async def _search(pilot: Pilot, query: str) -> None:
     await pilot.press("down")
 
 
-async def test_a_hit_copies_its_path_line_link_and_lines(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_a_hit_copies_its_path_line_link_and_lines(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await _search(pilot, "solar")
         hit = app.main.search_pane.hits[0]
@@ -51,7 +51,7 @@ async def test_a_hit_copies_its_path_line_link_and_lines(demo_copy: Path) -> Non
         assert await _copy(pilot, "Wikilink L7-L49") == "[[digest/wiki/solar.md#L7-L49]]"
         markdown = await _copy(pilot, "Markdown link")
         assert markdown == "[Solar Energy Research](digest/wiki/solar.md)"
-        lines = (demo_copy / hit.path).read_text(encoding="utf-8").splitlines()[6:49]
+        lines = (indexed_demo / hit.path).read_text(encoding="utf-8").splitlines()[6:49]
         assert await _copy(pilot, "Lines 7-49") == "\n".join(lines)
 
 
@@ -82,8 +82,8 @@ async def test_in_a_vault_a_wikilink_is_the_shortest_unambiguous_name(tmp_path: 
         assert await _copy(pilot, "Wikilink") == "[[A/Note]]"  # B/note.md shares the name
 
 
-async def test_copy_with_nothing_in_focus_says_so(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_copy_with_nothing_in_focus_says_so(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.ws is not None, timeout=60)
         app.main.focus_reader()

@@ -22,6 +22,7 @@ from textual.widgets import Input, Static
 from reme_core import DeleteReport, MoveReport, Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
+from tests.helpers import settle as settle_pilot
 from tests.helpers import settle_workers, tree_bytes, workers_done
 from tests.test_tui_upkeep import run_command
 
@@ -179,9 +180,9 @@ async def open_note(pilot: Any, path: str) -> None:
     pilot.app.main.focus_reader()
 
 
-async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy: Path) -> None:
+async def test_app_rename_rewrites_inbound_links_and_follows_the_note(indexed_demo: Path) -> None:
     dst = "digest/wiki/retrieval-regression.md"
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, NOTE)
         inlinks = sorted(n.path for n in app.main.neighbours.data.inlinks)
@@ -195,9 +196,9 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy:
         await pilot.press("enter")
         await settle_workers(pilot)
         assert not isinstance(app.screen, MoveScreen)
-        assert not (demo_copy / NOTE).exists() and (demo_copy / dst).exists()
+        assert not (indexed_demo / NOTE).exists() and (indexed_demo / dst).exists()
         for source in inlinks:
-            text = (demo_copy / source).read_text("utf-8")
+            text = (indexed_demo / source).read_text("utf-8")
             assert f"[[{dst}" in text and f"[[{NOTE}" not in text, source
         assert app.main.reader.path == dst
         assert str(app.query_one("#reader-header", Static).render()).startswith(dst)
@@ -206,11 +207,11 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(demo_copy:
 
 
 async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
-    demo_copy: Path,
+    indexed_demo: Path,
 ) -> None:
     path = "digest/wiki/rrf.md"
-    original = (demo_copy / path).read_bytes()
-    app = RemeApp(demo_copy, watch=False)
+    original = (indexed_demo / path).read_bytes()
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, path)
         sources = {n.path for n in app.main.neighbours.data.inlinks}
@@ -222,42 +223,42 @@ async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
         assert all(f"  {source}:" in text for source in sources)
         await pilot.press("y")
         await settle_workers(pilot)
-        assert isinstance(app.screen, DeleteScreen) and (demo_copy / path).exists()
+        assert isinstance(app.screen, DeleteScreen) and (indexed_demo / path).exists()
         await pilot.press("tab", "enter")
         await settle_workers(pilot)
-        assert not (demo_copy / path).exists()
-        assert (demo_copy / ".trash" / path).read_bytes() == original
+        assert not (indexed_demo / path).exists()
+        assert (indexed_demo / ".trash" / path).read_bytes() == original
         assert app.ws.node(path) is None
         assert "was deleted" in str(app.query_one("#reader-message", Static).render())
         assert any("now dangling" in n.message for n in app._notifications)
 
         await pilot.press("ctrl+z")
         await settle_workers(pilot)
-        assert (demo_copy / path).read_bytes() == original
-        assert not (demo_copy / ".trash" / path).exists()
+        assert (indexed_demo / path).read_bytes() == original
+        assert not (indexed_demo / ".trash" / path).exists()
         assert app.ws.node(path) is not None and app.main.reader.path == path
         assert {n.path for n in app.main.neighbours.data.inlinks} == sources
         assert any(n.title == "Undone" for n in app._notifications)
 
 
-async def test_typing_dynamic_in_the_reader_deletes_nothing(demo_copy: Path) -> None:
+async def test_typing_dynamic_in_the_reader_deletes_nothing(indexed_demo: Path) -> None:
     """The word "Dynamic" typed with the reader focused once meant D (delete) then y (yes)."""
-    before = tree_bytes(demo_copy)
-    app = RemeApp(demo_copy, watch=False)
+    before = tree_bytes(indexed_demo)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, NOTE)
         await pilot.press(*"Dynamic")
         await settle_workers(pilot)
         assert not isinstance(app.screen, DeleteScreen)
-    assert tree_bytes(demo_copy) == before
-    assert not (demo_copy / ".trash").exists()
+    assert tree_bytes(indexed_demo) == before
+    assert not (indexed_demo / ".trash").exists()
 
 
-async def test_no_letter_typed_in_the_reader_changes_a_file(demo_copy: Path) -> None:
+async def test_no_letter_typed_in_the_reader_changes_a_file(indexed_demo: Path) -> None:
     """Every letter, each followed by a word, from the reader: dialogs may open (and get the
     word), but nothing is written, moved or deleted until a non-letter key asks for it."""
-    before = tree_bytes(demo_copy)
-    app = RemeApp(demo_copy, watch=False)
+    before = tree_bytes(indexed_demo)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, NOTE)
         for letter in string.ascii_letters:
@@ -270,16 +271,16 @@ async def test_no_letter_typed_in_the_reader_changes_a_file(demo_copy: Path) -> 
                 app.main.navigator.open_path(NOTE)
                 await settle_workers(pilot)
             app.main.focus_reader()
-    assert tree_bytes(demo_copy) == before
+    assert tree_bytes(indexed_demo) == before
 
 
-async def test_palette_undo_reverts_a_move_made_by_the_cli(demo_copy: Path) -> None:
+async def test_palette_undo_reverts_a_move_made_by_the_cli(indexed_demo: Path) -> None:
     """The undo record is the workspace's: the browser undoes what `reme-tui move` did."""
     dst = "digest/wiki/retrieval-regression.md"
-    before = tree_bytes(demo_copy)
+    before = tree_bytes(indexed_demo)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     done = subprocess.run(
-        [sys.executable, "-m", "reme_tui", "-w", str(demo_copy), "move", NOTE, dst],
+        [sys.executable, "-m", "reme_tui", "-w", str(indexed_demo), "move", NOTE, dst],
         capture_output=True,
         text=True,
         env=env,
@@ -287,7 +288,7 @@ async def test_palette_undo_reverts_a_move_made_by_the_cli(demo_copy: Path) -> N
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, dst)
         await run_command(pilot, "Undo")
@@ -297,14 +298,14 @@ async def test_palette_undo_reverts_a_move_made_by_the_cli(demo_copy: Path) -> N
         await pilot.press("ctrl+z")  # nothing left to undo: said, not raised
         await settle_workers(pilot)
         assert any("nothing to undo" in n.message for n in app._notifications)
-    after = tree_bytes(demo_copy)
+    after = tree_bytes(indexed_demo)
     assert {k: v for k, v in after.items() if not k.startswith(".")} == {
         k: v for k, v in before.items() if not k.startswith(".")
     }
 
 
-async def test_app_new_note_is_created_opened_and_searchable(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_app_new_note_is_created_opened_and_searchable(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, "digest/wiki/rrf.md")
         await pilot.press("n")
@@ -314,17 +315,17 @@ async def test_app_new_note_is_created_opened_and_searchable(demo_copy: Path) ->
             *"zz-graph-notes.md", "enter", *"Zyzzyva graphs", "enter", *"notes", "enter"
         )
         await settle_workers(pilot)
-        assert (demo_copy / "digest/wiki/zz-graph-notes.md").exists()
+        assert (indexed_demo / "digest/wiki/zz-graph-notes.md").exists()
         assert app.main.reader.path == "digest/wiki/zz-graph-notes.md"
         app.main.action_focus_search()
         await pilot.press(*"zyzzyva")
-        await pilot.pause(0.3)
+        await settle_pilot(pilot)
         await settle_workers(pilot)
         assert [h.path for h in app.main.search_pane.hits] == ["digest/wiki/zz-graph-notes.md"]
 
 
-async def test_file_keys_type_into_the_search_box(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_file_keys_type_into_the_search_box(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, NOTE)
         app.main.action_focus_search()

@@ -25,6 +25,8 @@ from tests.real_vault import N_NOTES, kill_all, tagged_pids, wait_until, write_v
 from tests.test_tui_app import SIZE
 from tests.test_tui_app import wait_until as app_wait_until
 
+pytestmark = pytest.mark.slow  # CI runs it; `pytest -m "not slow"` skips it
+
 
 @pytest.fixture
 def vault(tmp_path: Path) -> Path:

@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Button, Input
 
 from reme_core import MoveReport, Workspace
 from reme_tui.screens.file_ops import MoveScreen
+from tests.helpers import until
 from tests.test_tui_file_ops import Host, _unset, preview, settle
 
 FILES: dict[str, str | bytes] = {
@@ -62,7 +63,9 @@ async def test_leaving_md_warns_before_moving(vault: Workspace) -> None:
         assert app.result is _unset  # the first Move only warns
         assert "Press Move again" in preview(app)
         assert (vault.root / "Concepts/Digital garden.md").exists()
-        await pilot.pause(0.3)  # a button ignores presses during its 0.2 s press effect
+        # a button ignores presses during its press effect
+        button = app.screen.query_one("#move", Button)
+        await until(pilot, lambda: not button.has_class("-active"), "the press effect to end")
         await pilot.click("#move")
         await settle(app, pilot)
     assert isinstance(app.result, MoveReport)

@@ -25,8 +25,10 @@ def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-async def test_theme_and_keymap_hold_in_the_next_session(demo_copy: Path, user_dirs: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_theme_and_keymap_hold_in_the_next_session(
+    indexed_demo: Path, user_dirs: Path
+) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.ws is not None)
         assert app.theme != "nord"
@@ -38,7 +40,7 @@ async def test_theme_and_keymap_hold_in_the_next_session(demo_copy: Path, user_d
     with path.open("a", encoding="utf-8") as f:
         f.write("keymap:\n  switcher: ctrl+k\n")
 
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.ws is not None)
         assert app.theme == "nord"
@@ -53,26 +55,26 @@ async def test_theme_and_keymap_hold_in_the_next_session(demo_copy: Path, user_d
     assert "# reme-tui browser settings" in path.read_text(encoding="utf-8")  # comments kept
 
 
-async def test_last_query_and_recent_notes_come_back(demo_copy: Path, user_dirs: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_last_query_and_recent_notes_come_back(indexed_demo: Path, user_dirs: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.ws is not None)
         await pilot.press(*"solar")
         await wait_until(pilot, lambda: bool(app.main.search_pane.hits))
         app.main.navigator.open_path("digest/wiki/solar.md")
         await settle(pilot)
-    state = load_state(demo_copy)
+    state = load_state(indexed_demo)
     assert state.path.is_relative_to(user_dirs / "state")
     assert state.last_query == "solar" and state.recent[0] == "digest/wiki/solar.md"
 
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: bool(app.main.search_pane.hits))
         assert app.query_one("#query", Input).value == "solar"
 
 
 async def test_bad_settings_are_named_and_the_rest_applies(
-    demo_copy: Path, user_dirs: Path
+    indexed_demo: Path, user_dirs: Path
 ) -> None:
     path = settings_path()
     path.parent.mkdir(parents=True)
@@ -82,7 +84,7 @@ async def test_bad_settings_are_named_and_the_rest_applies(
         encoding="utf-8",
     )
     notes: list[str] = []
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.ws is not None)
@@ -106,7 +108,7 @@ def test_save_setting_keeps_the_rest_of_the_file(tmp_path: Path) -> None:
     assert problems and f"{path}:2:1: not valid YAML" in problems[0]
 
 
-async def test_newer_bindings_can_be_remapped(demo_copy: Path, user_dirs: Path) -> None:
+async def test_newer_bindings_can_be_remapped(indexed_demo: Path, user_dirs: Path) -> None:
     path = settings_path()
     path.parent.mkdir(parents=True)
     path.write_text(
@@ -115,7 +117,7 @@ async def test_newer_bindings_can_be_remapped(demo_copy: Path, user_dirs: Path) 
         encoding="utf-8",
     )
     notes: list[str] = []
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     app.notify = lambda message, **_: notes.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_until(pilot, lambda: app.ws is not None)

@@ -12,36 +12,35 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from reme_tui.app.browser import RemeApp
-from tests.helpers import workers_done
+from tests.helpers import settle
 
 SIZE = (140, 40)
 
 
 async def _settle(pilot: Pilot) -> None:
-    """Wait for workers, and stop text cursors blinking (a blink is not a difference)."""
-    for _ in range(3):
-        await pilot.pause(0.2)
-        await workers_done(pilot.app)
-        for box in pilot.app.screen.query(Input):
-            box.cursor_blink = False
-        await pilot.pause()
+    """Wait for the typing timer and the workers, and stop text cursors blinking (a blink is
+    not a difference)."""
+    await settle(pilot)
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
+    await pilot.pause()
 
 
-def _app(demo_copy: Path) -> RemeApp:
-    return RemeApp(demo_copy, watch=False)
+def _app(indexed_demo: Path) -> RemeApp:
+    return RemeApp(indexed_demo, watch=False)
 
 
-def test_snapshot_search_results(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_search_results(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         pilot.app.main.search_pane.show_timing = False
         await _settle(pilot)
         await pilot.press(*"bm25 idf")
         await _settle(pilot)
 
-    assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(_app(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_reader_range_and_neighbours(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_reader_range_and_neighbours(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         pilot.app.main.search_pane.show_timing = False
         await _settle(pilot)
@@ -50,20 +49,20 @@ def test_snapshot_reader_range_and_neighbours(demo_copy: Path, snap_compare) -> 
         await pilot.press("enter", "enter")
         await _settle(pilot)
 
-    assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(_app(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_palette(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_palette(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await _settle(pilot)
         await pilot.press("ctrl+p")
         await pilot.press(*"index")
         await _settle(pilot)
 
-    assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(_app(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_rename_preview(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_rename_preview(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await _settle(pilot)
         pilot.app.main.navigator.open_path("daily/2026-06-15/retrieval-regression.md")
@@ -74,10 +73,10 @@ def test_snapshot_rename_preview(demo_copy: Path, snap_compare) -> None:
         pilot.app.screen.query_one("#dst", Input).value = "digest/wiki/retrieval-regression.md"
         await _settle(pilot)
 
-    assert snap_compare(_app(demo_copy), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(_app(indexed_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_narrow_hides_links(demo_copy: Path, snap_compare) -> None:
+def test_snapshot_narrow_hides_links(indexed_demo: Path, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         pilot.app.main.search_pane.show_timing = False
         await _settle(pilot)
@@ -86,4 +85,4 @@ def test_snapshot_narrow_hides_links(demo_copy: Path, snap_compare) -> None:
         await pilot.press("enter", "enter")
         await _settle(pilot)
 
-    assert snap_compare(_app(demo_copy), terminal_size=(100, 30), run_before=run_before)
+    assert snap_compare(_app(indexed_demo), terminal_size=(100, 30), run_before=run_before)

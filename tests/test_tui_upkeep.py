@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.reader.note_view import NoteView
-from tests.helpers import settle_workers
+from tests.helpers import settle, settle_workers
 
 SIZE = (140, 40)
 NOTE = "digest/wiki/rrf.md"
@@ -23,7 +23,7 @@ async def run_command(pilot: Pilot, title: str) -> None:
     await pilot.press("ctrl+p")
     await pilot.pause()
     await pilot.press(*title)
-    await pilot.pause(0.3)  # the palette searches its providers in a worker
+    await settle(pilot)  # the palette searches its providers in a worker
     await pilot.press("enter")
     await settle_workers(pilot)
 
@@ -124,7 +124,7 @@ async def test_toggle_vectors_reports_an_unavailable_provider(demo_copy: Path) -
         assert note.severity == "warning" and "unavailable" in note.message
         app.main.action_focus_search()
         await pilot.press(*"bm25")
-        await pilot.pause(0.3)
+        await settle(pilot)
         await settle_workers(pilot)
         assert app.main.search_pane.hits, "keyword search still answers"
         app.main.action_toggle_vectors()

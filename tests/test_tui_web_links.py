@@ -84,6 +84,7 @@ def wait_until_true(cond: Callable[[], bool], timeout: float, screen: Callable[[
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_a_web_link_opens_in_the_system_browser_from_a_real_terminal(
     vault: Path, tmp_path: Path
 ) -> None:
