@@ -19,6 +19,7 @@ class EditTarget(HoldsIndex, Protocol):
     """A workspace's files, settings and index, and the one way to tell it what changed."""
 
     root: Path
+    mode: str  # "memory" or "vault"
     settings: ParseSettings
     warnings: list[str]
     watch_scope: Scope

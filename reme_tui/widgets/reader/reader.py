@@ -9,7 +9,6 @@ offers to create it where Obsidian would.
 
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -345,6 +344,5 @@ class Reader(Vertical):
     def _create(self, ws: Workspace, path: str) -> None:
         """Create the linked note off the UI thread (a refusal is notified by
         `on_worker_state_changed`)."""
-        name = posixpath.splitext(posixpath.basename(path))[0]
-        created = ws.create(path, name=name, description="")
+        created = ws.create(path)  # the frontmatter a new note gets in this mode
         self.post_message(self.Created(created.relative_to(ws.root).as_posix()))
