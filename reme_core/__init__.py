@@ -119,6 +119,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "fill_template": ("reme_core.edit.templates", "fill_template"),
     "list_templates": ("reme_core.edit.templates", "list_templates"),
     "read_template": ("reme_core.edit.templates", "read_template"),
+    "template_body": ("reme_core.edit.templates", "template_body"),
     "daily_note_path": ("reme_core.edit.daily_note", "daily_note_path"),
     "daily_note_date": ("reme_core.edit.daily_note", "daily_note_date"),
     "adjacent_daily_note": ("reme_core.edit.daily_note", "adjacent_daily_note"),

@@ -24,7 +24,12 @@ from reme_core.edit.note_jobs import (
     stat_path,
     update_frontmatter,
 )
-from reme_core.edit.templates import fill_template, list_templates, read_template
+from reme_core.edit.templates import (
+    fill_template,
+    list_templates,
+    read_template,
+    template_body,
+)
 from reme_core.edit.undo import UndoReport
 from reme_core.edit.undo_history import UndoRefused
 from reme_core.edit.write import WriteReport
@@ -193,6 +198,7 @@ __all__ = [
     "save_note",
     "stat_path",
     "suffix_warnings",
+    "template_body",
     "template_settings",
     "update_frontmatter",
     "walk_ahead",

@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from reme_core.errors import RemeError
-from reme_core.files.obsidian_settings import TemplateSettings
+from reme_core.files.obsidian_settings import TemplateSettings, template_settings
 from reme_core.files.paths import resolve_inside
 from reme_core.moment_dates import format_moment
 
@@ -71,3 +71,9 @@ def read_template(root: Path, rel: str) -> str:
         return data.decode("utf-8-sig", errors="replace").replace("\r\n", "\n")
     except (OSError, RemeError):
         return ""
+
+
+def template_body(root: Path, template: str, title: str, when: datetime | None = None) -> str:
+    """A new note's text from the vault template `template`, for a note titled `title`."""
+    settings = template_settings(root)
+    return fill_template(read_template(root, template), title, when or datetime.now(), settings)

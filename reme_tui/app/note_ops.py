@@ -12,9 +12,19 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from reme_core import DeleteReport, MoveReport, UndoReport, Workspace
+from rich.text import Text
+
+from reme_core import (
+    DeleteReport,
+    MoveReport,
+    UndoReport,
+    Workspace,
+    list_templates,
+    template_settings,
+)
 from reme_tui.messages import Undone
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
+from reme_tui.screens.pick_list import PickScreen
 
 if TYPE_CHECKING:
     from reme_tui.app.main_screen import MainScreen
@@ -108,11 +118,29 @@ class NoteOps:
             self.screen.focus_reader()
 
     def new(self) -> None:
-        """Create a note in the open note's folder (the workspace root when none is open)."""
+        """Create a note in the open note's folder (the workspace root when none is open); in
+        a vault with a templates folder, from a template (a picker when there are several)."""
         ws = self._workspace()
-        if ws is not None:
-            folder = posixpath.dirname(self.screen.reader.path)
-            self.screen.app.push_screen(NewNoteScreen(ws, folder), self._created)
+        if ws is None:
+            return
+        folder = posixpath.dirname(self.screen.reader.path)
+        templates = (
+            list_templates(ws.root, template_settings(ws.root)) if ws.mode == "vault" else []
+        )
+        if len(templates) <= 1:
+            template = templates[0] if templates else ""
+            self.screen.app.push_screen(NewNoteScreen(ws, folder, template), self._created)
+            return
+        rows: list[tuple[str | Text, str | None]] = [("Blank note", "")]
+        rows += [(t, t) for t in templates]
+
+        def chosen(template: str | None) -> None:
+            if template is not None:
+                screen = NewNoteScreen(ws, folder, template)
+                self.screen.app.push_screen(screen, self._created)
+
+        hint = f"{len(templates)} templates · Enter chooses · Esc cancels"
+        self.screen.app.push_screen(PickScreen("New note from a template", rows, hint), chosen)
 
     def _created(self, path: str | None) -> None:
         if path:
