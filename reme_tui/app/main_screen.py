@@ -92,9 +92,9 @@ class MainScreen(Screen[None]):
         Binding("t", "traverse", "Traverse", id="traverse"),
         Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
         # The browsing views (`BrowseViews`).
-        Binding("B", "bookmarks", "Bookmarks", id="bookmarks"),
+        Binding("B", "bookmarks", "Bookmarks", show=False, id="bookmarks"),
         Binding("ctrl+b", "bookmark", "Bookmark", show=False, id="bookmark"),
-        Binding("ctrl+t", "today", "Today", id="today"),  # it may write: never a letter
+        Binding("ctrl+t", "today", "Today", show=False, id="today"),  # it writes: not a letter
         Binding("comma", "previous_daily", "Prev day", show=False, id="previous_daily"),
         Binding("full_stop", "next_daily", "Next day", show=False, id="next_daily"),
         Binding("H", "history", "History", show=False, id="history"),

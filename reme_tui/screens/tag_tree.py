@@ -107,11 +107,10 @@ class TagTreeScreen(ModalScreen[str | None]):
 
         grow(tree.root, "")
         tree.root.expand()
-        top = len(forest.get("", []))
+        n = len(message.tags)
         self._status(
-            f"{top} top-level tag{'s' * (top != 1)}, {len(message.tags)} in all · "
-            "Enter lists a tag's notes · →/← expand/collapse"
-            if message.tags
+            f"{n} tag{'s' * (n != 1)} · Enter lists a tag's notes · ←/→ fold"
+            if n
             else "No tags in this workspace."
         )
         tree.cursor_line = 0
