@@ -96,7 +96,7 @@ def test_bookmarks_list_groups_and_every_kind(tmp_path: Path) -> None:
         ("search", "neovim search", ""),
         ("url", "Example 例", ""),
     ]
-    assert marks[2].heading == "Status codes" and marks[2].where == (1, 0)
+    assert marks[2].subpath == "#Status codes" and marks[2].where == (1, 0)
 
 
 def test_adding_keeps_every_unknown_entry_and_field_byte_for_byte(tmp_path: Path) -> None:

@@ -96,7 +96,7 @@ async def test_bookmarks_are_obsidians_file_read_opened_and_added_to(
     assert isinstance(data["items"][3]["ctime"], int)
 
 
-async def test_a_search_bookmark_and_its_removal(
+async def test_removing_a_bookmark_and_opening_a_folder_bookmark(
     make_tree: Callable[[dict[str, str | bytes]], Path],
 ) -> None:
     root = make_tree(VAULT)
@@ -109,9 +109,22 @@ async def test_a_search_bookmark_and_its_removal(
         await pilot.press("d")
         await settle_workers(pilot)
         assert not any("Find gamma" in r for r in _rows(app))
+        kept = load_bookmarks(root / ".obsidian/bookmarks.json").bookmarks()
+        assert [m.kind for m in kept] == ["graph", "group", "file"]
         await pilot.press("escape")
-    items = load_bookmarks(root / ".obsidian/bookmarks.json").bookmarks()
-    assert [m.kind for m in items] == ["graph", "group", "file"]
+        (root / ".obsidian/bookmarks.json").write_text(
+            json.dumps({"items": [{"type": "folder", "ctime": 1, "path": "Journal/2020"}]}),
+            encoding="utf-8",
+        )
+        await run_command(pilot, "Bookmarks")
+        await pilot.press("enter")  # a folder: its notes, through the search box
+        await settle_workers(pilot)
+        assert app.main.search_pane.query_one("#query", Input).value == 'path:"Journal/2020/"'
+        hits = app.main.search_pane.query_one("#results", OptionList)
+        assert hits.option_count >= 2
+    assert [m.kind for m in load_bookmarks(root / ".obsidian/bookmarks.json").bookmarks()] == [
+        "folder"
+    ]
 
 
 async def test_memory_mode_keeps_bookmarks_in_the_state_folder(demo_copy: Path) -> None:

@@ -48,12 +48,6 @@ class Bookmark:
     group: str = ""  # the titles of the groups it sits in, " / "-joined
     where: tuple[int, ...] = ()
 
-    @property
-    def heading(self) -> str:
-        """The heading a `#Heading` subpath names ("" for a whole note or a block)."""
-        sub = self.subpath.lstrip("#")
-        return "" if not sub or sub.startswith("^") else sub
-
 
 @dataclass(slots=True)
 class BookmarkFile:
