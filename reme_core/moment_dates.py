@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from functools import lru_cache
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")  # fmt: skip
@@ -126,6 +127,7 @@ def parse_moment(fmt: str, text: str) -> date | None:
     return day if format_moment(fmt, day) == text else None
 
 
+@lru_cache(maxsize=32)
 def _pattern(fmt: str) -> re.Pattern[str] | None:
     """A regex reading `fmt` (None when the format has no year, month and day to read)."""
     parts: list[str] = []
