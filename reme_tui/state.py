@@ -30,11 +30,13 @@ def state_file(root: Path) -> Path:
 
 def bookmarks_file(root: Path, mode: str) -> Path:
     """Where the workspace's bookmarks live: Obsidian's `.obsidian/bookmarks.json` in a vault
-    (shared with Obsidian), else a file in Obsidian's format beside the workspace's state."""
+    that has `.obsidian/` (shared with Obsidian), else a file in Obsidian's format beside the
+    workspace's state (a folder of notes never gains an `.obsidian/` from us)."""
     from reme_core import BOOKMARKS_FILE
 
-    if mode == "vault":
-        return root / BOOKMARKS_FILE
+    shared = root / BOOKMARKS_FILE
+    if mode == "vault" and shared.parent.is_dir():
+        return shared
     state = state_file(root)
     return state.with_name(f"{state.stem}.bookmarks.json")
 

@@ -253,3 +253,14 @@ async def test_new_in_a_vault_picks_a_template_and_writes_no_frontmatter(
         assert app.main.reader.path == "Standup.md"
     text = (root / "Standup.md").read_text(encoding="utf-8")
     assert text == f"# Standup\nmet on {date.today():%d.%m.%Y}\n"  # dateFormat from templates.json
+
+
+def test_a_vault_without_obsidian_folder_keeps_bookmarks_in_the_state_folder(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "notes"
+    root.mkdir()
+    assert bookmarks_file(root, "vault").parent != root / ".obsidian"
+    (root / ".obsidian").mkdir()
+    assert bookmarks_file(root, "vault") == root / ".obsidian/bookmarks.json"
+    assert bookmarks_file(root, "memory").parent != root / ".obsidian"
