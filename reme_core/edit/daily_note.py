@@ -21,7 +21,6 @@ from reme_core.files.obsidian_settings import (
     DailyNoteSettings,
     TemplateSettings,
     daily_note_settings,
-    template_settings,
 )
 from reme_core.moment_dates import format_moment, parse_moment
 
@@ -69,7 +68,7 @@ def open_daily_note(ws: EditTarget, day: date | None = None) -> tuple[str, bool]
     body = ""
     if settings.template:
         when = datetime.combine(day, now.time())
-        formats = TemplateSettings("", settings.format, template_settings(ws.root).time_format)
+        formats = TemplateSettings("", settings.format)  # {{date}} in the daily format
         title = posixpath.basename(rel)[:-3]
         body = fill_template(read_template(ws.root, settings.template), title, when, formats)
     create(ws, rel, body=body)
