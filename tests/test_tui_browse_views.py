@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Tree
+from textual.widgets import Input, Label, OptionList, Tree
 
 from reme_core import load_bookmarks
 from reme_tui.app.browser import RemeApp
@@ -264,3 +264,24 @@ def test_a_vault_without_obsidian_folder_keeps_bookmarks_in_the_state_folder(
     (root / ".obsidian").mkdir()
     assert bookmarks_file(root, "vault") == root / ".obsidian/bookmarks.json"
     assert bookmarks_file(root, "memory").parent != root / ".obsidian"
+
+
+async def test_a_broken_bookmarks_file_is_explained_and_left_alone(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    root = make_tree({**VAULT, ".obsidian/bookmarks.json": '{"items": [{"type": "fi'})
+    app = RemeApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _open(pilot, "Alpha.md")
+        await pilot.press("B")
+        await settle_workers(pilot)
+        hint = str(app.screen.query_one("#pick-hint", Label).render())
+        assert "bookmarks.json: not readable JSON" in hint
+        await pilot.press("escape", "ctrl+b")
+        await settle_workers(pilot)
+        await pilot.press("enter")  # bookmarking refuses, with one line
+        await settle_workers(pilot)
+        assert any("not readable JSON" in n.message for n in app._notifications)
+    assert (root / ".obsidian/bookmarks.json").read_text(encoding="utf-8") == (
+        '{"items": [{"type": "fi'
+    )
