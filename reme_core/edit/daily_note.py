@@ -12,10 +12,10 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 from reme_core.edit.file_ops import create
 from reme_core.edit.note_jobs import refresh_day_index
-from reme_core.edit.target import EditTarget
 from reme_core.edit.templates import fill_template, read_template
 from reme_core.files.obsidian_settings import (
     DailyNoteSettings,
@@ -23,6 +23,10 @@ from reme_core.files.obsidian_settings import (
     daily_note_settings,
 )
 from reme_core.moment_dates import format_moment, parse_moment
+from reme_core.ports import edit_index
+
+if TYPE_CHECKING:
+    from reme_core.ports import Facade
 
 
 def daily_note_path(settings: DailyNoteSettings, day: date) -> str:
@@ -55,8 +59,9 @@ def adjacent_daily_note(
     return min(later)[1] if later else None
 
 
-def open_daily_note(ws: EditTarget, day: date | None = None) -> tuple[str, bool]:
+def open_daily_note(workspace: Facade, day: date | None = None) -> tuple[str, bool]:
     """The path of `day`'s (today's) note, and whether it was created now."""
+    ws = edit_index(workspace)
     now = datetime.now()
     day = day or now.date()
     settings = daily_note_settings(ws.root, ws.mode)
@@ -64,7 +69,7 @@ def open_daily_note(ws: EditTarget, day: date | None = None) -> tuple[str, bool]
     if (ws.root / rel).is_file():
         return rel, False
     if ws.mode != "vault":
-        return refresh_day_index(ws, day.isoformat()), True
+        return refresh_day_index(workspace, day.isoformat()), True
     body = ""
     if settings.template:
         when = datetime.combine(day, now.time())

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import Input
@@ -27,20 +27,19 @@ from reme_core import (
     daily_note_settings,
     open_daily_note,
 )
+from reme_tui.app.host import Host
+from reme_tui.messages import FollowLink
 from reme_tui.screens.bookmarks import BookmarksScreen
 from reme_tui.screens.pick_list import PickScreen
 from reme_tui.screens.tag_tree import TagTreeScreen
 from reme_tui.state import bookmarks_file
 from reme_tui.widgets.safe_text import drawable
 
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
-
 
 class BrowseViews:
     """Bookmarks, Today, History, Random note and the tag tree, for keys and palette alike."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     def _workspace(self) -> Workspace | None:
@@ -109,10 +108,11 @@ class BrowseViews:
         elif mark.kind in ("search", "folder"):
             folder = mark.path.strip("/")
             line = mark.query if mark.kind == "search" else f'path:"{folder}/"'
-            self.screen.action_focus_search()
-            self.screen.search_pane.query_one("#query", Input).value = line
+            box = self.screen.search_pane.query_one("#query", Input)
+            box.value = line
+            box.focus()
         elif mark.kind == "url":
-            self.screen.web.follow(mark.url)
+            self.screen.post_message(FollowLink(mark.url, web=True))
 
     # -- daily notes ----------------------------------------------------------------------------
     def today(self) -> None:
