@@ -68,6 +68,14 @@ from reme_core.indexing.watcher import watch_workspace
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
 from reme_core.moment_dates import format_moment, parse_moment
 from reme_core.parse.anchors import line_ranges
+from reme_core.parse.embeds import (
+    MAX_EMBED_DEPTH,
+    EmbedNote,
+    EmbedRef,
+    Expanded,
+    embed_section,
+    expand_embeds,
+)
 from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
 from reme_core.parse.markdown_render import (
     Heading,
@@ -77,6 +85,12 @@ from reme_core.parse.markdown_render import (
     render_markdown,
 )
 from reme_core.parse.note_names import names_of
+from reme_core.parse.properties import (
+    Property,
+    properties,
+    property_value,
+    render_properties,
+)
 from reme_core.parse.web_links import WebLinkMatch, find_web_links
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
@@ -102,6 +116,7 @@ from reme_core.workspace import Workspace
 __all__ = [
     "BOOKMARKS_FILE",
     "MARKDOWN_STYLES",
+    "MAX_EMBED_DEPTH",
     "NO_DATE",
     "UNSUPPORTED_OPERATORS",
     "BatchReport",
@@ -117,6 +132,9 @@ __all__ = [
     "DeleteReport",
     "Discovered",
     "EditReport",
+    "EmbedNote",
+    "EmbedRef",
+    "Expanded",
     "FeedEvent",
     "FileChange",
     "FileChunk",
@@ -140,6 +158,7 @@ __all__ = [
     "OptimizeReport",
     "ParsedQuery",
     "PathRefused",
+    "Property",
     "RangeError",
     "ReadResult",
     "Rebuilt",
@@ -182,9 +201,11 @@ __all__ = [
     "describe_vectors",
     "discover",
     "edit_note",
+    "embed_section",
     "enclosing_index",
     "est_tokens",
     "existing_file",
+    "expand_embeds",
     "fill_template",
     "find_markdown_links",
     "find_web_links",
@@ -203,10 +224,13 @@ __all__ = [
     "outline",
     "parse_moment",
     "parse_query",
+    "properties",
+    "property_value",
     "read_frontmatter",
     "read_template",
     "remove_bookmark",
     "render_markdown",
+    "render_properties",
     "save_note",
     "stat_path",
     "suffix_warnings",

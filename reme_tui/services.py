@@ -34,6 +34,7 @@ from reme_core import (
     outline,
     template_body,
 )
+from reme_tui.widgets.graph.model import LocalGraph, build_graph
 from reme_tui.widgets.neighbours import (
     Mention,
     NeighbourData,
@@ -79,9 +80,29 @@ def load_note(ws: Workspace, path: str, render: bool = False) -> NoteData:
     links = note_links(path, "\n".join(lines), link_targets(ws, path))
     titles = embed_titles(ws, links)
     note = NoteData(path, text, ws.node(path), lines, links, titles, outline(lines))
+    note.embeds = WorkspaceEmbeds(ws)
     if render:
-        note.rendered = render_note(note)
+        note.rendered, note.rendered_links = render_note(note)
     return note
+
+
+class WorkspaceEmbeds:
+    """The notes a note embeds, read and their links resolved as `load_note` does (the
+    reader's render worker calls it)."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    def note(self, path: str) -> tuple[list[str], list[LinkState], dict[str, str]]:
+        lines = prepare_lines(read_whole(self.ws, path))
+        links = note_links(path, "\n".join(lines), link_targets(self.ws, path))
+        return lines, links, embed_titles(self.ws, links)
+
+    def size(self, path: str) -> int | None:
+        try:
+            return (self.ws.root / path).stat().st_size
+        except (OSError, ValueError):
+            return None
 
 
 def embed_titles(ws: Workspace, links: list[LinkState]) -> dict[str, str]:
@@ -129,6 +150,16 @@ def link_targets(ws: Workspace, path: str) -> dict[str, tuple[str, str]]:
         )
         for link in links
     }
+
+
+def local_graph(ws: Workspace, centre: str, depth: int, filter: str, limit: int) -> LocalGraph:
+    """The graph view's model around `centre` (RemeError when it is not an indexed note)."""
+
+    def tags_of(path: str) -> list[str]:
+        node = ws.node(path)
+        return node.tags if node is not None else []
+
+    return build_graph(ws.traverse(centre, depth, "both"), tags_of, filter, limit)
 
 
 @dataclass

@@ -79,7 +79,8 @@ async def test_rendered_view_draws_obsidian_forms(tmp_path: Path) -> None:
         assert "Visible text." in text
         name_row = next(r for r in rows(view) if "Rain" in r)
         assert "Rain" in name_row and "water" in name_row, "a table keeps its first column"
-        assert "↳ embedded: Solar Power" in text, "a note embed shows the target's title"
+        assert "╭─ Energy/Solar panels.md" in text, "a note embed is framed, titled by its path"
+        assert "│ Intro." in text, "and shows the embedded note's text"
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,7 @@ async def test_each_vault_link_form_is_followed_with_tab_and_enter(tmp_path: Pat
             line = next(
                 i for i, text in enumerate(app.main.reader.view.lines, 1) if text == "## Efficiency"
             )
-            assert view.current_line <= line <= view.current_line + view.size.height
+            assert view.current_place[1] <= line <= view.current_place[1] + view.size.height
 
 
 async def test_a_link_to_an_alias_is_dangling_in_the_reader(tmp_path: Path) -> None:

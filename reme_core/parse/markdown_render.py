@@ -58,7 +58,8 @@ STYLE_NAMES = frozenset(
     [f"h{level}" for level in range(1, 7)]
     + ["strong", "em", "strike", "mark", "code", "url", "tag", "bullet", "done"]
     + ["quote", "quote-bar", "fence", "rule", "th", "table-rule", "callout-type"]
-    + ["callout-title"]
+    + ["callout-title", "embed-frame", "embed-title", "embed-missing"]
+    + ["prop-key", "prop-kind", "prop-value"]
     + [f"callout-{family}" for family in _CALLOUTS]
 )
 
@@ -78,13 +79,15 @@ class RenderedLine:
     """One line of the rendered note: its text, style spans, links and source line.
 
     `styles` are (start, end, style name); `links` (start, end, n) where n indexes the
-    `links` given to `render_markdown`.
+    `links` given to `render_markdown`. `path` names the file `source` counts in when it
+    is not the note rendered (a line shown inside an embed), else it is "".
     """
 
     text: str
     source: int
     styles: list[tuple[int, int, str]] = field(default_factory=list)
     links: list[tuple[int, int, int]] = field(default_factory=list)
+    path: str = ""
 
 
 @dataclass(frozen=True, slots=True)

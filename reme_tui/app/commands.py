@@ -36,6 +36,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Toggle rendered Markdown", "Source lines with numbers ↔ rendered Markdown", "markdown"),
     ("Toggle traverse view", "Direct links ↔ everything within two links", "traverse"),
     ("Edit note in $EDITOR", "Open the current note at the current line", "edit"),
+    ("Edit property…", "One property of the open note; the other keys kept", "edit_property"),
+    ("Graph", "The open note among its links and backlinks; arrows walk it", "graph"),
     ("Sync with disk now", "Apply file changes the watcher has not seen yet", "sync"),
     (
         "Open settings file",

@@ -26,10 +26,12 @@ from textual.worker import Worker, get_current_worker
 from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace, describe_vectors
 from reme_tui.app.browse_views import BrowseViews
 from reme_tui.app.clipboard import Copier
+from reme_tui.app.graph_ops import show_graph
 from reme_tui.app.host import Host
 from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.pane_layout import LINKS, READER, SEARCH, PaneLayout
+from reme_tui.app.property_ops import edit_property
 from reme_tui.app.upkeep import Upkeep
 from reme_tui.app.web_open import WebOpener
 from reme_tui.messages import (
@@ -104,6 +106,8 @@ class MainScreen(Host):
         Binding("full_stop", "next_daily", "Next day", show=False, id="next_daily"),
         Binding("H", "history", "History", show=False, id="history"),
         Binding("R", "random_note", "Random", show=False, id="random_note"),
+        Binding("p", "edit_property", "Property", show=False, id="edit_property"),
+        Binding("v", "graph", "Graph", id="graph"),
     ]
 
     def __init__(self) -> None:
@@ -414,6 +418,14 @@ class MainScreen(Host):
     def action_edit(self) -> None:
         """Open $VISUAL/$EDITOR at the current line; re-read the note afterwards."""
         self.upkeep.edit()
+
+    def action_edit_property(self) -> None:
+        """Edit one property of the open note (the other keys and their order kept)."""
+        edit_property(self)
+
+    def action_graph(self) -> None:
+        """The open note's local graph, walkable with the keyboard."""
+        show_graph(self)
 
     def action_sync(self) -> None:
         """Apply changes on disk now (the listener refreshes the panes)."""

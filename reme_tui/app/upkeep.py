@@ -35,12 +35,12 @@ class Upkeep:
     def edit(self) -> None:
         """Open $VISUAL/$EDITOR at the current line; re-read the note afterwards."""
         screen, ws = self.screen, self.screen.ws
-        path = screen.reader.path
+        path, line = screen.reader.view.current_place
         if ws is None or not path or not (ws.root / path).exists():
             screen.notify("Open a note first.", timeout=2)
             return
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        command = [*shlex.split(editor), f"+{screen.reader.view.current_line}", str(ws.root / path)]
+        command = [*shlex.split(editor), f"+{line}", str(ws.root / path)]
         try:
             with screen.app.suspend():
                 subprocess.run(command, check=False)
@@ -57,7 +57,7 @@ class Upkeep:
             screen.notify(f"Cannot run {editor!r}: {exc}", severity="error")
             return
         self.sync()
-        screen.navigator.read(path, list(screen.reader.view.ranges), "", None)
+        screen.navigator.read(screen.reader.path, list(screen.reader.view.ranges), "", None)
 
     def sync(self) -> None:
         """Apply changes on disk now (the listener refreshes the panes)."""

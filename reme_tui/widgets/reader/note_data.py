@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.cells import cell_len
-
-from reme_core import FileNode, Heading, LinkSpan, RenderedLine, render_markdown
-from reme_tui.widgets.reader.note_links import LinkState, link_label
+from reme_core import FileNode, Heading, RenderedLine
+from reme_tui.widgets.reader.embedded import EmbedSource, rendered_view
+from reme_tui.widgets.reader.note_links import LinkState
 
 
 @dataclass(slots=True)
 class NoteData:
     """A note read off the UI thread: its lines, node, links, outline and, when asked, the
-    rendered lines."""
+    rendered lines (and the links they number, embedded notes' too); `embeds` reads the
+    notes it embeds."""
 
     path: str
     text: str
@@ -24,13 +24,11 @@ class NoteData:
     titles: dict[str, str]
     headings: list[Heading]
     rendered: list[RenderedLine] | None = None
+    rendered_links: list[LinkState] | None = None
+    embeds: EmbedSource | None = None
 
 
-def render_note(note: NoteData) -> list[RenderedLine]:
+def render_note(note: NoteData) -> tuple[list[RenderedLine], list[LinkState]]:
     """The note's Markdown as the reader's rendered lines (links labelled as Obsidian shows
-    them)."""
-    spans = [
-        LinkSpan(link.match.line, link.match.start, link.match.end, link_label(link, note.titles))
-        for link in note.links
-    ]
-    return render_markdown(note.lines, spans, cell_len)
+    them, the properties panel on top, embeds drawn inline) and the links they number."""
+    return rendered_view(note.path, note.lines, note.links, note.titles, note.embeds)

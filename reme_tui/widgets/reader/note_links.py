@@ -30,6 +30,7 @@ class LinkState:
     match: WikilinkMatch | MarkdownLinkMatch | WebLinkMatch
     target: str
     kind: str  # "note", "dangling", "attachment", "self" or "web" (target: the address)
+    source: str = ""  # the file it is written in, when not the open note (inside an embed)
 
 
 def note_links(path: str, body: str, resolve: dict[str, tuple[str, str]]) -> list[LinkState]:

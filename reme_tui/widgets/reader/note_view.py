@@ -70,6 +70,7 @@ class NoteView(ScrollView, can_focus=True):
         self.lines: list[str] = []
         self.links: list[LinkState] = []
         self.rendered: list[RenderedLine] | None = None
+        self.rendered_links: list[LinkState] | None = None
         self.ranges: list[tuple[int, int]] = []
         self.link_cursor: int | None = None
         self._cache: dict[int, Strip] = {}
@@ -93,23 +94,30 @@ class NoteView(ScrollView, can_focus=True):
         lines: list[str],
         links: list[LinkState],
         rendered: list[RenderedLine] | None = None,
+        rendered_links: list[LinkState] | None = None,
     ) -> None:
         """Show a note's source lines (from `prepare_lines`) and its links, or its
-        `rendered` lines when given."""
+        `rendered` lines when given (`rendered_links`: the links they number, embedded
+        notes' too)."""
         self.path = path
         self.lines = lines
         self.links = links
         self.rendered = rendered
+        self.rendered_links = rendered_links
         self.ranges = []
         self.link_cursor = None
         self._anchor = None
         self._gutter = len(str(max(1, len(self.lines)))) + 2
         self._layout()
 
-    def show_rendered(self, rendered: list[RenderedLine] | None) -> None:
-        """Switch to the rendered lines (None: back to the source), keeping the top line."""
+    def show_rendered(
+        self, rendered: list[RenderedLine] | None, links: list[LinkState] | None = None
+    ) -> None:
+        """Switch to the rendered lines (None: back to the source), keeping the top line;
+        `links`: the links they number."""
         top = self.line_at_row(int(self.scroll_y))
         self.rendered = rendered
+        self.rendered_links = links
         self._anchor = None
         self._layout()
         if self.link_cursor is not None and self.link_cursor not in self._link_at:
@@ -128,7 +136,13 @@ class NoteView(ScrollView, can_focus=True):
                 self._link_at[index] = (m.line - 1, m.start)
         else:
             self._texts = [r.text for r in self.rendered]
-            self._sources = [r.source for r in self.rendered]
+            # An embedded line counts as the open note's line it is embedded at, so that
+            # the items' source lines stay in order for the look-ups by line.
+            self._sources = []
+            own = 1
+            for r in self.rendered:
+                own = own if r.path else r.source
+                self._sources.append(own)
             for item, r in enumerate(self.rendered):
                 if r.links:
                     self._item_links[item] = r.links
@@ -225,21 +239,35 @@ class NoteView(ScrollView, can_focus=True):
         self._anchor = (line, span, int(self.scroll_y))  # as clamped by the scroll range
 
     @property
-    def current_line(self) -> int:
-        """Where the editor should open: the link cursor, a visible range, or the top row."""
+    def shown_links(self) -> list[LinkState]:
+        """The links the items number: the note's, or in the rendered view those of its
+        rendered lines (embedded notes' links too)."""
+        if self.rendered is not None and self.rendered_links is not None:
+            return self.rendered_links
+        return self.links
+
+    @property
+    def current_place(self) -> tuple[str, int]:
+        """Where the editor should open, as (file, 1-based line): the link cursor, a visible
+        range, or the top row; a line shown inside an embed is its own file's line."""
         top = self.line_at_row(int(self.scroll_y))
         if self.link_cursor is not None:
-            return self.links[self.link_cursor].match.line
+            link = self.shown_links[self.link_cursor]
+            return link.source or self.path, link.match.line
         bottom = self.line_at_row(int(self.scroll_y) + max(0, self.size.height - 1))
         for start, _ in self.ranges:
             if top <= start <= bottom:
-                return start
-        return top
+                return self.path, start
+        if self.rendered is not None and self._texts:
+            shown = self.rendered[self._item_at_row(int(self.scroll_y))]
+            if shown.path:
+                return shown.path, shown.source
+        return self.path, top
 
     @property
     def selected_link(self) -> LinkState | None:
         """The link under the cursor, if any."""
-        return None if self.link_cursor is None else self.links[self.link_cursor]
+        return None if self.link_cursor is None else self.shown_links[self.link_cursor]
 
     # -- links --------------------------------------------------------------------------------
     def action_next_link(self) -> None:
@@ -274,7 +302,9 @@ class NoteView(ScrollView, can_focus=True):
             self.notify("Press Tab to select a link, then Enter to follow it.", timeout=3)
             return
         self.post_message(
-            FollowLink(link.target, link.match.anchor, self.path, web=link.kind == "web")
+            FollowLink(
+                link.target, link.match.anchor, link.source or self.path, web=link.kind == "web"
+            )
         )
 
     def on_click(self, event: events.Click) -> None:
@@ -356,7 +386,7 @@ class NoteView(ScrollView, can_focus=True):
         for s, e, index in self._item_links.get(item, []):
             if e <= start or s >= end:
                 continue
-            kind = self.links[index].kind
+            kind = self.shown_links[index].kind
             style = self._style("note--dangling" if kind == "dangling" else "note--link")
             if index == self.link_cursor:
                 style += self._style("note--link-cursor")

@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from reme_core import FileNode, RemeError, RenderedLine
 from reme_tui.widgets.outline import OutlinePane
 from reme_tui.widgets.reader.note_data import NoteData, render_note
+from reme_tui.widgets.reader.note_links import LinkState
 from reme_tui.widgets.reader.note_view import NoteView, find_anchor_line
 
 __all__ = ["History", "NoteData", "Place", "Reader"]
@@ -190,7 +191,11 @@ class Reader(Vertical):
         view = self.view
         keep_top = int(view.scroll_y) if same and top is None else top
         view.set_note(
-            note.path, note.lines, note.links, note.rendered if self.markdown_mode else None
+            note.path,
+            note.lines,
+            note.links,
+            note.rendered if self.markdown_mode else None,
+            note.rendered_links,
         )
         if anchor and not ranges:
             line = find_anchor_line(view.lines, anchor)
@@ -238,7 +243,7 @@ class Reader(Vertical):
         if not self.markdown_mode:
             self.view.show_rendered(None)
         elif note.rendered is not None:
-            self.view.show_rendered(note.rendered)
+            self.view.show_rendered(note.rendered, note.rendered_links)
         else:
             self._set_busy(True)
             self._rendering(note, None)
@@ -251,9 +256,9 @@ class Reader(Vertical):
     ) -> None:
         """Render a note's Markdown off the UI thread; `then`: show it with these
         (ranges, top, anchor) once rendered, else switch the open note's view."""
-        rendered = render_note(note)
+        rendered, links = render_note(note)
         if not get_current_worker().is_cancelled:
-            self.post_message(self.Rendered(note, rendered, then))
+            self.post_message(self.Rendered(note, rendered, links, then))
 
     @dataclass
     class Rendered(Message):
@@ -261,6 +266,7 @@ class Reader(Vertical):
 
         note: NoteData
         lines: list[RenderedLine]
+        links: list[LinkState]
         then: tuple[list[tuple[int, int]], int | None, str] | None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -280,11 +286,11 @@ class Reader(Vertical):
     def _rendered(self, message: Rendered) -> None:
         note, rendered, then = message.note, message.lines, message.then
         self._set_busy(False)
-        note.rendered = rendered
+        note.rendered, note.rendered_links = rendered, message.links
         if then is not None:
             self.show_note(note, *then)
         elif self.note is note and self.markdown_mode:
-            self.view.show_rendered(rendered)
+            self.view.show_rendered(rendered, message.links)
 
     # -- outline ------------------------------------------------------------------------------
     def action_outline(self) -> None:
