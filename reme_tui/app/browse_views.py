@@ -33,6 +33,7 @@ from reme_tui.screens.bookmarks import BookmarksScreen
 from reme_tui.screens.pick_list import PickScreen
 from reme_tui.screens.tag_tree import TagTreeScreen
 from reme_tui.state import bookmarks_file
+from reme_tui.text.words import plural
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -159,7 +160,7 @@ class BrowseViews:
         if not rows:
             self.screen.notify("No notes opened yet.", timeout=2)
             return
-        hint = f"{len(rows)} recent note{'s' * (len(rows) != 1)}, newest first · Enter opens"
+        hint = f"{plural(len(rows), 'recent note')}, newest first · Enter opens"
         self.screen.app.push_screen(PickScreen("History", rows, hint), self._open)
 
     def random_note(self) -> None:

@@ -18,6 +18,7 @@ from textual.worker import Worker, WorkerState
 
 from reme_core import Bookmark, load_bookmarks, remove_bookmark
 from reme_tui.screens.pick_list import PickScreen
+from reme_tui.text.words import plural
 from reme_tui.widgets.safe_text import drawable
 
 KIND_MARK = {"file": "▪", "search": "⌕", "folder": "▸", "url": "↗", "group": "▾"}
@@ -75,7 +76,7 @@ class BookmarksScreen(PickScreen[Bookmark]):
         self.show_rows(rows)
         n = sum(1 for m in message.marks if m.kind != "group")
         empty = "No bookmarks yet: Ctrl+B bookmarks the open note, a heading or the search."
-        self._hint(f"{n} bookmark{'s' * (n != 1)} · {HINT}" if n else empty)
+        self._hint(f"{plural(n, 'bookmark')} · {HINT}" if n else empty)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A file that cannot be read or written says so here (nothing is lost)."""

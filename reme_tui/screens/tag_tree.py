@@ -21,6 +21,7 @@ from textual.widgets.tree import TreeNode
 from textual.worker import Worker, WorkerState
 
 from reme_core import TagCount, Workspace, list_tags
+from reme_tui.text.words import plural
 from reme_tui.widgets.safe_text import drawable
 
 TREE_CSS = """
@@ -109,7 +110,7 @@ class TagTreeScreen(ModalScreen[str | None]):
         tree.root.expand()
         n = len(message.tags)
         self._status(
-            f"{n} tag{'s' * (n != 1)} · Enter lists a tag's notes · ←/→ fold"
+            f"{plural(n, 'tag')} · Enter lists a tag's notes · ←/→ fold"
             if n
             else "No tags in this workspace."
         )
@@ -130,7 +131,7 @@ class TagTreeScreen(ModalScreen[str | None]):
         options.display = True
         options.focus()
         self.query_one("#tag-tree-title", Label).update(Text(f"Notes tagged #{drawable(tag.tag)}"))
-        self._status(f"{tag.count} note{'s' * (tag.count != 1)} · Enter opens · Esc: the tree")
+        self._status(f"{plural(tag.count, 'note')} · Enter opens · Esc: the tree")
 
     @on(OptionList.OptionSelected, "#tag-tree-notes")
     def _note_chosen(self, event: OptionList.OptionSelected) -> None:
