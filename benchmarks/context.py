@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.corpus import ensure_corpus
+from benchmarks.corpus import LINKS, ensure_corpus
 from benchmarks.measure import percentile
 
 
@@ -23,6 +23,7 @@ class Context:
     runs: int = 3
     quick: bool = False
     scratch: Path = Path("/tmp/reme-bench")
+    links: tuple[int, int] = LINKS  # links per note (corpus.DENSE_LINKS: the dense corpus)
     results: dict[str, Result] = field(default_factory=dict)
     _root: Path | None = None
 
@@ -30,7 +31,7 @@ class Context:
     def root(self) -> Path:
         """The cached corpus, generated on first use."""
         if self._root is None:
-            self._root = ensure_corpus(self.n_files, self.seed)
+            self._root = ensure_corpus(self.n_files, self.seed, links=self.links)
         return self._root
 
     def indexed_root(self) -> Path:
@@ -45,7 +46,7 @@ class Context:
     def copy(self, name: str) -> Path:
         """A fresh, indexed copy of the corpus that a scenario may modify."""
         src = self.indexed_root()
-        dst = self.scratch / f"{self.n_files}-{self.seed}-{name}"
+        dst = self.scratch / f"{self.root.name}-{name}"
         shutil.rmtree(dst, ignore_errors=True)
         shutil.copytree(src, dst)
         return dst

@@ -4,7 +4,8 @@ Why synthetic: the benchmark must be rerunnable anywhere at 1k, 10k or 50k files
 same seed must give byte-identical files so two runs (or two machines) measure the same work.
 Words follow a Zipf law over ``words_en.txt`` (most frequent first), about one sentence in ten
 is Chinese (words from jieba's own dictionary), and every file links to 2–6 others by path,
-some with anchors and a few dangling, so the link graph is as busy as a real one.
+some with anchors and a few dangling, so the link graph is as busy as a real one. A denser
+corpus (``links=DENSE_LINKS``: 4–20 per note) measures link expansion on another link shape.
 
 Corpora are cached under ``benchmarks/.corpus/<N>-<seed>/`` (git-ignored) and written to a
 temporary folder first, so an interrupted generation is never mistaken for a finished one.
@@ -31,6 +32,9 @@ DIGEST_KINDS = ("personal", "procedure", "wiki")
 FIRST_DAY = dt.date(2023, 1, 2)
 _DONE = ".complete"
 _LANGS = ("python", "bash", "yaml", "json", "sql")
+# Links per note, as a half-open range: the default corpus, and the dense one (issue 32).
+LINKS = (2, 7)
+DENSE_LINKS = (4, 21)
 
 
 @lru_cache(maxsize=1)
@@ -106,7 +110,10 @@ def plan(n_files: int, seed: int) -> Plan:
 class _Writer:
     """Builds one file's text from its own random stream (so files can be made in parallel)."""
 
-    def __init__(self, seed: int, index: int, paths: Sequence[str]) -> None:
+    def __init__(
+        self, seed: int, index: int, paths: Sequence[str], links: tuple[int, int] = LINKS
+    ) -> None:
+        self.n_links = links
         self.rng = np.random.default_rng([seed, 1, index])
         self.en = english_words()
         self.zh = chinese_words()
@@ -195,7 +202,7 @@ class _Writer:
     def text(self, path: str) -> str:
         rng = self.rng
         target = int(rng.integers(300, 801))
-        links = [self.link() for _ in range(int(rng.integers(2, 7)))]
+        links = [self.link() for _ in range(int(rng.integers(*self.n_links)))]
         date = None
         if path.startswith("digest/") and rng.random() < 0.4:
             date = (FIRST_DAY + dt.timedelta(days=int(rng.integers(0, 900)))).isoformat()
@@ -222,27 +229,32 @@ class _Writer:
         return "\n\n".join(blocks) + "\n"
 
 
-def render(seed: int, index: int, paths: Sequence[str]) -> str:
+def render(seed: int, index: int, paths: Sequence[str], links: tuple[int, int] = LINKS) -> str:
     """The text of file number `index` of a corpus (deterministic for the seed)."""
-    return _Writer(seed, index, paths).text(paths[index])
+    return _Writer(seed, index, paths, links).text(paths[index])
 
 
-def _write_range(root: str, seed: int, paths: Sequence[str], lo: int, hi: int) -> None:
+def _write_range(
+    root: str, seed: int, paths: Sequence[str], lo: int, hi: int, links: tuple[int, int]
+) -> None:
     base = Path(root)
     for i in range(lo, hi):
         target = base / paths[i]
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render(seed, i, paths), encoding="utf-8")
+        target.write_text(render(seed, i, paths, links), encoding="utf-8")
 
 
-def corpus_dir(n_files: int, seed: int) -> Path:
-    """Where the corpus of this size and seed is cached."""
-    return CACHE / f"{n_files}-{seed}"
+def corpus_dir(n_files: int, seed: int, links: tuple[int, int] = LINKS) -> Path:
+    """Where the corpus of this size, seed (and link density, when not the default) is cached."""
+    shape = "" if links == LINKS else f"-links{links[0]}-{links[1] - 1}"
+    return CACHE / f"{n_files}-{seed}{shape}"
 
 
-def ensure_corpus(n_files: int, seed: int = 7, workers: int | None = None) -> Path:
+def ensure_corpus(
+    n_files: int, seed: int = 7, workers: int | None = None, links: tuple[int, int] = LINKS
+) -> Path:
     """The cached corpus folder, generated (in parallel) the first time."""
-    final = corpus_dir(n_files, seed)
+    final = corpus_dir(n_files, seed, links)
     if (final / _DONE).exists():
         return final
     chinese_words()  # warm the caches before forking workers
@@ -256,10 +268,12 @@ def ensure_corpus(n_files: int, seed: int = 7, workers: int | None = None) -> Pa
     ranges = [(i, min(i + step, n_files)) for i in range(0, n_files, step)]
     if workers > 1 and n_files >= 500:
         with ProcessPoolExecutor(workers) as pool:
-            for f in [pool.submit(_write_range, str(tmp), seed, paths, a, b) for a, b in ranges]:
+            for f in [
+                pool.submit(_write_range, str(tmp), seed, paths, a, b, links) for a, b in ranges
+            ]:
                 f.result()
     else:
-        _write_range(str(tmp), seed, paths, 0, n_files)
+        _write_range(str(tmp), seed, paths, 0, n_files, links)
     (tmp / _DONE).write_text(f"{n_files} files, seed {seed}\n")
     shutil.rmtree(final, ignore_errors=True)
     tmp.rename(final)
@@ -288,3 +302,16 @@ def query_sets(seed: int, n: int = 200) -> tuple[list[str], list[str]]:
         words.insert(int(rng.integers(len(words) + 1)), en[int(rng.integers(100))])
         common.append(" ".join(words))
     return general, common
+
+
+def mixed_queries(seed: int, n: int = 100) -> list[str]:
+    """Issue 32's query shape: one of the 60 commonest words and 1–2 words ranked
+    300–3,000, so each query matches many notes and the ranking has work to do."""
+    rng = np.random.default_rng([seed, 3])
+    en = english_words()
+    out = []
+    for _ in range(n):
+        words = [en[int(rng.integers(300, 3000))] for _ in range(int(rng.integers(1, 3)))]
+        words.insert(int(rng.integers(len(words) + 1)), en[int(rng.integers(60))])
+        out.append(" ".join(words))
+    return out

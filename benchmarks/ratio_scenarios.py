@@ -3,10 +3,11 @@ CLI search against a bare Python process, each alternated with its floor in one 
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 from benchmarks.context import Context, Result, cli, lat, timed
-from benchmarks.corpus import query_sets
+from benchmarks.corpus import DENSE_LINKS, mixed_queries, query_sets
 from benchmarks.measure import median, percentile, run_measured
 
 BARE = "import numpy, sqlite3"
@@ -50,20 +51,31 @@ def job(ctx: Context) -> Result:
     """The whole search job (`ws.search(q, limit=10)`, link expansion on, as the CLI, the
     browser and agents call it) beside the ranking alone (`expand_links=False`), alternated
     query by query in a freshly opened workspace."""
+    general, _ = query_sets(ctx.seed, 60 if ctx.quick else 200)
+    return _job(ctx, "job", general)
+
+
+def job_dense(ctx: Context) -> Result:
+    """The search job on the dense corpus (4–20 links per note) with issue 32's queries (a
+    common word and 1–2 rarer ones): expansion's cost depends on the link shape."""
+    dense = dataclasses.replace(ctx, links=DENSE_LINKS, results={}, _root=None)
+    return _job(dense, "job_dense", mixed_queries(ctx.seed, 40 if ctx.quick else 100))
+
+
+def _job(ctx: Context, name: str, queries: list[str]) -> Result:
     from reme_core import Workspace
 
     ws = Workspace.open(ctx.indexed_root())
     ws.tokenizer.warm_up()
-    general, _ = query_sets(ctx.seed, 60 if ctx.quick else 200)
-    for q in general[:20]:
+    for q in queries[:20]:
         ws.search(q, limit=10, expand_links=False)
     ranking, whole = [], []
     for _ in range(1 if ctx.quick else 3):
-        for q in general:
+        for q in queries:
             ranking.append(timed(lambda q=q: ws.search(q, limit=10, expand_links=False)))
             whole.append(timed(lambda q=q: ws.search(q, limit=10)))
     ws.close()
-    res = Result("job")
+    res = Result(name)
     lat("job", whole, res.metrics)
     lat("ranking", ranking, res.metrics)
     m = res.metrics
@@ -72,6 +84,6 @@ def job(ctx: Context) -> Result:
     m["searches"] = len(whole)
     res.notes.append(
         "job: ws.search(q, limit=10) with link expansion; ranking: the same call with "
-        "expand_links=False; alternated, the first expansions not warmed up"
+        f"expand_links=False; alternated, the first expansions not warmed up; {ctx.root.name}"
     )
     return res

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.scenarios import Result
+from benchmarks.wait_report import waits
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,20 @@ TARGETS = (
     ),
     Target(
         "peak PSS of --reindex, parent + pool workers", "reindex", "tree_peak_pss_mb", 600, "MB"
+    ),
+    # Issue 32: what the person waits for.
+    Target(
+        "warm open in the browser / bare textual+numpy", "open_warm", "open_over_bare_p50", 3.0, "×"
+    ),
+    Target(
+        "first open in the browser / --reindex", "open_first", "first_over_reindex_p50", 1.3, "×"
+    ),
+    Target(
+        "search job / ranking, 4-20 links per note, p50",
+        "job_dense",
+        "job_over_ranking_p50",
+        1.5,
+        "×",
     ),
     Target(
         "TUI keystroke -> painted, after the debounce (p50, 10k files)",
@@ -216,6 +231,7 @@ def render(
         ),
         f"- corpus: {n_files:,} files, seed {seed}, {runs} run(s) per scenario (medians)",
         "",
+        *waits(by_name),
         *headline(by_name),
         "## Targets",
         "",

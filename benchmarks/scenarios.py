@@ -18,8 +18,10 @@ import numpy as np
 from benchmarks.context import Context, Result, cli, lat, timed
 from benchmarks.corpus import corpus_paths, query_sets
 from benchmarks.measure import median, percentile, run_measured, time_calls
-from benchmarks.ratio_scenarios import cold, job
+from benchmarks.open_scenarios import open_first, open_warm
+from benchmarks.ratio_scenarios import cold, job, job_dense
 from benchmarks.rebuild_scenarios import floor, reindex
+from benchmarks.wait_scenarios import under_batch
 
 __all__ = ["SCENARIOS", "Context", "Result", "cli", "run"]
 
@@ -341,6 +343,10 @@ SCENARIOS: dict[str, Callable[[Context], Result]] = {
     "startup": startup,
     "cold": cold,
     "job": job,
+    "job_dense": job_dense,
+    "under_batch": under_batch,
+    "open_warm": open_warm,
+    "open_first": open_first,
     "query": query,
     "bm25s": bm25s_compare,
     "edit": edit,

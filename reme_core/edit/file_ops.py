@@ -13,6 +13,7 @@ exists" there and is refused.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import posixpath
@@ -124,8 +125,10 @@ def move(
     in a vault each keeps its written form (`link_forms`). Links in code are left alone; in
     memory mode Markdown links are not links (ReMe's rule). Raises `PathRefused` /
     `FileRefused` before touching anything, or `RemeError` after putting every file back.
+    A dry run (the rename dialog's preview, on every keystroke) plans without the writer
+    lock: it waits for no batch, and the move itself plans again under the lock.
     """
-    with ws.write_lock:
+    with contextlib.nullcontext() if dry_run else ws.write_lock:
         src_rel = existing_rel(ws, src)
         dst_rel = check_new_path(ws, dst)
         if dst_rel == src_rel:

@@ -106,6 +106,11 @@ class ChunkTable:
         """The doc ids of a live file's chunks, in order; None for a file with none."""
         return self._docs.get(path)
 
+    def first_docs(self, paths: Sequence[str]) -> list[int | None]:
+        """Each live file's first doc id (None for a file with none): a search adds a name
+        match to the first chunk of each note it did not rank otherwise."""
+        return self._docs.first(paths)
+
     def live_docs(self) -> np.ndarray:
         """Every live doc id, ascending."""
         parts = [d for d in self._docs.values() if len(d)]
@@ -176,6 +181,28 @@ class FileDocs:
             return None
         docs = self._grouped.rows_of(slot)
         return docs if len(docs) else None
+
+    def first(self, paths: Sequence[str]) -> list[int | None]:
+        """`get(path)[0]` of each path, the loaded files' in one gather (a per-file binary
+        search was most of the name field's share of a search)."""
+        out: list[int | None] = [None] * len(paths)
+        at: list[int] = []
+        slots: list[int] = []
+        for i, path in enumerate(paths):
+            docs = self._own.get(path)
+            if docs is not None or self._grouped is None or path in self._gone:
+                out[i] = int(docs[0]) if docs is not None and len(docs) else None
+                continue
+            assert self._slot_of is not None
+            slot = self._slot_of(path)
+            if slot is not None and slot < len(self._paths):
+                at.append(i)
+                slots.append(slot)
+        if slots and self._grouped is not None:
+            rows = self._grouped.first_rows(np.asarray(slots, dtype=np.int64)).tolist()
+            for i, row in zip(at, rows, strict=True):
+                out[i] = row if row >= 0 else None
+        return out
 
     def pop(self, path: str) -> np.ndarray | None:
         docs = self.get(path)

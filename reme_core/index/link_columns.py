@@ -241,6 +241,22 @@ class Grouped:
         rows = order[np.arange(len(owner)) + np.repeat(lo - starts, counts)]
         return rows, owner
 
+    def first_rows(self, keys: np.ndarray) -> np.ndarray:
+        """Each key's first row (-1 for a key with none): by binary search while the key
+        column is in order (a file's chunks, as loaded), else from one `gather`."""
+        if self._order is None and self._ascending():
+            assert self._key is not None
+            key = self._key
+            lo = np.searchsorted(key, keys)
+            hit = lo < len(key)
+            hit[hit] = key[lo[hit]] == keys[hit]
+            return np.where(hit, lo, -1)
+        rows, owner = self.gather(keys)
+        out = np.full(len(keys), -1, dtype=np.int64)
+        owners, first = np.unique(owner, return_index=True)
+        out[owners] = rows[first]
+        return out
+
     def _scan_gather(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`gather` by one pass over the key column (a key given twice gets its rows twice)."""
         assert self._key is not None

@@ -8,9 +8,11 @@ first access, and the link graph answers from index arrays (see reme_core.index.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import posixpath
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -172,16 +174,24 @@ class MemoryIndex:
 
     def remove_file(self, path: str) -> None:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
-        self._version += 1
-        self._changed_at[path] = self._version
-        docs = self.chunks.remove_file(path)
-        if docs is not None and len(docs):
-            self.bm25.remove_many(docs)
-        self.nodes.discard(path)
-        self.files.remove(path)
-        self.graph.remove_file(path)
-        if self.resolver is not None:
-            self.resolver.remove(path)
+        self.remove_files([path])
+
+    def remove_files(self, paths: Iterable[str]) -> None:
+        """`remove_file` for many, their chunks tombstoned at once (a batch's swap)."""
+        dead = []
+        for path in paths:
+            self._version += 1
+            self._changed_at[path] = self._version
+            docs = self.chunks.remove_file(path)
+            if docs is not None and len(docs):
+                dead.append(docs)
+            self.nodes.discard(path)
+            self.files.remove(path)
+            self.graph.remove_file(path)
+            if self.resolver is not None:
+                self.resolver.remove(path)
+        if dead:
+            self.bm25.remove_many(np.concatenate(dead))
 
     def add_files(
         self,
@@ -211,28 +221,42 @@ class MemoryIndex:
         slots = self.files.slots(paths).astype(np.int32)
         self.chunks.add(paths, counts, docs, slots, rowids, starts, ends)
 
-    def columns(self) -> IndexColumns | None:
+    def columns(self, lock: AbstractContextManager[Any] | None = None) -> IndexColumns | None:
         """Everything as `load` takes it, as a load of the stored rows would give it (the
-        snapshot after edits); None when the chunks are not in rowid order."""
-        postings, doc_lengths = self.bm25.live_postings()
-        ptr = postings[0]
-        if len(ptr) - 1 < len(self.vocab):  # terms no chunk uses yet still count
-            ptr = np.concatenate([ptr, np.full(len(self.vocab) + 1 - len(ptr), ptr[-1])])
-            postings = (ptr, postings[1], postings[2])
-        chunks = self.chunks.columns(self.bm25.live_docs())
+        snapshot after edits); None when the chunks are not in rowid order. With ``lock``
+        (the readers'), each part is gathered under it in turn: the caller keeps writers out,
+        and a search waits for one part only."""
+        part = lock if lock is not None else contextlib.nullcontext()
+        with part:
+            postings, doc_lengths = self.bm25.live_postings()
+            ptr = postings[0]
+            if len(ptr) - 1 < len(self.vocab):  # terms no chunk uses yet still count
+                ptr = np.concatenate([ptr, np.full(len(self.vocab) + 1 - len(ptr), ptr[-1])])
+                postings = (ptr, postings[1], postings[2])
+        with part:
+            chunks = self.chunks.columns(self.bm25.live_docs())
         rowid = chunks.rowids
         if len(rowid) > 1 and not bool(np.all(rowid[1:] > rowid[:-1])):
             return None
-        paths = self.files.live_by_id()
-        slot_file = self.files.slot_ids()
+        with part:
+            paths = self.files.live_by_id()
+            slot_file = self.files.slot_ids()
+            dates = self.files.dates_of(paths)
+            origins = self.files.origins_of(paths)
+            ids = self.files.ids(paths)
         doc_file = slot_file[chunks.slots] if len(rowid) else np.zeros(0, np.int64)
         if len(doc_file) and doc_file.min() < 0:
             return None
-        dates = self.files.dates_of(paths)
-        files, links = self.nodes.columns(paths, self.files.origins_of(paths), dates)
-        files.ids = self.files.ids(paths)
+        with part:
+            files, links = self.nodes.columns(paths, origins, dates)
+        files.ids = ids
+        with part:
+            vocab = self.vocab.terms()
+            names = self.name_columns(paths)
+        with part:
+            props = self.name_columns(paths, PROPERTIES)
         return IndexColumns(
-            vocab=self.vocab.terms(),
+            vocab=vocab,
             postings=postings,
             doc_lengths=doc_lengths,
             doc_rowid=rowid,
@@ -241,8 +265,8 @@ class MemoryIndex:
             doc_end=chunks.ends,
             files=files,
             links=links,
-            names=self.name_columns(paths),
-            props=self.name_columns(paths, PROPERTIES),
+            names=names,
+            props=props,
         )
 
     # -- filters (cached per version: searches between batches reuse them) ------------------

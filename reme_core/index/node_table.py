@@ -9,6 +9,7 @@ import numpy as np
 
 from reme_core.index.index_columns import FileColumns
 from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder
+from reme_core.index.stored_text import PickedRows
 from reme_core.models import FileNode
 from reme_core.text.joined_strings import as_list
 
@@ -145,12 +146,17 @@ class NodeTable(Mapping[str, FileNode]):
             self._link_columns(paths),
         )
 
-    def _file_values(self, paths: Sequence[str]) -> tuple[list[Any], ...]:
-        """(mtimes, sizes, hashes, frontmatter, warnings, tags) of ``paths``, one list each:
-        a loaded file's from the columns, a changed one's from its node."""
+    def _file_values(self, paths: Sequence[str]) -> tuple[Sequence[Any], ...]:
+        """(mtimes, sizes, hashes, frontmatter, warnings, tags) of ``paths``, one column
+        each: a loaded file's from the columns (its JSON rows picked, not decoded), a changed
+        one's from its node."""
         files = self._files
-        values: tuple[list[Any], ...] = ([], [], [], [], [], [])
-        mtimes, sizes, hashes, fms, warns, tags = values
+        mtimes: list[float] = []
+        sizes: list[int] = []
+        hashes: list[str] = []
+        fms = PickedRows(files.frontmatter if files is not None else None)
+        warns = PickedRows(files.warnings if files is not None else None)
+        tags = PickedRows(files.tags if files is not None and files.tags else None)
         file_hashes = as_list(files.hashes) if files is not None else []  # split once
         for path in paths:
             node = self._built.get(path)
@@ -160,17 +166,20 @@ class NodeTable(Mapping[str, FileNode]):
                 mtimes.append(files.mtimes[i])
                 sizes.append(files.sizes[i])
                 hashes.append(file_hashes[i])
-                fms.append(files.frontmatter[i])
-                warns.append(files.warnings[i])
-                tags.append(files.tags[i] if files.tags else [])
+                fms.pick(i)
+                warns.pick(i)
+                if tags.source is not None:
+                    tags.pick(i)
+                else:
+                    tags.own([])
             else:
                 mtimes.append(node.st_mtime)
                 sizes.append(node.size)
                 hashes.append(node.content_hash)
-                fms.append(node.frontmatter)
-                warns.append(node.warnings)
-                tags.append(node.inline_tags)
-        return values
+                fms.own(node.frontmatter)
+                warns.own(node.warnings)
+                tags.own(node.inline_tags)
+        return mtimes, sizes, hashes, fms, warns, tags
 
     def _link_columns(self, paths: Sequence[str]) -> LinkColumns:
         """The literal links of ``paths``, grouped by file in that order, each file's in

@@ -8,7 +8,7 @@ rebuild (`--reindex`) is reme_core.indexing.rebuild.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -22,6 +22,7 @@ from reme_core.files.scanner import FileStat, Listing, Scope, list_files
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
 from reme_core.indexing.live_index import LiveIndex
+from reme_core.indexing.memory_delta import MemoryDelta
 from reme_core.models import content_hash
 from reme_core.parse.settings import ParseSettings
 from reme_core.progress import ProgressFn, counting
@@ -227,12 +228,10 @@ class Indexer:
         vanished = {p for p, reason in refused if reason == VANISHED}
         skipped = [(p, reason) for p, reason in refused if reason != VANISHED]
         gone = set(changes.deleted) | unfit | vanished | {p for p, _ in skipped}
-
-        def commit() -> BatchReport:
-            with self.live.lock:
-                return self._commit(batches, gone, skipped, touched)
-
-        report = retry_busy(commit, _COMMIT_ATTEMPTS, step=0.05)
+        # No readers' lock here: `_commit` takes it only for the term ids and the swap.
+        report = retry_busy(
+            lambda: self._commit(batches, gone, skipped, touched), _COMMIT_ATTEMPTS, step=0.05
+        )
         report.skipped = skipped
         report.seconds = time.perf_counter() - started
         return report
@@ -246,44 +245,67 @@ class Indexer:
     ) -> BatchReport:
         """One transaction. Term ids are assigned inside it, after catching up with any other
         writer, so two processes never hand out the same id for different terms.
+
+        Readers wait only for the term ids and the swap of the memory delta (`lock`), never
+        for the transaction: it runs on `LiveIndex.committing`'s connection.
         """
         from reme_core.parse.parsing import TermSpaces
 
         live = self.live
-        live.refresh_if_changed()
-        live.check_postings()  # nothing is built on postings a snapshot left unchecked
-        if not (batches or skipped or touched or gone & set(live.memory.nodes)):
-            return BatchReport(generation=live.generation)
+        with live.lock:
+            live.refresh_if_changed()
+            live.check_postings()  # nothing is built on postings a snapshot left unchecked
+            if not (batches or skipped or touched or gone & set(live.memory.nodes)):
+                return BatchReport(generation=live.generation)
         try:
-            with live.store.transaction():
-                if live.shared() and live.store.generation() != live.generation:
-                    live.load()  # another process committed since we last looked
-                known = set(live.memory.nodes)
-                vocab = live.memory.vocab
-                writes = batch_writes(batches, TermSpaces(vocab), self.origin_of)
-                new_terms = [vocab.term(i) for i in range(live.persisted_terms, len(vocab))]
-                live.store.add_terms(live.persisted_terms, new_terms)
-                live.store.delete_files(sorted(gone))
-                for path, mtime, _ in touched:
-                    live.store.touch_file(path, mtime)
-                results = [live.store.write_files(w) for w in writes]
-                live.store.record_skipped(skipped)
-                live.store.put_meta({"fingerprint": live.place.fingerprint})
-                generation = live.store.bump_generation()
-                changes = _changes(gone & known, writes, known)
-                live.store.changes.record(generation, ((c.kind, c.path, c.chunks) for c in changes))
+            with live.committing() as store:
+                with store.transaction():
+                    with live.lock:  # the vocabulary grows: readers never see it half-built
+                        if live.shared() and store.generation() != live.generation:
+                            live.load()  # another process committed since we last looked
+                        known = set(live.memory.nodes)
+                        vocab = live.memory.vocab
+                        writes = batch_writes(batches, TermSpaces(vocab), self.origin_of)
+                        new_terms = [vocab.term(i) for i in range(live.persisted_terms, len(vocab))]
+                    store.add_terms(live.persisted_terms, new_terms)
+                    store.delete_files(sorted(gone))
+                    for path, mtime, _ in touched:
+                        store.touch_file(path, mtime)
+                    results = [store.write_files(w) for w in writes]
+                    store.record_skipped(skipped)
+                    store.put_meta({"fingerprint": live.place.fingerprint})
+                    generation = store.bump_generation()
+                    changes = _changes(gone & known, writes, known)
+                    store.changes.record(generation, ((c.kind, c.path, c.chunks) for c in changes))
+                    delta = MemoryDelta(gone & known, writes)
+                with live.lock:  # committed: readers see the batch from the swap on
+                    report = self._swap_in(delta, results, changes, touched)
+                    report.generation = live.generation = generation
         except Exception:
-            retry_busy(live.load)
+            with live.lock:
+                retry_busy(live.load)
             raise
-        live.persisted_terms = len(vocab)
-        report = self._update_memory(gone & known, writes, results, changes)
+        live.snapshot_soon()
+        return report
+
+    def _swap_in(
+        self,
+        delta: MemoryDelta,
+        results: Sequence[tuple[list[int], np.ndarray]],
+        changes: list[FileChange],
+        touched: list[tuple[str, float, str]],
+    ) -> BatchReport:
+        """A committed batch into memory (caller holds `lock`): its prepared delta, and the
+        new mtimes of files whose bytes did not change."""
+        live = self.live
+        live.persisted_terms = len(live.memory.vocab)
+        delta.apply(live.memory, results, any(c.kind != "modified" for c in changes))
+        report = BatchReport(changes)
         for path, mtime, digest in touched:
             node = live.memory.nodes.get(path)
             if node is not None and node.content_hash == digest:
                 node.st_mtime = mtime
                 report.touched.append(path)
-        report.generation = live.generation = generation
-        live.snapshot_soon()
         return report
 
     def _split_touched(
@@ -336,42 +358,6 @@ class Indexer:
             mark_racy(batch, time.time())
             batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]
-
-    def _update_memory(
-        self,
-        removed: Iterable[str],
-        writes: Sequence[BatchWrite],
-        results: Sequence[tuple[list[int], np.ndarray]],
-        changes: list[FileChange],
-    ) -> BatchReport:
-        index = self.live.memory
-        report = BatchReport(changes)
-        for path in sorted(removed):
-            index.remove_file(path)
-        for write, (file_ids, rowids) in zip(writes, results, strict=True):
-            files = write.parsed.files()
-            nodes = [pf.node for pf in files]
-            for node in nodes:
-                index.remove_file(node.path)
-            counts = write.parsed.chunk_counts
-            chunks = [c for pf in files for c in pf.chunks]
-            index.add_files(
-                nodes,
-                file_ids,
-                write.origins,
-                counts,
-                rowids,
-                np.fromiter((c.start_line for c in chunks), np.int32, count=len(chunks)),
-                np.fromiter((c.end_line for c in chunks), np.int32, count=len(chunks)),
-                write.doc_ptr,
-                write.term_ids,
-                write.tfs,
-            )
-        if index.resolver is not None and any(c.kind != "modified" for c in report.changes):
-            index.relink_all()
-        else:
-            index.relink(path for w in writes for path in w.parsed.paths)
-        return report
 
 
 def _changes(removed: set[str], writes: Sequence[BatchWrite], known: set[str]) -> list[FileChange]:

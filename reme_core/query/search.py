@@ -334,21 +334,23 @@ def _with_field(
     best: dict[int, int] = {}
     for doc, slot in zip(docs.tolist(), index.chunks.slots(docs).tolist(), strict=True):
         best.setdefault(slot, doc)  # docs come best first
-    total = dict(zip(docs.tolist(), scores.tolist()))
     parts: dict[int, float] = {}
-    for slot, name_score in zip(slots.tolist(), name_scores.tolist(), strict=True):
-        doc = best.get(slot)
+    slots_of = slots.tolist()
+    unranked = [slot for slot in slots_of if slot not in best]
+    firsts = index.chunks.first_docs([index.files.path(slot) for slot in unranked])
+    first = dict(zip(unranked, firsts, strict=True))
+    for slot, name_score in zip(slots_of, name_scores.tolist(), strict=True):
+        doc = best[slot] if slot in best else first[slot]
         if doc is None:
-            chunks = index.chunks.docs_of(index.files.path(slot))
-            if chunks is None or not len(chunks):
-                continue  # a note of frontmatter only: no chunk to show
-            doc = int(chunks[0])
+            continue  # a note of frontmatter only: no chunk to show
         parts[doc] = weight * name_score
-        total[doc] = total.get(doc, 0.0) + parts[doc]
-    order = sorted(total.items(), key=lambda item: (-item[1], item[0]))
-    out_docs = np.fromiter((d for d, _ in order), np.int64, len(order))
-    out_scores = np.fromiter((s for _, s in order), np.float64, len(order))
-    return out_docs, out_scores, parts
+    # Each doc's chunk score plus its field score, best first, then by doc id.
+    every = np.concatenate([docs, np.fromiter(parts, np.int64, len(parts))])
+    added = np.fromiter(parts.values(), np.float64, len(parts))
+    out_docs, at = np.unique(every, return_inverse=True)
+    out_scores = np.bincount(at.reshape(-1), np.concatenate([scores, added]), len(out_docs))
+    order = np.lexsort((out_docs, -out_scores))
+    return out_docs[order], out_scores[order], parts
 
 
 def prefix_term_ids(index: MemoryIndex, tokenizer: Tokenizer, query: str) -> list[int]:

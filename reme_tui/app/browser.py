@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from reme_core import BatchReport, Committed, RemeError, Workspace
 from reme_tui.app.commands import RemeCommands
@@ -137,11 +137,22 @@ class RemeApp(App[None]):
     # -- opening --------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="open", name="open workspace", exit_on_error=False)
     def open_workspace(self, progress: Callable[[int, int], None]) -> None:
-        """Load (or build) the index off the UI thread; the screen is already up."""
-        ws = Workspace.open(self.root, progress=progress)
+        """Load (or build) the index off the UI thread; the screen is already up. The
+        start-up diff runs after (`catch_up`): the panes answer from the loaded index at once."""
+        ws = Workspace.open(self.root, progress=progress, sync=False)
         # Through the screen, behind the progress messages posted there: it bubbles up to the
         # app only after the last of them has been drawn (and hidden again by the open).
         self.main.post_message(WorkspaceOpened(ws, ws.stats(), ws.filter_samples()))
+
+    @work(thread=True, exclusive=True, group="catch-up", name="catch up", exit_on_error=False)
+    def catch_up(self, ws: Workspace, progress: Callable[[int, int], None]) -> None:
+        """The start-up diff, once the listener is in place: files changed while the browser
+        was closed reach the panes as a batch, as the watcher's do."""
+        report = ws.sync(progress)
+        if get_current_worker().is_cancelled:
+            return  # the browser is closing: a quit waits for no dictionary
+        if report.changes:
+            self.call_from_thread(self.main.progress_done)
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
 
@@ -150,6 +161,7 @@ class RemeApp(App[None]):
         self.ws = message.ws
         self.main.workspace_ready(message.ws, message.stats)
         self.main.search_pane.show_samples(message.samples)
+        self.catch_up(message.ws, self.main.progress("indexing"))
         if self.watch_enabled:
             self.start_watcher()
         self.main.search_pane.refresh_results()

@@ -1,0 +1,123 @@
+"""Issue 32's opens, in the real browser on a pseudo-terminal, each beside its reference in
+the same run: the warm open (index on disk) against a bare `python -c "import textual.app,
+numpy"`, and the first open of a never-indexed copy against `reme-tui --reindex` of another.
+
+"Usable" is the header's file count drawn: the index is loaded and a query gets an answer.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import shutil
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+from benchmarks.context import Context, Result, cli
+from benchmarks.measure import median, percentile, run_measured
+
+BARE = "import textual.app, numpy"
+_USABLE = (b" files ", b"files \xc2\xb7")
+
+
+def _until_usable(root: Path, timeout: float = 600) -> float:
+    """Seconds from launching the browser on ``root`` to its file count drawn; it is then
+    quit with Ctrl+Q (and killed if it does not go)."""
+    env = {**os.environ, "TERM": "xterm-256color", "LINES": "40", "COLUMNS": "160"}
+    argv = [*cli(), str(root)]
+    started = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execvpe(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    screen = bytearray()
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            screen.extend(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        while not any(mark in screen for mark in _USABLE):
+            if time.perf_counter() - started > timeout:
+                raise RuntimeError(f"the browser was not usable in {timeout} s")
+            time.sleep(0.01)
+        usable = time.perf_counter() - started
+        os.write(fd, b"\x11")  # Ctrl+Q
+        deadline = time.monotonic() + 30
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                break
+            time.sleep(0.02)
+        return usable
+    finally:
+        os.close(fd)
+        reader.join(5)
+
+
+def open_warm(ctx: Context) -> Result:
+    """Warm open of the corpus (index and snapshot on disk, nothing changed) in the real
+    browser, alternated run by run with the bare textual + numpy import."""
+    root = ctx.copy("open")
+    _until_usable(root)  # settles the start-up diff and the snapshot
+    opens, bares = [], []
+    for _ in range(3 if ctx.quick else max(5, ctx.runs * 2)):
+        opens.append(_until_usable(root))
+        bares.append(run_measured([sys.executable, "-c", BARE]).seconds)
+    shutil.rmtree(root, ignore_errors=True)
+    res = Result("open_warm")
+    m = res.metrics
+    m.update(
+        open_p50_s=median(opens),
+        open_p95_s=percentile(opens, 95),
+        bare_p50_s=median(bares),
+        bare_p95_s=percentile(bares, 95),
+        open_over_bare_p50=median(opens) / median(bares),
+        runs=len(opens),
+        load_avg_1m=os.getloadavg()[0],
+    )
+    res.notes.append(
+        f'`reme-tui ROOT` in a pty until its file count is drawn, against `python -c "{BARE}"`'
+    )
+    return res
+
+
+def open_first(ctx: Context) -> Result:
+    """First open of a never-indexed copy in the real browser against `reme-tui --reindex`
+    of another copy (the CLI's build of the same files), alternated."""
+    firsts, reindexes = [], []
+    for _ in range(1 if ctx.quick else ctx.runs):
+        a, b = ctx.copy("first-app"), ctx.copy("first-cli")
+        for root in (a, b):
+            shutil.rmtree(root / "metadata", ignore_errors=True)
+        firsts.append(_until_usable(a))
+        proc = run_measured([*cli(), "--reindex", "-w", str(b)])
+        if proc.returncode != 0:
+            raise RuntimeError(f"--reindex failed: {proc.stderr[-2000:]}")
+        reindexes.append(proc.seconds)
+        for root in (a, b):
+            shutil.rmtree(root, ignore_errors=True)
+    res = Result("open_first")
+    res.metrics.update(
+        first_open_p50_s=median(firsts),
+        reindex_p50_s=median(reindexes),
+        first_over_reindex_p50=median(firsts) / median(reindexes),
+        runs=len(firsts),
+        load_avg_1m=os.getloadavg()[0],
+    )
+    res.notes.append("a never-indexed copy in the browser until usable, against `--reindex`")
+    return res

@@ -1,0 +1,46 @@
+"""RESULTS.md's lead: what the person waits for (issue 32), each beside its reference from
+the same run, with the load average the machine had while it was measured."""
+
+from __future__ import annotations
+
+from benchmarks.context import Result
+
+
+def waits(results: dict[str, Result]) -> list[str]:
+    """The opens, a search while a batch commits, and the search job on dense links."""
+    out = ["## What the person waits for", ""]
+    w, f = results.get("open_warm"), results.get("open_first")
+    b, d = results.get("under_batch"), results.get("job_dense")
+    if w is not None and w.status == "ok":
+        m = w.metrics
+        out.append(
+            f"- warm open in the browser (pty, until the file count is drawn): p50 "
+            f"**{m['open_p50_s']:.2f} s**, p95 {m['open_p95_s']:.2f} s; bare `python -c "
+            f"'import textual.app, numpy'` {m['bare_p50_s']:.2f} s: "
+            f"**{m['open_over_bare_p50']:.2f}×** (load {m['load_avg_1m']:.1f})"
+        )
+    if f is not None and f.status == "ok":
+        m = f.metrics
+        out.append(
+            f"- first open of a never-indexed copy in the browser: "
+            f"**{m['first_open_p50_s']:.2f} s**; `--reindex` of another copy "
+            f"{m['reindex_p50_s']:.2f} s: "
+            f"**{m['first_over_reindex_p50']:.2f}×** (load {m['load_avg_1m']:.1f})"
+        )
+    if b is not None and b.status == "ok":
+        m = b.metrics
+        out.append(
+            f"- a search while a batch commits: p50 **{m['search_during_batch_p50_ms']:.2f} ms**, "
+            f"p95 {m['search_during_batch_p95_ms']:.2f} ms; idle {m['search_idle_p50_ms']:.2f} / "
+            f"{m['search_idle_p95_ms']:.2f} ms; the longest search during the batch "
+            f"**{m['search_during_batch_max_ms']:.0f} ms** in a {m['batch_s']:.1f} s batch "
+            f"(load {m['load_avg_1m']:.1f})"
+        )
+    if d is not None and d.status == "ok":
+        m = d.metrics
+        out.append(
+            f"- the search job on 4–20 links per note: p50 **{m['job_p50_ms']:.3f} ms**, the "
+            f"ranking alone {m['ranking_p50_ms']:.3f} ms: **{m['job_over_ranking_p50']:.2f}×** "
+            f"(p95 {m['job_over_ranking_p95']:.2f}×)"
+        )
+    return [*out, ""] if len(out) > 2 else []

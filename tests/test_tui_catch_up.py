@@ -1,0 +1,29 @@
+"""The browser shows the loaded index first and catches up with the files after: a note
+changed while it was closed reaches the search pane as a batch, with the watcher off (so
+nothing but the start-up diff can bring it), and the result list follows it."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from reme_core import Workspace
+from reme_tui.app.browser import RemeApp
+from tests.test_tui_app import SIZE, search, wait_until
+
+NOTE = "daily/2026-06-15/retrieval-regression.md"
+
+
+async def test_a_note_changed_while_closed_reaches_the_results(demo_copy: Path) -> None:
+    Workspace.open(demo_copy).close()  # indexed, snapshot written
+    note = demo_copy / NOTE
+    note.write_text("# Changed\n\nzyzzogeton appeared while the browser was closed\n", "utf-8")
+    old = time.time() - 3600
+    os.utime(note, (old, old))
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "zyzzogeton")
+        pane = app.main.search_pane
+        await wait_until(pilot, lambda: [h.path for h in pane.hits] == [NOTE])
+        assert app.ws is not None and NOTE in app.ws.files()
