@@ -3,6 +3,12 @@ first use)."""
 
 from reme_core.config import Config, load_config
 from reme_core.dates import NO_DATE, date_ordinal
+from reme_core.edit.daily_note import (
+    adjacent_daily_note,
+    daily_note_date,
+    daily_note_path,
+    open_daily_note,
+)
 from reme_core.edit.file_ops import DeleteReport, MoveReport, existing_file, suffix_warnings
 from reme_core.edit.link_rewrite import InboundLink, LinkEdit, inbound_links
 from reme_core.edit.note_jobs import (
@@ -18,6 +24,12 @@ from reme_core.edit.note_jobs import (
     stat_path,
     update_frontmatter,
 )
+from reme_core.edit.templates import (
+    fill_template,
+    list_templates,
+    read_template,
+    template_body,
+)
 from reme_core.edit.undo import UndoReport
 from reme_core.edit.undo_history import UndoRefused
 from reme_core.edit.write import WriteReport
@@ -30,6 +42,22 @@ from reme_core.errors import (
     RemeError,
 )
 from reme_core.files.discovery import Discovered, discover, enclosing_index
+from reme_core.files.obsidian_bookmarks import (
+    BOOKMARKS_FILE,
+    Bookmark,
+    BookmarkFile,
+    BookmarksError,
+    add_bookmark,
+    bookmark_entry,
+    load_bookmarks,
+    remove_bookmark,
+)
+from reme_core.files.obsidian_settings import (
+    DailyNoteSettings,
+    TemplateSettings,
+    daily_note_settings,
+    template_settings,
+)
 from reme_core.files.walk_ahead import walk_ahead
 from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
 from reme_core.indexing.change_feed import ChangeFeed, Committed, FeedEvent, Gap, Rebuilt
@@ -38,6 +66,7 @@ from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
 from reme_core.indexing.watcher import watch_workspace
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
+from reme_core.moment_dates import format_moment, parse_moment
 from reme_core.parse.anchors import line_ranges
 from reme_core.parse.embeds import (
     MAX_EMBED_DEPTH,
@@ -85,16 +114,21 @@ from reme_core.vectors.state import VectorState, VectorStatus, describe_vectors
 from reme_core.workspace import Workspace
 
 __all__ = [
+    "BOOKMARKS_FILE",
     "MARKDOWN_STYLES",
     "MAX_EMBED_DEPTH",
     "NO_DATE",
     "UNSUPPORTED_OPERATORS",
     "BatchReport",
+    "Bookmark",
+    "BookmarkFile",
+    "BookmarksError",
     "ChangeFeed",
     "Changes",
     "Committed",
     "Config",
     "ConfigError",
+    "DailyNoteSettings",
     "DeleteReport",
     "Discovered",
     "EditReport",
@@ -140,6 +174,7 @@ __all__ = [
     "SearchRequest",
     "SearchResult",
     "TagCount",
+    "TemplateSettings",
     "TraverseEdge",
     "TraverseNode",
     "TraverseResult",
@@ -152,8 +187,14 @@ __all__ = [
     "Workspace",
     "WorkspaceMode",
     "WriteReport",
+    "add_bookmark",
+    "adjacent_daily_note",
     "aliases_of",
+    "bookmark_entry",
     "choose_mode",
+    "daily_note_date",
+    "daily_note_path",
+    "daily_note_settings",
     "daily_notes",
     "daily_write",
     "date_ordinal",
@@ -165,26 +206,36 @@ __all__ = [
     "est_tokens",
     "existing_file",
     "expand_embeds",
+    "fill_template",
     "find_markdown_links",
     "find_web_links",
     "find_wikilinks",
+    "format_moment",
     "inbound_links",
     "line_ranges",
     "list_folder",
     "list_tags",
+    "list_templates",
+    "load_bookmarks",
     "load_config",
     "markdown_link_to",
     "names_of",
+    "open_daily_note",
     "outline",
+    "parse_moment",
     "parse_query",
     "properties",
     "property_value",
     "read_frontmatter",
+    "read_template",
+    "remove_bookmark",
     "render_markdown",
     "render_properties",
     "save_note",
     "stat_path",
     "suffix_warnings",
+    "template_body",
+    "template_settings",
     "update_frontmatter",
     "walk_ahead",
     "watch_workspace",

@@ -81,6 +81,7 @@ class EditIndex(ReadIndex, Protocol):
     the one way to tell the index what changed."""
 
     root: Path
+    mode: str  # "memory" or "vault": what a new note's frontmatter holds, where daily notes go
     settings: ParseSettings
     warnings: list[str]
     watch_scope: Scope
@@ -133,6 +134,7 @@ class Facade(Protocol):
     attribute, its parts. `reme_core.workspace.Workspace` is one."""
 
     root: Path
+    mode: str
     config: Config
     settings: ParseSettings
     warnings: list[str]
@@ -182,6 +184,7 @@ class _Port:
     def __init__(self, ws: Facade) -> None:
         self._ws = ws
         self.root = ws.root
+        self.mode = ws.mode
         self.config = ws.config
         self.settings = ws.settings
         self.warnings = ws.warnings

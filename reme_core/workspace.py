@@ -403,12 +403,12 @@ class Workspace:
     def create(
         self,
         path: str,
-        name: str,
-        description: str,
+        name: str | None = None,
+        description: str | None = None,
         metadata: dict[str, Any] | None = None,
         body: str = "",
     ) -> Path:
-        """Write a new note with frontmatter and index it."""
+        """Write a new note and index it (its frontmatter: `edit.file_ops.new_note_fields`)."""
         return _file_ops().create(edit_index(self), path, name, description, metadata, body)
 
     def make_folder(self, path: str) -> str:

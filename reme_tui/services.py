@@ -35,6 +35,7 @@ from reme_core import (
     aliases_of,
     names_of,
     outline,
+    template_body,
 )
 from reme_tui.widgets.files.model import FilesModel
 from reme_tui.widgets.graph.model import LocalGraph, build_graph
@@ -286,13 +287,25 @@ def new_note_path(root: Path, link: LinkState, source: str) -> str:
 
 
 def create_note(
-    ws: Workspace, path: str, name: str = "", description: str = "", *, heading: bool = False
+    ws: Workspace,
+    path: str,
+    name: str = "",
+    description: str = "",
+    *,
+    heading: bool = False,
+    template: str = "",
 ) -> str:
     """Make a note, the one way the browser does (the New-note dialog, a dangling link's note),
-    and say where, workspace-relative. `name` defaults to the file's stem; `heading`: the body
-    starts with it. RemeError says why it cannot be made."""
-    name = name or posixpath.splitext(posixpath.basename(path))[0]
-    created = ws.create(path, name, description, body=f"# {name}\n" if heading else "")
+    and say where, workspace-relative. Its frontmatter is `Workspace.create`'s rule (memory
+    mode: ReMe's name, the file's stem by default, and description; a vault: only what was
+    typed). The body: the vault `template` filled for the note's title, else with `heading`
+    that title as a heading. RemeError says why it cannot be made."""
+    title = name or posixpath.splitext(posixpath.basename(path))[0]
+    if template:
+        body = template_body(ws.root, template, title)
+    else:
+        body = f"# {title}\n" if heading else ""
+    created = ws.create(path, name or None, description or None, body=body)
     return created.relative_to(ws.root).as_posix()
 
 

@@ -1,5 +1,6 @@
 """Per-workspace browser state across sessions: the last query and the recently opened notes,
-one small JSON file per workspace under `platformdirs.user_state_path("reme-tui")`.
+one small JSON file per workspace under `platformdirs.user_state_path("reme-tui")`, and beside
+it the bookmarks of a memory-mode workspace (a vault keeps them in Obsidian's own file).
 
 State is a convenience: a missing, unreadable or hostile file is an empty state, and a failed
 write is dropped (never an error in the browser).
@@ -15,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-RECENT_KEPT = 20
+RECENT_KEPT = 50  # the History view lists them
 MAX_STATE_BYTES = 64 * 1024
 
 
@@ -25,6 +26,19 @@ def state_file(root: Path) -> Path:
 
     digest = hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
     return user_state_path("reme-tui") / "workspaces" / f"{digest[:24]}.json"
+
+
+def bookmarks_file(root: Path, mode: str) -> Path:
+    """Where the workspace's bookmarks live: Obsidian's `.obsidian/bookmarks.json` in a vault
+    that has `.obsidian/` (shared with Obsidian), else a file in Obsidian's format beside the
+    workspace's state (a folder of notes never gains an `.obsidian/` from us)."""
+    from reme_core import BOOKMARKS_FILE
+
+    shared = root / BOOKMARKS_FILE
+    if mode == "vault" and shared.parent.is_dir():
+        return shared
+    state = state_file(root)
+    return state.with_name(f"{state.stem}.bookmarks.json")
 
 
 @dataclass(slots=True)

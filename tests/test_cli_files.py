@@ -253,3 +253,15 @@ def test_new_writes_frontmatter_and_is_searchable(root: Path) -> None:
 
     again = reme(root, "new", "digest/wiki/hnsw.md", "--name", "x", "--description", "y")
     assert again.returncode == 1 and "already exists" in again.stderr
+
+
+def test_new_in_a_vault_writes_no_frontmatter_unless_given(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    vault = make_tree({".obsidian/app.json": "{}", "Home.md": "# Home\n"})
+    done = reme(vault, "new", "Ideas.md", "--body", "# Ideas")
+    assert done.returncode == 0, done.stderr
+    assert (vault / "Ideas.md").read_text(encoding="utf-8") == "# Ideas\n"
+    done = reme(vault, "new", "Named.md", "--description", "one line")
+    assert done.returncode == 0, done.stderr
+    assert (vault / "Named.md").read_text(encoding="utf-8") == "---\ndescription: one line\n---\n"

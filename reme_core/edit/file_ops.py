@@ -281,28 +281,25 @@ def _move_rebase(ws: EditIndex, info: Mapping[str, Any]) -> Rebase | None:
 def create(
     ws: EditIndex,
     path: str,
-    name: str,
-    description: str,
+    name: str | None = None,
+    description: str | None = None,
     metadata: Mapping[str, Any] | None = None,
     body: str = "",
 ) -> Path:
-    """Write a new Markdown note with `name`, `description` and `metadata` as frontmatter.
-
-    `name` and `description` come first and win over the same keys in `metadata`, so the
-    fields every ReMe note should carry are always there. Returns the absolute path.
-    """
+    """Write a new Markdown note, its frontmatter per `new_note_fields`. Returns the absolute
+    path."""
     import yaml
 
-    fields: dict[str, Any] = {"name": name, "description": description}
-    for key, value in (metadata or {}).items():
-        fields.setdefault(str(key), value)
+    stem = posixpath.splitext(posixpath.basename(str(path)))[0]
+    fields = new_note_fields(ws.mode, stem, name, description, metadata)
     try:
-        header = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False)
+        header = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False) if fields else ""
     except yaml.YAMLError as exc:
         raise RemeError(f"{path}: metadata cannot be written as YAML ({exc})") from None
     if body and not body.endswith("\n"):
         body += "\n"
-    data = f"---\n{header}---\n{body}".encode(ws.config.encoding)
+    text = f"---\n{header}---\n{body}" if header else body
+    data = text.encode(ws.config.encoding)
     with ws.write_lock:
         rel = check_new_path(ws, path)
         if not rel.endswith(".md"):
@@ -312,6 +309,27 @@ def create(
         if in_scope(ws, rel):
             ws.apply(Changes(added=[rel]))
     return target
+
+
+def new_note_fields(
+    mode: str,
+    stem: str,
+    name: str | None,
+    description: str | None,
+    metadata: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """The frontmatter of a new note, the one rule for every way a note is created: in memory
+    mode ReMe's `name` (the file's stem when not given) and `description` ("" when not given)
+    come first and win over the same keys in `metadata`; in a vault only what the caller gave
+    (Obsidian users write no `name:`/`description:`), so often no frontmatter at all."""
+    given = {k: v for k, v in (("name", name), ("description", description)) if v}
+    if mode == "vault":
+        fields: dict[str, Any] = dict(given)
+    else:
+        fields = {"name": name or stem, "description": description or ""}
+    for key, value in (metadata or {}).items():
+        fields.setdefault(str(key), value)
+    return fields
 
 
 # -- path checks ------------------------------------------------------------------------------

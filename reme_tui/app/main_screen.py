@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace, describe_vectors
+from reme_tui.app.browse_views import BrowseViews
 from reme_tui.app.clipboard import Copier
 from reme_tui.app.files_tree import FilesTree
 from reme_tui.app.graph_ops import show_graph
@@ -101,6 +102,14 @@ class MainScreen(Host):
         Binding("y", "copy", "Copy", id="copy"),
         Binding("t", "traverse", "Traverse", id="traverse"),
         Binding("l", "toggle_links", "Links", show=False, id="toggle_links"),
+        # The browsing views (`BrowseViews`).
+        Binding("B", "bookmarks", "Bookmarks", show=False, id="bookmarks"),
+        Binding("ctrl+b", "bookmark", "Bookmark", show=False, id="bookmark"),
+        Binding("ctrl+t", "today", "Today", show=False, id="today"),  # it writes: not a letter
+        Binding("comma", "previous_daily", "Prev day", show=False, id="previous_daily"),
+        Binding("full_stop", "next_daily", "Next day", show=False, id="next_daily"),
+        Binding("H", "history", "History", show=False, id="history"),
+        Binding("R", "random_note", "Random", show=False, id="random_note"),
         Binding("p", "edit_property", "Property", show=False, id="edit_property"),
         Binding("v", "graph", "Graph", id="graph"),
         # Also from the search box, whose own Ctrl+E (to the end of the line) End does too.
@@ -120,6 +129,7 @@ class MainScreen(Host):
         self.copier = Copier(self)
         self.web = WebOpener(self)
         self.upkeep = Upkeep(self)
+        self.browse = BrowseViews(self)
         self.pane_layout = PaneLayout(
             self, self.search_pane, self.reader, self.neighbours, self.files_pane
         )
@@ -464,3 +474,36 @@ class MainScreen(Host):
     def action_toggle_vectors(self) -> None:
         """Turn vector recall on or off."""
         self.upkeep.toggle_vectors()
+
+    # The browsing views, by their controller (keys and palette alike).
+    def action_bookmark(self) -> None:
+        """Bookmark the open note, a heading of it, or the search."""
+        self.browse.bookmark()
+
+    def action_bookmarks(self) -> None:
+        """List the bookmarks (Obsidian's own in a vault); Enter opens one."""
+        self.browse.bookmarks()
+
+    def action_today(self) -> None:
+        """Open today's daily note, creating it if missing."""
+        self.browse.today()
+
+    def action_previous_daily(self) -> None:
+        """The daily note before the open one."""
+        self.browse.daily_step(-1)
+
+    def action_next_daily(self) -> None:
+        """The daily note after the open one."""
+        self.browse.daily_step(+1)
+
+    def action_history(self) -> None:
+        """Recently opened notes, newest first."""
+        self.browse.history()
+
+    def action_random_note(self) -> None:
+        """Open a random note."""
+        self.browse.random_note()
+
+    def action_tag_tree(self) -> None:
+        """Nested tags as a tree with counts."""
+        self.browse.tag_tree()

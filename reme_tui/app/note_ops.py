@@ -11,11 +11,22 @@ from __future__ import annotations
 
 import posixpath
 
-from reme_core import DeleteReport, MoveReport, RemeError, UndoReport, Workspace
+from rich.text import Text
+
+from reme_core import (
+    DeleteReport,
+    MoveReport,
+    RemeError,
+    UndoReport,
+    Workspace,
+    list_templates,
+    template_settings,
+)
 from reme_tui.app.host import Host
 from reme_tui.messages import NoteCreated, Undone
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
+from reme_tui.screens.pick_list import PickScreen
 from reme_tui.services import create_note, new_note_path
 from reme_tui.text.reports import deleted_toast, moved_toast, undone_toast
 from reme_tui.widgets.reader.note_links import LinkState
@@ -109,13 +120,32 @@ class NoteOps:
             self.screen.focus_reader()
 
     def new(self, folder: str | None = None) -> None:
-        """Create a note in `folder`, by default the open note's (the workspace root when
-        none is open)."""
+        """Create a note in `folder`, by default the open note's (the workspace root when none
+        is open); in a vault with a templates folder, from a template (a picker when there are
+        several)."""
         ws = self._workspace()
-        if ws is not None:
-            if folder is None:
-                folder = posixpath.dirname(self.screen.reader.path)
-            self.screen.app.push_screen(NewNoteScreen(ws, folder), self.created)
+        if ws is None:
+            return
+        if folder is None:
+            folder = posixpath.dirname(self.screen.reader.path)
+        templates = (
+            list_templates(ws.root, template_settings(ws.root)) if ws.mode == "vault" else []
+        )
+        if len(templates) <= 1:
+            template = templates[0] if templates else ""
+            self.screen.app.push_screen(NewNoteScreen(ws, folder, template), self.created)
+            return
+        rows: list[tuple[str | Text, str | None]] = [("Blank note", "")]
+        rows += [(t, t) for t in templates]
+        where = folder
+
+        def chosen(template: str | None) -> None:
+            if template is not None:
+                screen = NewNoteScreen(ws, where, template)
+                self.screen.app.push_screen(screen, self.created)
+
+        hint = f"{len(templates)} templates · Enter chooses · Esc cancels"
+        self.screen.app.push_screen(PickScreen("New note from a template", rows, hint), chosen)
 
     def created(self, path: str | None) -> None:
         """A note was made here (the New-note dialog, a dangling link's): open it."""

@@ -109,14 +109,20 @@ def run_undo(args: argparse.Namespace) -> int:
 
 def _new_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="workspace-relative path of the new note (ends in .md)")
-    p.add_argument("--name", required=True, help="frontmatter name")
-    p.add_argument("--description", required=True, help="frontmatter description")
+    p.add_argument(
+        "--name", default=None, help="frontmatter name (memory mode: the file name when not given)"
+    )
+    p.add_argument(
+        "--description",
+        default=None,
+        help="frontmatter description (a vault note gets no frontmatter unless given)",
+    )
     p.add_argument("--tag", action="append", default=[], help="a frontmatter tag (repeatable)")
     p.add_argument("--body", default="", help="Markdown body after the frontmatter")
     p.add_argument("--json", action="store_true", help="print the structured result")
 
 
-@command("new", "create a note with name and description frontmatter")(_new_args)
+@command("new", "create a note (memory mode: with name and description frontmatter)")(_new_args)
 def run_new(args: argparse.Namespace) -> int:
     """Create the note and print its path."""
     ws = open_workspace(args)

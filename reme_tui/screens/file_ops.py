@@ -8,7 +8,6 @@ refreshes its panes from the workspace listener and opens the result.
 
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass
 from typing import ClassVar, Generic, TypeVar
 
@@ -230,23 +229,30 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
 
 
 class NewNoteScreen(FileOpScreen[str]):
-    """Create a note (in the given folder by default) with name and description."""
+    """Create a note (in the given folder by default), from a vault template when one is
+    given. Its frontmatter follows the workspace's rule (`Workspace.create`): ReMe's name and
+    description in memory mode; in a vault only the fields typed here."""
 
-    def __init__(self, ws: Workspace, folder: str = "") -> None:
+    def __init__(self, ws: Workspace, folder: str = "", template: str = "") -> None:
         super().__init__(ws)
         self.folder = folder
+        self.template = template
 
     def compose(self) -> ComposeResult:
         start = f"{self.folder.strip('/')}/" if self.folder.strip("/") else ""
+        vault = self.ws.mode == "vault"
+        optional = " (optional: a vault note gets no frontmatter unless given)" if vault else ""
         with Vertical():
             yield Label("New note", classes="title")
+            if self.template:
+                yield Label(Text(f"From template {self.template}"), id="new-template")
             yield Input(
                 value=start,
                 placeholder="path, e.g. digest/wiki/topic.md",
                 select_on_focus=False,
                 id="path",
             )
-            yield Input(placeholder="name", id="name")
+            yield Input(placeholder=f"name{optional}", id="name")
             yield Input(placeholder="description: one line on what it holds", id="description")
             yield Static("", classes="preview", id="new-preview")
             with Horizontal():
@@ -271,14 +277,14 @@ class NewNoteScreen(FileOpScreen[str]):
         path, name, description = (
             self.query_one(f"#{i}", Input).value.strip() for i in ("path", "name", "description")
         )
-        if not name:
-            name = posixpath.splitext(posixpath.basename(path))[0]
         self._create(path, name, description)
 
     @work(thread=True, exclusive=True, group="create", exit_on_error=False)
     def _create(self, path: str, name: str, description: str) -> str | None:
         try:
-            return create_note(self.ws, path, name, description, heading=True)
+            return create_note(
+                self.ws, path, name, description, heading=True, template=self.template
+            )
         except RemeError as exc:
             self.post_message(self.Preview(str(exc), True))
             return None

@@ -1,0 +1,170 @@
+"""Tags as a tree (palette "Tags tree"): nested tags (`project/alpha/x`) under their parents,
+each with the count of notes `tag:` finds for it (its nested tags' notes included); Enter on a
+tag lists its notes, Enter on a note opens it. Arrows move, Right/Left expand and collapse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, Tree
+from textual.widgets.option_list import Option
+from textual.widgets.tree import TreeNode
+from textual.worker import Worker, WorkerState
+
+from reme_core import TagCount, Workspace, list_tags
+from reme_tui.text.words import plural
+from reme_tui.widgets.safe_text import drawable
+
+TREE_CSS = """
+TagTreeScreen { align: center middle; }
+TagTreeScreen > Vertical {
+    width: 80%; max-width: 100; height: 80%;
+    border: thick $accent; background: $surface; padding: 1 2;
+}
+TagTreeScreen .title { text-style: bold; margin-bottom: 1; }
+TagTreeScreen Tree, TagTreeScreen OptionList { height: 1fr; margin: 1 0; }
+TagTreeScreen #tag-tree-status { color: $text-muted; }
+"""
+
+
+def tag_forest(tags: list[TagCount]) -> dict[str, list[TagCount]]:
+    """Each tag's children, by the parent's lower-cased name ("" for the top level), sorted
+    by name; `list_tags` lists every parent of a nested tag, so no level is missing."""
+    children: dict[str, list[TagCount]] = {}
+    for tag in sorted(tags, key=lambda t: t.tag.lower()):
+        parent = tag.tag.rpartition("/")[0].lower()
+        children.setdefault(parent, []).append(tag)
+    return children
+
+
+class TagTreeScreen(ModalScreen[str | None]):
+    """The tag hierarchy with counts, then a tag's notes; dismisses with a note's path."""
+
+    DEFAULT_CSS = TREE_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back / close", id="tag_tree.back"),
+        Binding("right", "expand", "Expand", show=False, id="tag_tree.expand"),
+        Binding("left", "collapse", "Collapse", show=False, id="tag_tree.collapse"),
+    ]
+
+    def __init__(self, ws: Workspace) -> None:
+        super().__init__()
+        self.ws = ws
+        self.shown: TagCount | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Tags", classes="title", id="tag-tree-title")
+            tree: Tree[TagCount] = Tree("#", id="tag-tree")
+            tree.show_root = False
+            tree.auto_expand = False  # Enter lists the notes; →/←/Space fold
+            yield tree
+            yield OptionList(id="tag-tree-notes")
+            yield Label("Reading tags…", id="tag-tree-status")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).display = False
+        self.query_one(Tree).focus()
+        self._load()
+
+    @work(thread=True, exclusive=True, group="tags", exit_on_error=False)
+    def _load(self) -> None:
+        self.post_message(self.Loaded(list_tags(self.ws)))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A failed listing says so where the tags would be."""
+        if event.worker.group == "tags" and event.state is WorkerState.ERROR:
+            self._status(f"Cannot list the tags: {event.worker.error}")
+
+    @dataclass
+    class Loaded(Message):
+        """The workspace's tags with their notes."""
+
+        tags: list[TagCount]
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        forest = tag_forest(message.tags)
+        tree: Tree[TagCount] = self.query_one(Tree)
+        tree.clear()
+
+        def grow(node: TreeNode[TagCount], key: str) -> None:
+            for tag in forest.get(key, []):
+                leaf = tag.tag.rpartition("/")[2]
+                label = Text.assemble(("#" + drawable(leaf), "bold"), f"  {tag.count}")
+                below = tag.tag.lower() in forest
+                child = node.add(label, data=tag, allow_expand=below)
+                if below:
+                    grow(child, tag.tag.lower())
+
+        grow(tree.root, "")
+        tree.root.expand()
+        n = len(message.tags)
+        self._status(
+            f"{plural(n, 'tag')} · Enter lists a tag's notes · ←/→ fold"
+            if n
+            else "No tags in this workspace."
+        )
+        tree.cursor_line = 0
+
+    @on(Tree.NodeSelected, "#tag-tree")
+    def _tag_chosen(self, event: Tree.NodeSelected[TagCount]) -> None:
+        event.stop()
+        tag = event.node.data
+        if tag is None:
+            return
+        self.shown = tag
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options(Option(Text(drawable(p)), id=p) for p in tag.paths)
+        options.highlighted = 0 if tag.paths else None
+        self.query_one(Tree).display = False
+        options.display = True
+        options.focus()
+        self.query_one("#tag-tree-title", Label).update(Text(f"Notes tagged #{drawable(tag.tag)}"))
+        self._status(f"{plural(tag.count, 'note')} · Enter opens · Esc: the tree")
+
+    @on(OptionList.OptionSelected, "#tag-tree-notes")
+    def _note_chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_expand(self) -> None:
+        """Open the tag under the cursor (its nested tags show)."""
+        node = self.query_one(Tree).cursor_node
+        if node is not None and self.shown is None:
+            node.expand()
+
+    def action_collapse(self) -> None:
+        """Fold the tag under the cursor, or go up to its parent when it is folded."""
+        tree: Tree[TagCount] = self.query_one(Tree)
+        node = tree.cursor_node
+        if node is None or self.shown is not None:
+            return
+        if node.is_expanded:
+            node.collapse()
+        elif node.parent is not None and node.parent is not tree.root:
+            tree.move_cursor(node.parent)
+
+    def _status(self, text: str) -> None:
+        self.query_one("#tag-tree-status", Label).update(text)
+
+    def action_back(self) -> None:
+        """From a tag's notes back to the tree; from the tree, close."""
+        if self.shown is None:
+            self.dismiss(None)
+            return
+        self.shown = None
+        self.query_one(OptionList).display = False
+        tree = self.query_one(Tree)
+        tree.display = True
+        tree.focus()
+        self.query_one("#tag-tree-title", Label).update("Tags")
