@@ -10,12 +10,15 @@ vector ranking with cosine scores.
 - `convex`: each branch's scores scaled to [0, 1] (keyword by its best score, cosine between
   the vector candidates' worst and best), then `(1 − w)·keyword + w·vector`. Unlike ranks,
   scaled scores keep how far ahead a strong keyword match is.
-- `guarded` (the default): `convex`, then the notes whose *name* matches the query best keep
-  the places the keyword branch gave them, so typing a note's name still ranks it first with
-  vectors on; the vector branch fills the rest and adds candidates BM25 missed.
+- `guarded` (the default): `convex`, with the vector branch's weight for a Latin-script query
+  kept only where the branches agree (at least 3 of the keyword top 10 in the vector top 10;
+  else 0, and the vector branch only adds candidates below BM25's), and the notes whose
+  *name* matches the query best kept at their keyword places or better, so typing a note's
+  name still ranks it first with vectors on.
 
-Weights were chosen by measurement (benchmarks/quality.py, RESULTS.md): the vector branch
-counts for less in queries of Latin script, where BM25 is strong, than in Chinese ones, where
+Weights and the agreement rule were chosen by measurement (benchmarks/quality.py, RESULTS.md):
+on NPL the bundled embedder is far weaker than BM25 (nDCG@10 0.04 against 0.435) and a fixed
+weight lost 7 points; on MED and CACM it helps. Chinese queries keep a fixed, larger weight:
 word segmentation is lossy and cross-language recall needs the embedder.
 """
 
@@ -25,8 +28,10 @@ from collections.abc import Mapping, Sequence
 
 FUSIONS = ("guarded", "convex", "rrf")
 DEFAULT_FUSION = "guarded"
-CONVEX_WEIGHT = 0.3  # the vector branch's share for a query in Latin script
+CONVEX_WEIGHT = 0.3  # the vector branch's share for a query in Latin script, where it agrees
 CONVEX_WEIGHT_CJK = 0.5  # ... and for a query with Chinese (or other CJK) characters
+AGREEMENT_DEPTH = 10  # agreement: the share of the keyword top 10 that the vector top 10 holds
+AGREEMENT_MIN = 0.3  # ... under which the vector branch only adds candidates (weight 0)
 NAME_GUARD = 0.5  # a name part at least this share of the best one keeps its keyword place
 
 Ranked = list[tuple[int, float]]
@@ -104,28 +109,42 @@ def convex_fuse(
 
 def guard_names(fused: Ranked, keyword_docs: Sequence[int], names: Mapping[int, float]) -> Ranked:
     """`fused` with each doc whose name part is within NAME_GUARD of the best name part at
-    its keyword rank or better (its fused place when that is better); the others keep their
-    order. Scores are raised where needed so that the list stays in score order."""
+    its keyword rank or better: in keyword order, each takes its fused place if that is
+    better, else its keyword place, else the next free one above it (always one: those
+    placed before it sit above their own keyword ranks). The others fill the remaining
+    places in fused order; scores are raised where needed to keep the list in score order."""
     best = max(names.values(), default=0.0)
     if best <= 0:
         return fused
-    guarded = {int(d) for d, part in names.items() if part >= NAME_GUARD * best}
     fused_at = {doc: i for i, (doc, _) in enumerate(fused)}
-    places = sorted(
-        (min(rank - 1, fused_at.get(doc, rank - 1)), doc)
-        for doc, rank in _ranks(keyword_docs).items()
-        if doc in guarded
-    )
-    pinned = {doc for _, doc in places}
-    out = [item for item in fused if item[0] not in pinned]
+    slots: list[tuple[int, float] | None] = [None] * len(fused)
     score = dict(fused)
-    for place, doc in places:  # in place order: an insert never moves one made before it
-        out.insert(min(place, len(out)), (doc, score.get(doc, 0.0)))
+    for doc, rank in _ranks(keyword_docs).items():
+        if names.get(doc, 0.0) < NAME_GUARD * best or doc not in fused_at:
+            continue
+        place = min(rank - 1, fused_at[doc])
+        while slots[place] is not None:
+            place += 1
+        slots[place] = (doc, score[doc])
+    placed = {item[0] for item in slots if item is not None}
+    rest = iter(item for item in fused if item[0] not in placed)
+    out = [item if item is not None else next(rest) for item in slots]
     for i in range(len(out) - 2, -1, -1):
         doc, s = out[i]
         if s < out[i + 1][1]:
             out[i] = (doc, out[i + 1][1])
     return out
+
+
+def agreement(vector_docs: Sequence[int], keyword_docs: Sequence[int]) -> float:
+    """How many of the keyword branch's top docs the vector branch also ranks near the top,
+    as a share: where an embedder is weak on a collection (technical English, a domain it
+    never saw) it agrees with BM25 on little, and its weight shrinks with it."""
+    top_kw = set(keyword_docs[:AGREEMENT_DEPTH])
+    if not top_kw:
+        return 0.0
+    shared = len(top_kw & set(vector_docs[:AGREEMENT_DEPTH])) / len(top_kw)
+    return 1.0 if shared >= AGREEMENT_MIN else 0.0
 
 
 def fuse(
@@ -140,14 +159,14 @@ def fuse(
     """Both branches' candidates as one ranking by `method` (one of FUSIONS), best first.
 
     `names`: the name-field part of each keyword candidate's score. `cjk`: whether the query
-    has CJK characters (the vector branch's weight). `rrf_weight`: `search.vector_weight`,
-    which only `rrf` uses.
+    has CJK characters (the vector branch's weight; `agreement` gates it otherwise).
+    `rrf_weight`: `search.vector_weight`, which only `rrf` uses.
     """
     vec_docs, vec_scores = vector
     kw_docs, kw_scores = keyword
     if method == "rrf":
         return rrf_fuse(vec_docs, kw_docs, rrf_weight)
-    weight = CONVEX_WEIGHT_CJK if cjk else CONVEX_WEIGHT
+    weight = CONVEX_WEIGHT_CJK if cjk else CONVEX_WEIGHT * agreement(vec_docs, kw_docs)
     fused = convex_fuse(vec_docs, vec_scores, kw_docs, kw_scores, weight)
     if method == "convex":
         return fused
