@@ -149,3 +149,18 @@ def test_guard_moves_a_named_note_back_up() -> None:
     fused = [(5, 0.9), (4, 0.8), (6, 0.1)]
     assert guard_names(fused, [4, 6], {4: 3.0}) == [(4, 0.9), (5, 0.9), (6, 0.1)]
     assert guard_names(fused, [4, 6], {}) == fused  # no name matched: the fused order
+
+
+def test_a_vector_branch_that_disagrees_with_bm25_only_adds_candidates() -> None:
+    # the embedder's top 10 shares nothing with BM25's: its order must not move BM25's
+    keyword = ([1, 2, 3, 4, 5], [9.0, 3.0, 2.0, 1.0, 0.5])
+    vector = ([15, 14, 13, 12, 11, 5], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+    guarded = [d for d, _ in fuse("guarded", vector, keyword, {}, cjk=False)]
+    assert guarded == [1, 2, 3, 4, 5, 15, 14, 13, 12, 11]  # then its own, in its order
+    convex = [d for d, _ in fuse("convex", vector, keyword, {}, cjk=False)]
+    assert convex[:2] == [1, 15]  # a fixed weight lets it reorder BM25's
+    assert [d for d, _ in fuse("guarded", vector, keyword, {}, cjk=True)][:2] == [1, 15]
+    # where the branches agree (3 of BM25's top 10 in the vector top 10) the vector counts
+    vector = ([3, 2, 1, 11], [0.9, 0.8, 0.7, 0.1])
+    agreeing = fuse("guarded", vector, keyword, {}, cjk=False)
+    assert agreeing == fuse("convex", vector, keyword, {}, cjk=False)

@@ -12,7 +12,7 @@ vector ranking with cosine scores.
   scaled scores keep how far ahead a strong keyword match is.
 - `guarded` (the default): `convex`, with the vector branch's weight for a Latin-script query
   kept only where the branches agree (at least 3 of the keyword top 10 in the vector top 10;
-  else 0, and the vector branch only adds candidates below BM25's), and the notes whose
+  else 1 %: the vector branch then only adds candidates, below BM25's), and the notes whose
   *name* matches the query best kept at their keyword places or better, so typing a note's
   name still ranks it first with vectors on.
 
@@ -31,7 +31,8 @@ DEFAULT_FUSION = "guarded"
 CONVEX_WEIGHT = 0.3  # the vector branch's share for a query in Latin script, where it agrees
 CONVEX_WEIGHT_CJK = 0.5  # ... and for a query with Chinese (or other CJK) characters
 AGREEMENT_DEPTH = 10  # agreement: the share of the keyword top 10 that the vector top 10 holds
-AGREEMENT_MIN = 0.3  # ... under which the vector branch only adds candidates (weight 0)
+AGREEMENT_MIN = 0.3  # ... under which the vector branch only adds candidates:
+DISAGREEING_WEIGHT = 0.01  # its weight then (enough to order what it adds, below BM25's)
 NAME_GUARD = 0.5  # a name part at least this share of the best one keeps its keyword place
 
 Ranked = list[tuple[int, float]]
@@ -136,15 +137,14 @@ def guard_names(fused: Ranked, keyword_docs: Sequence[int], names: Mapping[int, 
     return out
 
 
-def agreement(vector_docs: Sequence[int], keyword_docs: Sequence[int]) -> float:
-    """How many of the keyword branch's top docs the vector branch also ranks near the top,
-    as a share: where an embedder is weak on a collection (technical English, a domain it
-    never saw) it agrees with BM25 on little, and its weight shrinks with it."""
+def agreement(vector_docs: Sequence[int], keyword_docs: Sequence[int]) -> bool:
+    """Whether the vector branch ranks at least AGREEMENT_MIN of the keyword branch's top docs
+    near its own top: where an embedder is weak (technical English, a domain it never saw) it
+    agrees with BM25 on little, and it then only adds candidates."""
     top_kw = set(keyword_docs[:AGREEMENT_DEPTH])
     if not top_kw:
-        return 0.0
-    shared = len(top_kw & set(vector_docs[:AGREEMENT_DEPTH])) / len(top_kw)
-    return 1.0 if shared >= AGREEMENT_MIN else 0.0
+        return False
+    return len(top_kw & set(vector_docs[:AGREEMENT_DEPTH])) / len(top_kw) >= AGREEMENT_MIN
 
 
 def fuse(
@@ -166,10 +166,12 @@ def fuse(
     kw_docs, kw_scores = keyword
     if method == "rrf":
         return rrf_fuse(vec_docs, kw_docs, rrf_weight)
-    weight = CONVEX_WEIGHT_CJK if cjk else CONVEX_WEIGHT * agreement(vec_docs, kw_docs)
-    fused = convex_fuse(vec_docs, vec_scores, kw_docs, kw_scores, weight)
+    if method not in FUSIONS:
+        raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {method!r}")
+    weight = CONVEX_WEIGHT_CJK if cjk else CONVEX_WEIGHT
     if method == "convex":
-        return fused
-    if method == "guarded":
-        return guard_names(fused, kw_docs, names)
-    raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {method!r}")
+        return convex_fuse(vec_docs, vec_scores, kw_docs, kw_scores, weight)
+    if not cjk and not agreement(vec_docs, kw_docs):
+        weight = DISAGREEING_WEIGHT
+    fused = convex_fuse(vec_docs, vec_scores, kw_docs, kw_scores, weight)
+    return guard_names(fused, kw_docs, names)
