@@ -31,7 +31,8 @@ from pathlib import Path
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
-from reme_tui.widgets.reader.loading import load_note, render_note
+from reme_tui.services import load_note
+from reme_tui.widgets.reader.note_data import render_note
 
 VAULTS = Path("/work/vaults")
 TARGET_BYTES = 300_000

@@ -1,6 +1,6 @@
 """reme_core: index a folder of Markdown memory and search it — no UI, reusable by any program.
 
-Typical use: `Workspace.open("~/memory").search("index regression", limit=5).answer()`.
+Typical use: `Workspace.open("~/memory").search("index regression", limit=5).results`.
 
 The names below are imported on first use (PEP 562): a program that needs only the index
 (`reme-tui search`) does not pay for the editing, rendering and vector modules, and a
@@ -30,6 +30,11 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "FileRefused": ("reme_core.errors", "FileRefused"),
     "FilterSamples": ("reme_core.query.samples", "FilterSamples"),
     "Gap": ("reme_core.indexing.change_feed", "Gap"),
+    "FeedEvent": ("reme_core.indexing.change_feed", "FeedEvent"),
+    "VectorState": ("reme_core.vectors.state", "VectorState"),
+    "VectorStatus": ("reme_core.vectors.state", "VectorStatus"),
+    "describe_vectors": ("reme_core.vectors.state", "describe_vectors"),
+    "watch_workspace": ("reme_core.indexing.watcher", "watch_workspace"),
     "Heading": ("reme_core.parse.markdown_render", "Heading"),
     "InboundLink": ("reme_core.edit.link_rewrite", "InboundLink"),
     "IndexStats": ("reme_core.indexing.maintenance", "IndexStats"),
@@ -56,6 +61,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "RetrievedItem": ("reme_core.query.retrieve", "RetrievedItem"),
     "SearchHit": ("reme_core.query.results", "SearchHit"),
     "SearchResult": ("reme_core.query.results", "SearchResult"),
+    "SearchFilters": ("reme_core.query.filters", "SearchFilters"),
+    "SearchOptions": ("reme_core.query.options", "SearchOptions"),
+    "SearchRequest": ("reme_core.query.request", "SearchRequest"),
     "TagCount": ("reme_core.query.tag_list", "TagCount"),
     "TraverseEdge": ("reme_core.query.graph_results", "TraverseEdge"),
     "TraverseNode": ("reme_core.query.graph_results", "TraverseNode"),
@@ -79,6 +87,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "stat_path": ("reme_core.edit.note_jobs", "stat_path"),
     "update_frontmatter": ("reme_core.edit.note_jobs", "update_frontmatter"),
     "aliases_of": ("reme_core.models", "aliases_of"),
+    "names_of": ("reme_core.parse.note_names", "names_of"),
     "choose_mode": ("reme_core.files.workspace_mode", "choose_mode"),
     "date_ordinal": ("reme_core.dates", "date_ordinal"),
     "discover": ("reme_core.files.discovery", "discover"),
@@ -89,8 +98,6 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "find_wikilinks": ("reme_core.parse.wikilinks", "find_wikilinks"),
     "find_web_links": ("reme_core.parse.web_links", "find_web_links"),
     "WebLinkMatch": ("reme_core.parse.web_links", "WebLinkMatch"),
-    "format_hit": ("reme_core.query.results", "format_hit"),
-    "format_score": ("reme_core.query.results", "format_score"),
     "inbound_links": ("reme_core.edit.link_rewrite", "inbound_links"),
     "line_ranges": ("reme_core.parse.anchors", "line_ranges"),
     "list_tags": ("reme_core.query.tag_list", "list_tags"),

@@ -32,10 +32,11 @@ from reme_core.errors import (
 from reme_core.files.discovery import Discovered, discover, enclosing_index
 from reme_core.files.walk_ahead import walk_ahead
 from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
-from reme_core.indexing.change_feed import ChangeFeed, Committed, Gap, Rebuilt
+from reme_core.indexing.change_feed import ChangeFeed, Committed, FeedEvent, Gap, Rebuilt
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange
 from reme_core.indexing.maintenance import IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
+from reme_core.indexing.watcher import watch_workspace
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
 from reme_core.parse.anchors import line_ranges
 from reme_core.parse.markdown_render import STYLE_NAMES as MARKDOWN_STYLES
@@ -46,6 +47,7 @@ from reme_core.parse.markdown_render import (
     outline,
     render_markdown,
 )
+from reme_core.parse.note_names import names_of
 from reme_core.parse.web_links import WebLinkMatch, find_web_links
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,
@@ -53,15 +55,19 @@ from reme_core.parse.wikilinks import (
     find_markdown_links,
     find_wikilinks,
 )
+from reme_core.query.filters import SearchFilters
 from reme_core.query.graph_results import NoteLinks, TraverseEdge, TraverseNode, TraverseResult
 from reme_core.query.link_text import markdown_link_to, wikilink_to
+from reme_core.query.options import SearchOptions
 from reme_core.query.query_language import UNSUPPORTED_OPERATORS, ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
-from reme_core.query.results import Neighbour, SearchHit, SearchResult, format_hit, format_score
+from reme_core.query.request import SearchRequest
+from reme_core.query.results import Neighbour, SearchHit, SearchResult
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.samples import FilterSamples
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
+from reme_core.vectors.state import VectorState, VectorStatus, describe_vectors
 from reme_core.workspace import Workspace
 
 __all__ = [
@@ -77,6 +83,7 @@ __all__ = [
     "DeleteReport",
     "Discovered",
     "EditReport",
+    "FeedEvent",
     "FileChange",
     "FileChunk",
     "FileLink",
@@ -108,7 +115,10 @@ __all__ = [
     "RetrieveResult",
     "RetrievedItem",
     "SaveReport",
+    "SearchFilters",
     "SearchHit",
+    "SearchOptions",
+    "SearchRequest",
     "SearchResult",
     "TagCount",
     "TraverseEdge",
@@ -116,6 +126,8 @@ __all__ = [
     "TraverseResult",
     "UndoRefused",
     "UndoReport",
+    "VectorState",
+    "VectorStatus",
     "WebLinkMatch",
     "WikilinkMatch",
     "Workspace",
@@ -126,6 +138,7 @@ __all__ = [
     "daily_notes",
     "daily_write",
     "date_ordinal",
+    "describe_vectors",
     "discover",
     "edit_note",
     "enclosing_index",
@@ -134,14 +147,13 @@ __all__ = [
     "find_markdown_links",
     "find_web_links",
     "find_wikilinks",
-    "format_hit",
-    "format_score",
     "inbound_links",
     "line_ranges",
     "list_folder",
     "list_tags",
     "load_config",
     "markdown_link_to",
+    "names_of",
     "outline",
     "parse_query",
     "read_frontmatter",
@@ -151,5 +163,6 @@ __all__ = [
     "suffix_warnings",
     "update_frontmatter",
     "walk_ahead",
+    "watch_workspace",
     "wikilink_to",
 ]

@@ -7,10 +7,10 @@ and edit functions, each handed the collaborators it needs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -24,24 +24,27 @@ from reme_core.files.scan_ahead import ScanAhead
 from reme_core.files.scanner import scopes_for
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
-from reme_core.indexing.indexer import BatchReport, Changes, Indexer, ProgressFn
+from reme_core.indexing.indexer import BatchReport, Changes, Indexer
 from reme_core.indexing.live_index import IndexPlace, LiveIndex
 from reme_core.indexing.opening import open_live_index
 from reme_core.indexing.state_lock import StateLock
 from reme_core.models import FileChunk, FileLink, FileNode
 from reme_core.parse.settings import ParseSettings
+from reme_core.parts import WorkspaceParts
+from reme_core.ports import edit_index, retrievable, search_index, vector_host
+from reme_core.progress import ProgressFn
 from reme_core.query import notes
 from reme_core.query.chunk_check import ChunkCheck
-from reme_core.query.filters import NoteFilters, SearchFilters
 from reme_core.query.graph_results import NoteLinks, TraverseResult
-from reme_core.query.options import SearchOptions
+from reme_core.query.query_language import parse_query
 from reme_core.query.reading import ReadResult, read_lines
+from reme_core.query.request import SearchRequest
 from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
 from reme_core.query.samples import FilterSamples, filter_samples
-from reme_core.query.search import TextChecks, run_search
-from reme_core.store.database import Store
+from reme_core.query.search import run_search
 from reme_core.text.tokenizer import Tokenizer, tokenizer_for
+from reme_core.vectors.state import OFF, VectorStatus
 from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
 
@@ -72,8 +75,7 @@ class Workspace:
         fingerprint = repr((self.mode, self.link_resolution, self.settings))
         self.place = IndexPlace(root, self.mode, state_dir, self.link_resolution, fingerprint)
         self.state_lock = StateLock(state_dir)
-        self.live: LiveIndex
-        self.indexer: Indexer
+        self._parts: WorkspaceParts  # the live index and its indexer: reached through ports
         # Set when this object rebuilt the index (e.g. `open` found none): `--reindex` reuses it.
         self.last_reindex: ReindexSummary | None = None
         self.vectors: VectorIndex | None = None  # vector recall, when on (see "vectors" below)
@@ -115,7 +117,7 @@ class Workspace:
         finally:
             ScanAhead.drop(ahead)
         if ws.config.vectors.enabled:
-            ws.vectors = VectorIndex(ws)
+            ws.vectors = VectorIndex(vector_host(ws))
             ws.vectors.start()
         return ws
 
@@ -124,16 +126,16 @@ class Workspace:
         was left; True when files changed."""
         for line in tidy_state(self.state_dir):
             self.warn(line)
-        return journals_left(self.state_dir) and _file_ops().recover(self)
+        return journals_left(self.state_dir) and _file_ops().recover(edit_index(self))
 
     def _attach(self, live: LiveIndex) -> None:
-        if getattr(self, "live", None) is live:
+        old = getattr(self, "_parts", None)
+        if old is not None and old.live is live:
             return
-        listeners = self.indexer.listeners if hasattr(self, "indexer") else []
-        self.live = live
         scopes = (self.watch_scope, self.rebuild_scope)
-        self.indexer = Indexer(live, *scopes, self.settings, self.config.workers, self.warn)
-        self.indexer.listeners.extend(listeners)
+        indexer = Indexer(live, *scopes, self.settings, self.config.workers, self.warn)
+        indexer.listeners.extend(old.indexer.listeners if old is not None else [])
+        self._parts = WorkspaceParts(live, indexer)
 
     def warn(self, message: str) -> None:
         """Record a warning once (the CLI prints them, the browser shows them)."""
@@ -154,57 +156,36 @@ class Workspace:
         """The database file, or ":memory:" when the state folder cannot be used."""
         return self.place.db_path
 
-    # The live index's parts, for the query and edit functions that take the workspace.
-    @property
-    def index(self) -> MemoryIndex:
-        """The in-memory index searches answer from (read it under `lock`)."""
-        return self.live.memory
-
-    @property
-    def store(self) -> Store:
-        """The SQLite store of the index."""
-        return self.live.store
-
-    @property
-    def lock(self) -> threading.RLock:
-        """Held while reading or changing the in-memory index."""
-        return self.live.lock
-
-    @property
-    def write_lock(self) -> threading.RLock:
-        """One writer at a time: the indexer, a rebuild, optimize, the file operations."""
-        return self.live.write_lock
-
     # -- keeping fresh (reme_core.indexing) ---------------------------------------------------
     def refresh_if_changed(self) -> bool:
         """Reload when another process committed (generation moved or the file was replaced)."""
-        return self.live.refresh_if_changed()
+        return self._parts.live.refresh_if_changed()
 
     @contextmanager
     def _fresh(self) -> Iterator[MemoryIndex]:
         """The index under its lock, reloaded first when another process committed."""
         self.refresh_if_changed()
-        with self.lock:
-            yield self.index
+        with self._parts.lock:
+            yield self._parts.index
 
     def diff(self, ahead: ScanAhead | None = None) -> Changes:
         """What differs between the files on disk and the index."""
-        return self.indexer.diff(ahead)
+        return self._parts.indexer.diff(ahead)
 
     def sync(
         self, progress: ProgressFn | None = None, ahead: ScanAhead | None = None
     ) -> BatchReport:
         """The start-up diff: bring the index up to date with the files, one transaction."""
-        return self.indexer.sync(progress, ahead)
+        return self._parts.indexer.sync(progress, ahead)
 
     def apply(self, changes: Changes, *, progress: ProgressFn | None = None) -> BatchReport:
         """Parse changed files, commit them in one transaction, then update memory."""
-        return self.indexer.apply(changes, progress=progress)
+        return self._parts.indexer.apply(changes, progress=progress)
 
     def rebuilt_elsewhere(self) -> bool:
         """Whether another process rebuilt the index since this one last looked (once each):
         the caller should diff again, since that copy replaced what this process committed."""
-        return self.indexer.rebuilt_elsewhere()
+        return self._parts.indexer.rebuilt_elsewhere()
 
     def reindex(self, progress: ProgressFn | None = None) -> ReindexSummary:
         """Drop derived state and rebuild from the files (built aside, then copied in at once).
@@ -213,9 +194,9 @@ class Workspace:
         """
         from reme_core.indexing.rebuild import Rebuild
 
-        with self.write_lock, self.state_lock.held():
+        with self._parts.write_lock, self.state_lock.held():
             rebuild = Rebuild(
-                self.live, self.rebuild_scope, self.settings, self.config.workers, self.warn
+                self._parts.live, self.rebuild_scope, self.settings, self.config.workers, self.warn
             )
             self.last_reindex = rebuild.run(progress)
             return self.last_reindex
@@ -224,18 +205,18 @@ class Workspace:
         """Write a stale snapshot, then release the database."""
         if self.vectors is not None:
             self.vectors.close()
-        self.live.close()
+        self._parts.live.close()
 
     def change_feed(self) -> ChangeFeed:
         """Every change committed from now on, by this process or any other, read with
         `ChangeFeed.poll` (what `watch` prints)."""
         from reme_core.indexing.change_feed import ChangeFeed
 
-        return ChangeFeed(self.live)
+        return ChangeFeed(self._parts.live)
 
     def add_listener(self, fn: Callable[[BatchReport], None]) -> None:
         """Call `fn` after every applied batch (the TUI refreshes its panes from it)."""
-        self.indexer.listeners.append(fn)
+        self._parts.indexer.listeners.append(fn)
 
     # -- reading ------------------------------------------------------------------------------
     def read(
@@ -246,24 +227,24 @@ class Workspace:
 
     def node(self, path: str) -> FileNode | None:
         """The indexed node of a path, or None."""
-        with self.lock:
-            return self.index.nodes.get(normalize_relpath(path))
+        with self._parts.lock:
+            return self._parts.index.nodes.get(normalize_relpath(path))
 
     def require_node(self, path: str) -> FileNode:
         """The indexed node of a path; NotIndexed with a clear message otherwise."""
-        with self.lock:
-            return self.index.nodes[notes.indexed_path(self.index, path)]
+        with self._parts.lock:
+            return self._parts.index.nodes[notes.indexed_path(self._parts.index, path)]
 
     def files(self) -> list[str]:
         """Indexed paths, sorted."""
-        with self.lock:
-            return sorted(self.index.nodes)
+        with self._parts.lock:
+            return sorted(self._parts.index.nodes)
 
     def frontmatters(self) -> dict[str, dict[str, Any]]:
         """Each indexed file's frontmatter, by path in sorted order, without building its node
         (the quick switcher reads every note's names: ~60 us a file through `node()`)."""
-        with self.lock:
-            nodes = self.index.nodes
+        with self._parts.lock:
+            nodes = self._parts.index.nodes
             return {path: nodes.frontmatter(path) for path in sorted(nodes)}
 
     # -- searching ----------------------------------------------------------------------------
@@ -274,68 +255,44 @@ class Workspace:
 
     def search(
         self,
-        query: str,
+        query: SearchRequest | str,
         limit: int | None = None,
-        min_score: float | None = None,
-        start_date: str | None = None,
-        end_date: str | None = None,
-        path: str | Sequence[str] | None = None,
-        tags: Sequence[str] = (),
         *,
-        vector_weight: float | None = None,
         expand_links: bool | None = None,
-        max_links_per_direction: int | None = None,
-        phrases: Sequence[str] = (),
-        exclude_terms: Sequence[str] = (),
-        exclude_paths: Sequence[str] = (),
-        group: bool = False,
-        exclude_tags: Sequence[str] = (),
-        strict_date_filter: bool | None = None,
-        sort: str = "name",
-        properties: Sequence[tuple[str, str | None]] = (),
-        exclude_properties: Sequence[tuple[str, str | None]] = (),
-        files: Sequence[str] = (),
-        exclude_files: Sequence[str] = (),
-        lines: Sequence[Sequence[str]] = (),
-        exclude_lines: Sequence[Sequence[str]] = (),
+        group: bool | None = None,
     ) -> SearchResult:
         """Search chunks (SPEC §8); never raises for an empty or punctuation-only query.
 
-        ``group``: one hit per note (its best chunk; `SearchHit.more` counts the others),
-        as the browser shows them; ReMe's chunk list is the default.
-        ``sort``: how filters without words (`path:`, `tag:`, dates, `[prop]`, `file:`),
-        which list the notes they admit, order them: "name" (by path) or "mtime" (last
-        modified first).
-        ``strict_date_filter``: in memory mode, whether a date filter drops undated notes
-        (ReMe's option; default `search.strict_date_filter`). In a vault it always does.
-        Obsidian's operators: ``properties`` (`[name]` as (name, None), `[name:value]` as
-        (name, value)), ``files`` (`file:x`, the file name holds x), ``lines``
-        (`line:(a b)`, the words on one line), each with its exclusion.
+        ``query``: a `SearchRequest` (`parse_query(line).request(...)`), or a finished query
+        line, parsed the same way (words, "phrases", -word, path:, tag:, [prop] ...).
+        ``limit``, ``expand_links``, ``group``: when given, they replace the request's
+        options of those names (the one-liners: `ws.search("x", 5)`).
         """
+        request = parse_query(query, typing=False).request() if isinstance(query, str) else query
+        o = request.options
+        if limit is not None or expand_links is not None or group is not None:
+            o = dataclasses.replace(
+                o,
+                limit=o.limit if limit is None else limit,
+                expand_links=o.expand_links if expand_links is None else expand_links,
+                group=o.group if group is None else group,
+            )
         s = self.config.search
-        strict = s.strict_date_filter if strict_date_filter is None else strict_date_filter
-        filters = SearchFilters.of(
-            strict or self.mode == "vault",
-            start_date,
-            end_date,
-            path,
-            tags,
-            exclude_paths,
-            exclude_tags,
-            NoteFilters(properties, exclude_properties, files, exclude_files),
-        )
-        checks = TextChecks(phrases, exclude_terms, lines, exclude_lines)
-        options = SearchOptions.of(
-            s, limit, min_score, vector_weight, expand_links, max_links_per_direction, group, sort
-        )
-        vectors = self.vectors.prepare(query) if self.vectors is not None else None
+        filters = request.filters
+        strict = s.strict_date_filter if filters.strict_dates is None else filters.strict_dates
+        filters = dataclasses.replace(filters, strict_dates=strict or self.mode == "vault")
+        options = o.resolved(s)
+        text = request.ranking_text
+        vectors = self.vectors.prepare(text) if self.vectors is not None else None
         self.refresh_if_changed()
-        run = functools.partial(run_search, self, query, options, filters, checks, vectors)
-        with self.lock:
+        run = functools.partial(
+            run_search, search_index(self), text, options, filters, request.checks, vectors
+        )
+        with self._parts.lock:
             try:
                 return run()
             except DamagedPostings:  # a snapshot's postings are checked as they are read
-                self.live.reload_damaged()
+                self._parts.live.reload_damaged()
                 return run()
 
     def retrieve(
@@ -347,7 +304,7 @@ class Workspace:
         explain: bool = False,
     ) -> RetrieveResult:
         """Hits then their one-hop link targets, de-duplicated and cut to a token budget."""
-        return run_retrieve(self, query, limit, budget_tokens, expand_links, explain)
+        return run_retrieve(retrievable(self), query, limit, budget_tokens, expand_links, explain)
 
     def filter_samples(self) -> FilterSamples:
         """Real values for filter examples (a top folder, the dates the notes span)."""
@@ -376,7 +333,7 @@ class Workspace:
         """How a file was chunked: ranges and text (as on disk), in order."""
         with self._fresh() as index:
             check = ChunkCheck(self.root, self.config, index.checked_rows)
-            return notes.note_chunks(index, self.store, check, path)
+            return notes.note_chunks(index, self._parts.store, check, path)
 
     # -- vectors (reme_core.vectors.vector_index) --------------------------------------------
     @property
@@ -385,17 +342,18 @@ class Workspace:
         vectors = self.vectors
         return vectors.search if vectors is not None and vectors.ready else None
 
-    def vector_status(self) -> str:
-        """One line for the header and the CLI: off, starting, embedding n/m, on, unavailable."""
-        return self.vectors.status() if self.vectors is not None else "vectors off"
+    def vector_status(self) -> VectorStatus:
+        """Where vector recall stands (`VectorState`: off, starting, embedding with its
+        progress, on, unavailable with why); `describe_vectors` makes it a line for people."""
+        return self.vectors.status() if self.vectors is not None else OFF
 
-    def toggle_vectors(self, enabled: bool | None = None) -> str:
+    def toggle_vectors(self, enabled: bool | None = None) -> VectorStatus:
         """Turn vector recall on or off at run time (None flips it); returns the new status.
 
         Turning it on runs the health check here (it may load a model), so call it off a UI
         thread; on an unavailable provider it checks again, resuming the backfill.
         """
-        self.vectors = switched(self, self.vectors, enabled)
+        self.vectors = switched(vector_host(self), self.vectors, enabled)
         return self.vector_status()
 
     def wait_for_vectors(
@@ -409,32 +367,32 @@ class Workspace:
         """Compact tombstones and vocabulary, rewrite the persisted state, report before/after."""
         from reme_core.indexing.maintenance import run_optimize
 
-        with self.write_lock:
-            return run_optimize(self.live)
+        with self._parts.write_lock:
+            return run_optimize(self._parts.live)
 
     def stats(self) -> IndexStats:
         """Counts for the header and `reme-tui stats`."""
         from reme_core.indexing.maintenance import index_stats
 
         with self._fresh():
-            return index_stats(self.live, self.mode_choice.reason.value)
+            return index_stats(self._parts.live, self.mode_choice.reason.value)
 
     # -- link-safe file operations (reme_core.edit.file_ops) ---------------------------------------
     def move(
         self, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
     ) -> MoveReport:
         """Move a file and rewrite the wikilinks that point at it, all or nothing."""
-        return _file_ops().move(self, src, dst, rewrite_links, dry_run)
+        return _file_ops().move(edit_index(self), src, dst, rewrite_links, dry_run)
 
     def delete(self, path: str, permanent: bool = False) -> DeleteReport:
         """Move a file to `.trash/` (`permanent`: remove it); the report lists the inbound
         links left dangling."""
-        return _file_ops().delete(self, path, permanent)
+        return _file_ops().delete(edit_index(self), path, permanent)
 
     def undo(self) -> UndoReport:
         """Revert the last delete or move made through reme, by any process (`UndoRefused`
         when nothing can be, or the files changed since)."""
-        return _file_ops().undo_last(self)
+        return _file_ops().undo_last(edit_index(self))
 
     def create(
         self,
@@ -445,7 +403,7 @@ class Workspace:
         body: str = "",
     ) -> Path:
         """Write a new note with frontmatter and index it."""
-        return _file_ops().create(self, path, name, description, metadata, body)
+        return _file_ops().create(edit_index(self), path, name, description, metadata, body)
 
     def write(
         self,
@@ -459,7 +417,7 @@ class Workspace:
         keys it does not name; written atomically and indexed at once (seed 003)."""
         from reme_core.edit.write import write
 
-        return write(self, path, content, name, description, metadata)
+        return write(edit_index(self), path, content, name, description, metadata)
 
 
 def _file_ops() -> ModuleType:

@@ -1,10 +1,11 @@
 """Messages between the panes, and from the app's workers: widgets and workers say what
-happened, the app decides what to do on the UI thread."""
+happened, the app decides what to do on the UI thread. The results of the workspace calls
+(`SearchAnswered`, `NoteRead`, `NeighboursGathered`) live beside them in `reme_tui.services`:
+this module imports no widget."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from textual.message import Message
 
@@ -15,13 +16,9 @@ from reme_core import (
     ParsedQuery,
     ReindexSummary,
     UndoReport,
+    VectorStatus,
     Workspace,
 )
-
-if TYPE_CHECKING:
-    from reme_tui.widgets.neighbours import NeighbourData
-    from reme_tui.widgets.reader.loading import NoteData
-    from reme_tui.widgets.search.pane import Found
 
 
 @dataclass
@@ -96,37 +93,12 @@ class StatsCounted(Message):
 
 
 @dataclass
-class SearchAnswered(Message):
-    """A search worker's result blocks, for the query line they answer."""
-
-    line: str
-    found: Found
-
-
-@dataclass
-class NoteRead(Message):
-    """A note was read (and rendered when asked): show it with its ranges or anchor."""
-
-    note: NoteData
-    ranges: list[tuple[int, int]]
-    top: int | None
-    anchor: str
-
-
-@dataclass
 class NoteUnreadable(Message):
     """A note could not be read: `gone` when it no longer exists."""
 
     path: str
     reason: str
     gone: bool
-
-
-@dataclass
-class NeighboursGathered(Message):
-    """A note's links, mentions and traverse, for the links pane."""
-
-    data: NeighbourData
 
 
 @dataclass
@@ -147,7 +119,7 @@ class Rebuilt(Message):
 class VectorsToggled(Message):
     """Vector recall was switched: the state it ends in."""
 
-    status: str
+    status: VectorStatus
 
 
 @dataclass
@@ -155,3 +127,10 @@ class Undone(Message):
     """The last delete or move was reverted."""
 
     report: UndoReport
+
+
+@dataclass
+class NoteCreated(Message):
+    """A note was made from the browser (workspace-relative path): open it."""
+
+    path: str

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from reme_core import Workspace
+    from reme_core.parts import WorkspaceParts
 
 
 def _entry_point() -> list[str]:
@@ -78,3 +79,13 @@ async def settle_workers(pilot: Pilot) -> None:
         await pilot.pause()
         await workers_done(pilot.app)
     await pilot.pause()
+
+
+def parts(ws: Workspace) -> WorkspaceParts:
+    """A workspace's parts (live index, store, locks, indexer), for tests about them.
+
+    The one place tests reach behind the facade: `Workspace`'s public names are its API and
+    its parts are private (`ws._parts`); a test asserting on the graph or the store says so
+    by calling this.
+    """
+    return ws._parts

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace, aliases_of
-from reme_tui.widgets.neighbours import note_names, unlinked_mentions
+from reme_tui.services import note_names, unlinked_mentions
+from tests.helpers import parts
 
 
 @pytest.mark.parametrize(
@@ -52,16 +53,36 @@ def test_an_empty_alias_entry_is_never_a_mention(
     try:
         assert note_names(ws, "Empty alias.md") == ["Empty alias"]
         assert note_names(ws, "Number.md") == ["Number"]
-        assert note_names(ws, "Ada Lovelace.md") == ["Ada"]
+        assert note_names(ws, "Ada Lovelace.md") == ["Ada Lovelace", "Ada"]
         assert unlinked_mentions(ws, "Empty alias.md", set()) == []
         assert unlinked_mentions(ws, "Number.md", set()) == []
         assert {m.name for m in unlinked_mentions(ws, "Ada Lovelace.md", set())} == {"Ada"}
         # Links never resolve by alias (SPEC §4): no note answers to "none", "42" or "ada".
-        resolver = ws.index.resolver
+        resolver = parts(ws).index.resolver
         assert resolver is not None
         assert resolver.resolve("x.md", "None") is None
         assert resolver.resolve("x.md", "42") is None
         assert resolver.resolve("x.md", "ada") is None
         assert resolver.resolve("x.md", "ada lovelace") == "Ada Lovelace.md"
+    finally:
+        ws.close()
+
+
+def test_unlinked_mentions_find_a_note_by_its_title(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    # The name field found a note by its `title`; unlinked mentions ignored it (issue 33).
+    files: dict[str, str | bytes] = {
+        "kestrel-notes.md": "---\ntitle: Kestrel Project\n---\nbody\n",
+        "other.md": "We spoke of the Kestrel Project today.\n",
+    }
+    ws = Workspace.open(make_tree(files))
+    try:
+        assert note_names(ws, "kestrel-notes.md") == ["kestrel-notes", "Kestrel Project"]
+        found = unlinked_mentions(ws, "kestrel-notes.md", set())
+        assert [(m.path, m.name) for m in found] == [("other.md", "Kestrel Project")]
+        # The phrase check reads the same names: the note is found by its title too.
+        found_by_phrase = {h.path for h in ws.search('"Kestrel Project"').results}
+        assert found_by_phrase == {"kestrel-notes.md", "other.md"}
     finally:
         ws.close()

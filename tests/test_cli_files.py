@@ -215,7 +215,7 @@ def _delete_on_a_terminal(root: Path, answer: bytes) -> tuple[int, str]:
 def test_delete_on_a_terminal_asks_first(root: Path) -> None:
     code, err = _delete_on_a_terminal(root, b"n\n")
     assert code == 1 and "nothing deleted" in err
-    assert "2 inbound link(s) will be left dangling" in err
+    assert "2 inbound links will be left dangling" in err
     assert (root / "digest/wiki/bm25.md").exists()
 
     code, err = _delete_on_a_terminal(root, b"y\n")

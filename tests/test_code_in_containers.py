@@ -100,7 +100,7 @@ def test_the_index_links_pane_and_rename_skip_contained_code(make_tree) -> None:
         ]
         assert ws.links("X.md").inlinks == []
         assert [t.tag for t in list_tags(ws)] == ["palette"]
-        assert ws.search("", tags=["ff0000"]).results == []
+        assert ws.search("tag:ff0000").results == []
         report = ws.move("X.md", "Y.md")
         assert report.edits == []
     finally:

@@ -23,7 +23,8 @@ from reme_core import (
     Workspace,
     inbound_links,
 )
-from tests.helpers import tree_bytes
+from reme_tui.text.reports import delete_lines, move_lines, undo_lines
+from tests.helpers import parts, tree_bytes
 
 SRC = "digest/wiki/bm25.md"
 DST = "digest/ranking/okapi-bm25.md"
@@ -160,16 +161,16 @@ def test_move_rewrites_every_inbound_form_and_nothing_else(ws: Workspace) -> Non
     assert LinkEdit(DST, 6, "[[digest/wiki/bm25.md#L5]]", f"[[{DST}#L5]]") in report.edits
     assert len(report.edits) == 11 + 2 + 1 + 1
     assert report.untouched == []  # literal workspace: Markdown links are not edges
-    assert any(f"{DST}#L1-L2" in line for line in report.lines())
+    assert any(f"{DST}#L1-L2" in line for line in move_lines(report))
 
 
 def test_index_after_move_answers_like_a_fresh_reindex(ws: Workspace, tmp_path: Path) -> None:
-    before = ws.index.graph.inlinks(SRC)
+    before = parts(ws).index.graph.inlinks(SRC)
     ws.move(SRC, DST)
 
-    after = ws.index.graph.inlinks(DST)
+    after = parts(ws).index.graph.inlinks(DST)
     assert [link_key(x, {SRC: DST}) for x in before] == [link_key(x, {}) for x in after]
-    assert ws.index.graph.inlinks(SRC) == []
+    assert parts(ws).index.graph.inlinks(SRC) == []
     assert ws.node(SRC) is None and ws.node(DST).name == "BM25"
     assert [h.path for h in ws.search("saturation", limit=3).results] == [DST]
 
@@ -179,9 +180,13 @@ def test_index_after_move_answers_like_a_fresh_reindex(ws: Workspace, tmp_path: 
     try:
         assert fresh.files() == ws.files()
         for path in fresh.files():
-            assert fresh.index.graph.inlinks(path) == ws.index.graph.inlinks(path), path
-            assert fresh.index.graph.outlinks(path) == ws.index.graph.outlinks(path), path
-        assert fresh.index.graph.dangling() == ws.index.graph.dangling()
+            assert parts(fresh).index.graph.inlinks(path) == parts(ws).index.graph.inlinks(path), (
+                path
+            )
+            assert parts(fresh).index.graph.outlinks(path) == parts(ws).index.graph.outlinks(
+                path
+            ), path
+        assert parts(fresh).index.graph.dangling() == parts(ws).index.graph.dangling()
     finally:
         fresh.close()
 
@@ -189,7 +194,7 @@ def test_index_after_move_answers_like_a_fresh_reindex(ws: Workspace, tmp_path: 
     try:
         # The store of record took the move in the same batch as the memory index.
         assert reopened.files() == ws.files()
-        assert reopened.index.graph.inlinks(DST) == after
+        assert parts(reopened).index.graph.inlinks(DST) == after
     finally:
         reopened.close()
 
@@ -199,7 +204,7 @@ def test_dry_run_changes_nothing_and_predicts_the_move(ws: Workspace) -> None:
     preview = ws.move(SRC, DST, dry_run=True)
     assert tree_bytes(ws.root) == before
     assert ws.node(SRC) is not None and ws.node(DST) is None
-    assert preview.dry_run and preview.lines()[0].startswith("would move")
+    assert preview.dry_run and move_lines(preview)[0].startswith("would move")
     real = ws.move(SRC, DST)
     assert real.edits == preview.edits
 
@@ -249,7 +254,7 @@ def test_read_only_inbound_file_refuses_the_move(ws: Workspace) -> None:
         ws.move(SRC, DST)
     assert tree_bytes(ws.root) == before
     assert not (ws.root / "digest/ranking").exists()
-    assert len(ws.index.graph.inlinks(SRC)) == 15
+    assert len(parts(ws).index.graph.inlinks(SRC)) == 15
 
 
 def _chattr(flag: str, path: Path) -> None:
@@ -289,7 +294,7 @@ def test_failure_while_replacing_restores_every_file(ws: Workspace) -> None:
     """An inbound file is immutable (`chattr +i`, which binds root too): replacing it fails
     after the files before it were already rewritten, and those must be put back."""
     _move_fails_and_restores(ws, ws.root / "daily/2026-06-07/crlf.md")
-    assert len(ws.index.graph.inlinks(SRC)) == 15 and ws.node(DST) is None
+    assert len(parts(ws).index.graph.inlinks(SRC)) == 15 and ws.node(DST) is None
 
 
 def test_failure_at_the_final_rename_restores_every_file(ws: Workspace) -> None:
@@ -308,8 +313,8 @@ def test_move_without_rewriting_leaves_links_dangling(ws: Workspace) -> None:
     assert after.pop(DST) == before.pop(SRC)
     assert after == before
     assert report.edits == [] and len(report.untouched) == 15
-    assert ws.index.graph.is_dangling(SRC)
-    assert len([x for x in ws.index.graph.dangling() if x.target_path == SRC]) == 15
+    assert parts(ws).index.graph.is_dangling(SRC)
+    assert len([x for x in parts(ws).index.graph.dangling() if x.target_path == SRC]) == 15
 
 
 def test_obsidian_vault_keeps_name_links_that_still_resolve(
@@ -337,7 +342,9 @@ def test_obsidian_vault_keeps_name_links_that_still_resolve(
             "markdown [m](../archive/BM25.md) follows\n"
         )
         assert report.untouched == []
-        assert [(x.line, x.alias) for x in ws.index.graph.inlinks("archive/BM25.md")][:3] == [
+        assert [(x.line, x.alias) for x in parts(ws).index.graph.inlinks("archive/BM25.md")][
+            :3
+        ] == [
             (1, ""),
             (1, "x"),
             (1, ""),
@@ -373,9 +380,9 @@ def test_delete_reports_the_exact_remaining_inbound_links(ws: Workspace) -> None
         InboundLink("daily/2026-06-07/crlf.md", 2, "[[digest/wiki/bm25.md]]"),
     ]
     assert ws.node(SRC) is None
-    assert ws.index.graph.is_dangling(SRC)
+    assert parts(ws).index.graph.is_dangling(SRC)
     assert all(h.path != SRC for h in ws.search("saturation").results)
-    assert report.lines()[1] == "14 inbound links now dangling:"
+    assert delete_lines(report)[1] == "14 inbound links now dangling:"
 
 
 def test_delete_refuses_folders_and_missing_files(ws: Workspace) -> None:
@@ -408,7 +415,7 @@ def test_create_writes_parseable_frontmatter_and_is_searchable(ws: Workspace) ->
     node = ws.node("digest/wiki/new/hnsw.md")
     assert node.name == "HNSW — 分层图" and node.tags == ["ann", "index"]
     assert [h.path for h in ws.search("zanzibar").results] == ["digest/wiki/new/hnsw.md"]
-    assert "digest/wiki/new/hnsw.md" in {x.source_path for x in ws.index.graph.inlinks(SRC)}
+    assert "digest/wiki/new/hnsw.md" in {x.source_path for x in parts(ws).index.graph.inlinks(SRC)}
 
 
 def test_create_refuses_existing_and_bad_paths(ws: Workspace) -> None:
@@ -432,17 +439,17 @@ def notes(root: Path) -> dict[str, bytes]:
 
 def test_delete_moves_the_file_to_the_trash_and_undo_brings_it_back(ws: Workspace) -> None:
     before = notes(ws.root)
-    inlinks = ws.index.graph.inlinks(SRC)
+    inlinks = parts(ws).index.graph.inlinks(SRC)
     ws.delete(SRC)
     assert (ws.root / ".trash" / SRC).read_bytes() == before[SRC]
-    assert ws.node(SRC) is None and ws.index.graph.is_dangling(SRC)
+    assert ws.node(SRC) is None and parts(ws).index.graph.is_dangling(SRC)
 
     report = ws.undo()
     assert (report.op, report.path, report.source) == ("delete", SRC, f".trash/{SRC}")
-    assert report.lines() == [f"restored {SRC} from .trash/{SRC}"]
+    assert undo_lines(report) == [f"restored {SRC} from .trash/{SRC}"]
     assert notes(ws.root) == before
     assert not (ws.root / ".trash/digest").exists(), "emptied trash folders are removed"
-    assert ws.node(SRC).name == "BM25" and ws.index.graph.inlinks(SRC) == inlinks
+    assert ws.node(SRC).name == "BM25" and parts(ws).index.graph.inlinks(SRC) == inlinks
     with pytest.raises(UndoRefused, match="nothing to undo"):
         ws.undo()
 
@@ -465,7 +472,7 @@ def test_a_name_taken_in_the_trash_gets_a_number_and_is_never_overwritten(
 
 def test_permanent_delete_skips_the_trash_and_cannot_be_undone(ws: Workspace) -> None:
     report = ws.delete(SRC, permanent=True)
-    assert report.trash is None and report.lines()[0] == f"deleted {SRC} (permanently)"
+    assert report.trash is None and delete_lines(report)[0] == f"deleted {SRC} (permanently)"
     assert not (ws.root / SRC).exists() and not (ws.root / ".trash").exists()
     with pytest.raises(UndoRefused, match="was permanent"):
         ws.undo()
@@ -482,7 +489,7 @@ def test_undo_refuses_when_the_deleted_path_exists_again(ws: Workspace) -> None:
 
 def test_undo_of_a_move_puts_back_the_file_and_every_rewritten_link(ws: Workspace) -> None:
     before = notes(ws.root)
-    inlinks = ws.index.graph.inlinks(SRC)
+    inlinks = parts(ws).index.graph.inlinks(SRC)
     ws.move(SRC, DST)
     report = ws.undo()
     assert (report.op, report.path, report.source) == ("move", SRC, DST)
@@ -495,7 +502,7 @@ def test_undo_of_a_move_puts_back_the_file_and_every_rewritten_link(ws: Workspac
     assert not (ws.root / "digest/ranking").exists() or not any(
         (ws.root / "digest/ranking").iterdir()
     )
-    assert ws.node(DST) is None and ws.index.graph.inlinks(SRC) == inlinks
+    assert ws.node(DST) is None and parts(ws).index.graph.inlinks(SRC) == inlinks
 
 
 def test_undo_of_a_move_keeps_lines_appended_since(ws: Workspace) -> None:

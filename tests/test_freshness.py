@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from reme_core import Changes, Workspace
-from tests.helpers import hits, read_text, wait_for
+from tests.helpers import hits, parts, read_text, wait_for
 
 FILES = {
     "daily/a.md": "# A\n\nalpha note\n",
@@ -87,10 +87,10 @@ def test_terms_are_numbered_after_catching_up_with_another_writer(make_tree) -> 
     mine, other = Workspace.open(root), Workspace.open(root)
     (root / "daily" / "x.md").write_text("# X\n\nxray yankee\n")
     # parsed before the other process commits
-    batches, _ = mine.indexer._parse(["daily/x.md"], None)
+    batches, _ = parts(mine).indexer._parse(["daily/x.md"], None)
     (root / "daily" / "o.md").write_text("# O\n\noscar papa quebec\n")
     other.apply(Changes(added=["daily/o.md"]))  # new terms: the vocabulary moves on
-    mine.indexer._commit(batches, set(), [], [])  # catches up, then numbers its terms
+    parts(mine).indexer._commit(batches, set(), [], [])  # catches up, then numbers its terms
     for ws in (mine, other, Workspace.open(root)):
         assert hits(ws, "yankee") == ["daily/x.md"] and hits(ws, "quebec") == ["daily/o.md"]
         ws.close()

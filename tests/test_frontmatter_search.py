@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_core import Workspace, parse_query
+from reme_core import SearchOptions, Workspace, parse_query
 from reme_tui.app import RemeApp
 from tests.test_tui_app import SIZE, search
 
@@ -42,9 +42,8 @@ def vault(make_tree) -> Path:
 
 def run(ws: Workspace, line: str) -> list[str]:
     """The notes a query line finds, as the browser asks (one hit per note)."""
-    parsed = parse_query(line)
-    parsed.typing = False
-    result = ws.search(parsed.text, limit=20, group=True, **parsed.search_kwargs())
+    parsed = parse_query(line, typing=False)
+    result = ws.search(parsed.request(SearchOptions(20, group=True)))
     return [h.path for h in result.results]
 
 

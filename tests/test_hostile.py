@@ -15,7 +15,7 @@ import pytest
 
 from reme_core import Changes, PathRefused, Workspace
 from reme_core.indexing.watcher import watch_workspace
-from tests.helpers import hits
+from tests.helpers import hits, parts
 from tests.test_crash import check_texts, verify
 
 FILES = {
@@ -110,7 +110,7 @@ def test_mode_000_file(make_tree) -> None:
     (root / "daily" / "a.md").chmod(0)
     ws = Workspace.open(root)
     assert "daily/a.md" not in ws.files()
-    assert ("daily/a.md", "Permission denied") in ws.store.skipped()
+    assert ("daily/a.md", "Permission denied") in parts(ws).store.skipped()
     ws.close()
 
 
@@ -141,7 +141,7 @@ def test_file_deleted_between_event_and_read(make_tree) -> None:
     (root / "daily" / "a.md").unlink()
     report = ws.apply(Changes(modified=["daily/a.md"], added=["daily/ghost.md"]))
     assert [(c.kind, c.path) for c in report.changes] == [("deleted", "daily/a.md")]
-    assert report.skipped == [] and ws.store.skipped() == []
+    assert report.skipped == [] and parts(ws).store.skipped() == []
     assert hits(ws, "alpha") == []
     ws.close()
 

@@ -13,12 +13,13 @@ import random
 import time
 from pathlib import Path
 
-from reme_core import Workspace
+from reme_core import SearchOptions, SearchRequest, Workspace
 from tests.conftest import write_files
+from tests.helpers import parts
 
 
 def _reference(ws: Workspace, path: str, cap: int) -> dict[str, list[tuple]]:
-    graph = ws.index.graph
+    graph = parts(ws).index.graph
     out: dict[str, list[tuple]] = {}
     for direction, links, key in (
         ("outlinks", graph.outlinks(path), lambda link: link.target_path),
@@ -31,7 +32,7 @@ def _reference(ws: Workspace, path: str, cap: int) -> dict[str, list[tuple]]:
                 anchors.append(link.target_anchor)
         rows = []
         for p, anchors in list(grouped.items())[:cap]:
-            node = ws.index.nodes.get(p)
+            node = parts(ws).index.nodes.get(p)
             if node is not None:
                 rows.append((p, node.name, node.description, anchors, False, True))
             else:
@@ -75,12 +76,13 @@ def _vault(root: Path, n: int, seed: int) -> list[str]:
 
 def _check_all(ws: Workspace, paths: list[str], cap: int) -> None:
     for path in paths:
-        if path in ws.index.nodes:
+        if path in parts(ws).index.nodes:
             found = ws.links(path)
             both = {"outlinks": found.outlinks, "inlinks": found.inlinks}
             assert _as_rows(both) == _reference(ws, path, 1_000_000), path
     for word in (f"quokka{i}" for i in range(7)):
-        result = ws.search(word, limit=10, max_links_per_direction=cap)
+        options = SearchOptions(10, max_links_per_direction=cap)
+        result = ws.search(SearchRequest(word, options=options))
         assert result.results
         assert set(result.link_expansion) == {h.path for h in result.results}
         for path, expansion in result.link_expansion.items():
@@ -122,6 +124,6 @@ def test_search_builds_no_node_to_expand_links(tmp_path: Path) -> None:
         result = ws.search("quokka3", limit=10)
         assert any(e["outlinks"] or e["inlinks"] for e in result.link_expansion.values())
         assert any(n.name for e in result.link_expansion.values() for n in e["inlinks"])
-        assert ws.index.nodes._built == {}  # private, but what the test is about
+        assert parts(ws).index.nodes._built == {}  # private, but what the test is about
     finally:
         ws.close()

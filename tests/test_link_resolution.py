@@ -148,3 +148,48 @@ def test_incremental_add_and_remove(resolver: ObsidianResolver) -> None:
 def test_attachment_by_name(resolver: ObsidianResolver) -> None:
     assert resolver.resolve("en/x.md", "diagram.png") == "assets/diagram.png"
     assert resolver.resolve("en/x.md", "diagram") is None  # only notes answer to their stem
+
+
+AGREE_VAULT = {
+    ".obsidian/app.json": "{}",
+    "a/Note.md": "# A note\n",
+    "b/Note.md": "# B note\n",
+    "b/sub/Other.md": "# Other\n",
+    "Case/Mixed Name.md": "# Mixed\n",
+    "Note.png": b"\x89PNG\r\n\x1a\n",
+    "b/sub/x.md": (
+        "[[Note]] [[note]] [[a/Note]] [[./Other]] [[mixed name]]\n"
+        "[[Note.png]] [[Missing]] [[../Note]] [[A/NOTE|shout]] [[Other#Part]]\n"
+    ),
+    "root.md": "[[Note]] [[sub/Other]] [[b/Note.md]]\n",
+}
+
+
+def test_graph_reader_and_rename_find_the_same_file(make_tree) -> None:
+    """Rename safety rests on three readers of a vault's links agreeing: the graph's
+    columns (inlinks), one note's links (the reader, `outlinks`) and the rename's own pass
+    over the files (`inbound_links`), each through `LinkFinder`. On ties, case, partial
+    paths, `./` and `../`, anchors, attachments and a dangling link, they find the same."""
+    from reme_core import Workspace, inbound_links
+
+    ws = Workspace.open(make_tree(AGREE_VAULT))
+    try:
+        assert ws.link_resolution == "obsidian"
+        by_reader: dict[str, set[tuple[str, str]]] = {}
+        for source in ("b/sub/x.md", "root.md"):
+            for link in ws.outlinks(source):
+                by_reader.setdefault(link.target_path, set()).add((source, link.raw_target))
+        # The tie-breaks, as Obsidian makes them: the nearest folder, then the shortest path.
+        assert ("b/sub/x.md", "Note") in by_reader["b/Note.md"]
+        assert ("root.md", "Note") in by_reader["a/Note.md"]
+        assert ("b/sub/x.md", "A/NOTE") in by_reader["a/Note.md"]
+        assert ("b/sub/x.md", "Note.png") in by_reader["Note.png"]
+        for target in ("a/Note.md", "b/Note.md", "b/sub/Other.md", "Case/Mixed Name.md"):
+            reader = by_reader.get(target, set())
+            graph = {n.path for n in ws.links(target).inlinks}
+            rename = {(i.path, i.raw) for i in inbound_links(ws, target)}
+            assert graph == {source for source, _ in reader}, target
+            written = {(s, raw.split("|")[0].split("#")[0]) for s, raw in rename}
+            assert {(s, r.strip("[]")) for s, r in written} == reader, target
+    finally:
+        ws.close()

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import UndoRefused, Workspace
+from tests.helpers import parts
 
 REPO = Path(__file__).resolve().parent.parent
 SRC = "digest/wiki/bm25.md"
@@ -178,9 +179,9 @@ def check_recovered(root: Path, states: dict[str, object], journal_was_there: bo
         if messages:
             assert outcome in messages[0].replace("finished it now", "finished"), messages
         assert ws.node(live) is not None and ws.node(SRC if live == DST else DST) is None
-        sources = {x.source_path for x in ws.index.graph.inlinks(live)}
+        sources = {x.source_path for x in parts(ws).index.graph.inlinks(live)}
         assert sources == {live, *(p for p in FILES if p.startswith("daily/"))}
-        assert not [x for x in ws.index.graph.dangling() if x.target_path in (SRC, DST)]
+        assert not [x for x in parts(ws).index.graph.dangling() if x.target_path in (SRC, DST)]
         if op == "move":
             check_undo_after(ws, outcome)
     finally:
@@ -271,7 +272,7 @@ def test_a_file_appended_to_after_the_kill_is_planned_again(
         want["daily/2026-06-04/d.md"] += late.replace(SRC.encode(), DST.encode())
         assert got == want
         assert not temp_files(root)
-        d_links = [x for x in ws.index.graph.outlinks("daily/2026-06-04/d.md")]
+        d_links = [x for x in parts(ws).index.graph.outlinks("daily/2026-06-04/d.md")]
         assert [(x.target_path, x.line) for x in d_links] == [(DST, 2), (DST, 3)]
     finally:
         ws.close()

@@ -16,6 +16,7 @@ from reme_core.index import snapshot
 from reme_core.index.name_field import NameField
 from reme_core.text.tokenizer import without_cjk
 from tests.conftest import write_files
+from tests.helpers import parts
 
 WORDS = ["apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "iris"]
 
@@ -46,7 +47,7 @@ def _age(root: Path, *rels: str) -> None:
 
 
 def _fresh_ranking(ws: Workspace, terms: list[str], cjk: bool = False) -> list[tuple[str, float]]:
-    index, tok = ws.index, ws.tokenizer
+    index, tok = parts(ws).index, ws.tokenizer
     field = NameField.build(
         index.files.paths,
         index.live_slots(),
@@ -61,20 +62,20 @@ def _fresh_ranking(ws: Workspace, terms: list[str], cjk: bool = False) -> list[t
 
 def _ranked(ws: Workspace, field: NameField, terms: list[str]) -> list[tuple[str, float]]:
     """Every matching note with its score (all of them: equal scores may come in any order)."""
-    slots, scores = field.search(terms, len(ws.index.files))
-    paths = [ws.index.files.path(s) for s in slots.tolist()]
+    slots, scores = field.search(terms, len(parts(ws).index.files))
+    paths = [parts(ws).index.files.path(s) for s in slots.tolist()]
     return sorted(zip(paths, np.round(scores, 9).tolist(), strict=True))
 
 
 def _adopted(ws: Workspace, cjk: bool = False) -> NameField:
     """The field a cold search uses, taken before any search could build one."""
-    entry = ws.index._cache.get(f"names-{cjk}")  # private: what the test is about
-    assert entry is not None and entry[0] == ws.index._version
+    entry = parts(ws).index._cache.get(f"names-{cjk}")  # private: what the test is about
+    assert entry is not None and entry[0] == parts(ws).index._version
     return entry[1]
 
 
 def _stored_names(root: Path, ws: Workspace) -> object:
-    live = ws.live
+    live = parts(ws).live
     snap = live.snapshot_path()
     with live.store.reading():
         current = snapshot.stamp(live.store.generation(), live.store.state())
@@ -98,7 +99,7 @@ def test_a_rebuild_writes_the_name_field_and_a_cold_open_adopts_it(tmp_path: Pat
     try:
         assert _stored_names(root, ws) is not None
         _check(ws)
-        assert ws.index._cache["names-True"][1] is _adopted(ws)  # no CJK: the same field
+        assert parts(ws).index._cache["names-True"][1] is _adopted(ws)  # no CJK: the same field
         assert ws.search("harbor guide").results[0].name_score is not None
     finally:
         ws.close()
@@ -114,7 +115,7 @@ def test_a_rebuilds_name_field_is_the_one_built_from_the_files(tmp_path: Path, c
     try:
         field = _adopted(ws)
         assert field.cjk_free is not cjk
-        assert ("names-True" in ws.index._cache) is not cjk  # the CJK field: built on use
+        assert ("names-True" in parts(ws).index._cache) is not cjk  # the CJK field: built on use
         _check(ws)
         assert _adopted(ws) is field  # searched with, not built again
     finally:
@@ -127,7 +128,7 @@ def test_a_rebuild_writes_its_snapshot_once(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     _notes(root, 300, cjk=False)
     ws = Workspace.open(root, {"workers": 2})
-    snap = ws.live.snapshot_path()
+    snap = parts(ws).live.snapshot_path()
     assert snap is not None
     written = snap.stat().st_mtime_ns, snap.stat().st_ino
     ws.close()
@@ -140,8 +141,8 @@ def test_edits_saved_by_a_live_process_keep_the_field_exact(tmp_path: Path) -> N
     Workspace.open(root).close()
     ws = Workspace.open(root)
     try:
-        assert "names-True" not in ws.index._cache  # CJK names: that field is built on use
-        paths = sorted(ws.index.nodes)
+        assert "names-True" not in parts(ws).index._cache  # CJK names: that field is built on use
+        paths = sorted(parts(ws).index.nodes)
         for i, rel in enumerate(paths[::9]):
             (root / rel).write_text(f"---\ntitle: renamed {WORDS[i % 4]} {i}\n---\n# x\n")
         for rel in set(paths[5::17]) - set(paths[::9]):

@@ -20,6 +20,7 @@ from reme_core.parse.parsing import VANISHED, TermSpaces, parse_batch, read_stab
 from reme_core.parse.settings import ParseSettings
 from reme_core.text.vocabulary import Vocabulary
 from tests.conftest import write_files
+from tests.helpers import parts
 
 WORDS = ["solar", "inverter", "memory", "光伏", "逆变器"] + [f"w{i}" for i in range(3000)]
 
@@ -43,7 +44,7 @@ def _open(root: Path, workers: int) -> Workspace:
 
 def _postings(ws: Workspace) -> list[tuple[str, list[tuple[int, int]]]]:
     """Each chunk's (term id, tf) pairs as stored, in term order."""
-    rows = ws.store.conn.execute("SELECT id, term_ids, tfs FROM chunks ORDER BY id")
+    rows = parts(ws).store.conn.execute("SELECT id, term_ids, tfs FROM chunks ORDER BY id")
     return [
         (cid, sorted(zip(np.frombuffer(ids, "<i4").tolist(), np.frombuffer(tfs, "<i4").tolist())))
         for cid, ids, tfs in rows
@@ -63,7 +64,7 @@ def test_pooled_rebuild_equals_serial(tmp_path: Path) -> None:
     try:
         assert pooled.stats().files == serial.stats().files == n
         # Same terms with the same ids, and the same postings for every chunk.
-        assert pooled.index.vocab.terms() == serial.index.vocab.terms()
+        assert parts(pooled).index.vocab.terms() == parts(serial).index.vocab.terms()
         assert _postings(pooled) == _postings(serial)
         for query in ["solar inverter", "w7 w1500", "逆变器", "memory w2999"]:
             got = [(h.path, h.start_line, round(h.score, 9)) for h in pooled.search(query).results]

@@ -15,6 +15,7 @@ from reme_core.index.name_field import PROPERTIES, NameField
 from reme_core.parse.note_names import property_text
 from reme_core.text.tokenizer import without_cjk
 from tests.conftest import write_files
+from tests.helpers import parts
 
 WORDS = ["apple", "river", "stone", "cloud", "ember", "frost", "grove", "harbor", "iris"]
 
@@ -36,13 +37,13 @@ def _notes(root: Path, n: int) -> list[str]:
 
 def _ranking(ws: Workspace, field: NameField, word: str) -> list[tuple[str, float]]:
     terms = ws.tokenizer.query_terms(word)
-    slots, scores = field.search(terms, len(ws.index.files))
-    paths = [ws.index.files.path(s) for s in slots.tolist()]
+    slots, scores = field.search(terms, len(parts(ws).index.files))
+    paths = [parts(ws).index.files.path(s) for s in slots.tolist()]
     return sorted(zip(paths, np.round(scores, 9).tolist(), strict=True))
 
 
 def _check(ws: Workspace, field: NameField) -> None:
-    index, tok = ws.index, ws.tokenizer
+    index, tok = parts(ws).index, ws.tokenizer
     fresh = NameField.build(
         index.files.paths,
         index.live_slots(),
@@ -56,8 +57,8 @@ def _check(ws: Workspace, field: NameField) -> None:
 
 
 def _adopted(ws: Workspace) -> NameField:
-    entry = ws.index._cache.get("props-False")  # private: what the test is about
-    assert entry is not None and entry[0] == ws.index._version
+    entry = parts(ws).index._cache.get("props-False")  # private: what the test is about
+    assert entry is not None and entry[0] == parts(ws).index._version
     return entry[1]
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
+from reme_tui.text.reports import move_lines, move_summary
+from tests.helpers import parts
 
 Tree = Callable[[dict[str, str | bytes]], Path]
 
@@ -66,10 +68,12 @@ def test_a_rename_keeps_every_written_form(vault: Workspace) -> None:
     assert "self [s](Digital%20gardening.md)" in own
     assert own.replace("Digital%20gardening.md", "Digital%20garden.md") == GARDEN_TEXT
     assert report.untouched == []
-    assert "rewrite 10 links in 2 files" in report.summary()
+    assert "rewrite 10 links in 2 files" in move_summary(report)
     # The index agrees: nothing dangles that did not before, every link finds the new note.
-    assert {x.target_path for x in vault.index.graph.dangling()} == {"nowhere.md"}
-    assert len([x for x in vault.index.graph.inlinks(NEW) if x.source_path == "deep/links.md"])
+    assert {x.target_path for x in parts(vault).index.graph.dangling()} == {"nowhere.md"}
+    assert len(
+        [x for x in parts(vault).index.graph.inlinks(NEW) if x.source_path == "deep/links.md"]
+    )
 
 
 def test_a_move_to_another_folder_rewrites_relative_links_both_ways(vault: Workspace) -> None:
@@ -89,7 +93,7 @@ def test_a_move_to_another_folder_rewrites_relative_links_both_ways(vault: Works
         "rel [[../../other/Target note]] name [[Target note]] self [s](Digital%20garden.md)\n"
         "gone [d](../nowhere.md) web [w](https://example.com/a.md)\n"
     )
-    assert {x.target_path for x in vault.index.graph.dangling()} == {"archive/nowhere.md"}
+    assert {x.target_path for x in parts(vault).index.graph.dangling()} == {"archive/nowhere.md"}
 
 
 def test_a_name_taken_elsewhere_gets_the_shortest_unambiguous_path(make_tree: Tree) -> None:
@@ -109,8 +113,8 @@ def test_a_name_taken_elsewhere_gets_the_shortest_unambiguous_path(make_tree: Tr
             "[[c/New]] [[c/New|alias]] ![[c/New#Part]] [[c/New.md]] [[c/New]]\n"
         )
         assert all(e.path == "links.md" for e in report.edits)
-        assert {x.source_path for x in ws.index.graph.inlinks("b/c/New.md")} == {"links.md"}
-        assert ws.index.graph.inlinks("x/y/New.md") == []
+        assert {x.source_path for x in parts(ws).index.graph.inlinks("b/c/New.md")} == {"links.md"}
+        assert parts(ws).index.graph.inlinks("x/y/New.md") == []
     finally:
         ws.close()
 
@@ -119,7 +123,7 @@ def test_a_suffix_leaving_md_warns_and_links_name_the_suffix(vault: Workspace) -
     before = (vault.root / "deep/links.md").read_text()
     preview = vault.move(GARDEN, "05 - Concepts/Digital garden.txt", dry_run=True)
     assert preview.warnings and "no longer be a note" in preview.warnings[0]
-    assert any("warning:" in line for line in preview.lines())
+    assert any("warning:" in line for line in move_lines(preview))
     assert (vault.root / "deep/links.md").read_text() == before
     assert ("deep/links.md", 1, "[[Digital garden]]", "[[Digital garden.txt]]") in [
         (e.path, e.line, e.old, e.new) for e in preview.edits
@@ -139,8 +143,8 @@ def test_without_rewriting_every_broken_link_is_listed_with_its_reason(vault: Wo
     assert set(reasons.values()) == {"rewriting turned off"}
     # Name links still find the note: not broken, so not listed.
     assert ("deep/links.md", "[[Digital garden]]") not in reasons
-    assert f"{len(report.untouched)} links would be left broken" in report.summary()
-    text = "\n".join(report.lines())
+    assert f"{len(report.untouched)} links would be left broken" in move_summary(report)
+    text = "\n".join(move_lines(report))
     assert "(rewriting turned off)" in text
 
 
@@ -164,7 +168,7 @@ def test_plain_markdown_destinations_gain_only_the_escapes_they_need(make_tree: 
             "[p](new%20place/plain%20%281%29.md) [q](./new%20place/plain%20%281%29)"
             " [c](%E6%96%B0/%E4%B8%AD%E6%96%87.md) [r](新/中文.md) [s](<new place/plain (1).md>)\n"
         )
-        assert ws.index.graph.dangling() == []
+        assert parts(ws).index.graph.dangling() == []
     finally:
         ws.close()
 
@@ -186,7 +190,9 @@ def test_moving_an_attachment_keeps_embeds_by_name(make_tree: Tree) -> None:
             "![[picture.png]] ![[picture.png|200]] ![](../media/picture.png)"
             " [[media/picture.png]]\n"
         )
-        assert ws.index.graph.dangling() == []  # the graph finds it under its new name at once
-        assert len(ws.index.graph.inlinks("media/picture.png")) == 4
+        assert (
+            parts(ws).index.graph.dangling() == []
+        )  # the graph finds it under its new name at once
+        assert len(parts(ws).index.graph.inlinks("media/picture.png")) == 4
     finally:
         ws.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
+from tests.helpers import parts
 
 VAULT = Path("/work/vaults/Pokerole-Obsidian-SRD.orig")
 ABILITIES = "Pokerole SRD/SRD v3.0/SRD-Abilities"
@@ -41,7 +42,7 @@ def test_renaming_a_much_linked_note_keeps_the_links_short(tmp_path: Path) -> No
         renamed = f"{ABILITIES}/SRD-Swift Swim (Ability).md"
         report = ws.move(f"{ABILITIES}/SRD-Swift Swim.md", renamed)
         assert report.untouched == [] and len(report.edits) == len(before)
-        assert len(ws.index.graph.inlinks(renamed)) == len(before)
+        assert len(parts(ws).index.graph.inlinks(renamed)) == len(before)
         after = grep(root, r"\[\[SRD-Swift Swim")
         new = "[[SRD-Swift Swim (Ability)|"
         expected = [line.replace("[[SRD-Swift Swim|", new) for line in before]
@@ -52,6 +53,6 @@ def test_renaming_a_much_linked_note_keeps_the_links_short(tmp_path: Path) -> No
             "[[SRD v3.0/SRD-Abilities/SRD-Sturdy-v2.0"
         }
         v2 = "Pokerole SRD/SRD v2.0/SRD-Abilities/SRD-Sturdy-v2.0.md"
-        assert len(ws.index.graph.inlinks(v2)) == len(grep(root, r"\[\[SRD-Sturdy-v2\.0\|"))
+        assert len(parts(ws).index.graph.inlinks(v2)) == len(grep(root, r"\[\[SRD-Sturdy-v2\.0\|"))
     finally:
         ws.close()

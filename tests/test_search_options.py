@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_core import Workspace, date_ordinal, parse_query
+from reme_core import SearchOptions, Workspace, date_ordinal, parse_query
 from reme_core.dates import NO_DATE, file_date
 from tests.conftest import write_files
 
@@ -62,11 +62,11 @@ def ws(vault: Path) -> Workspace:
     workspace.close()
 
 
-def paths(ws: Workspace, query: str, **kwargs) -> list[str]:
-    parsed = parse_query(query)
-    parsed.typing = False
-    merged = {**parsed.search_kwargs(), **kwargs}
-    found = ws.search(parsed.text, limit=50, **merged)
+def paths(
+    ws: Workspace, query: str, sort: str | None = None, strict_dates: bool | None = None
+) -> list[str]:
+    parsed = parse_query(query, typing=False)
+    found = ws.search(parsed.request(SearchOptions(50, order=sort), strict_dates=strict_dates))
     return [h.path for h in found.results]
 
 
@@ -95,7 +95,7 @@ def test_path_alone_lists_the_folder_by_name_or_mtime(ws: Workspace, vault: Path
     assert by_mtime == ["en/Plugins/Backlinks.md", "en/Plugins/Canvas.md", "en/Intro.md"]
     assert paths(ws, "path:en/ tag:plugin") == ["en/Plugins/Canvas.md"]
     assert paths(ws, "path:Journal/ after:2022-01-01") == ["Journal/2023/05/2023-05-06/walk.md"]
-    found = ws.search("", path="nowhere/")
+    found = ws.search("path:nowhere/")
     assert not found.results and found.message == "No note matches the filters."
     assert not parse_query("path:en/").is_empty() and parse_query("-path:en/").is_empty()
     assert cli_paths(vault, "path:en/Plugins/") == [
@@ -128,7 +128,7 @@ def test_vault_date_filters_keep_only_dated_notes(ws: Workspace, vault: Path) ->
     }
     assert paths(ws, "canvas before:2021-12-31") == ["Journal/2021-03-04 Retro.md"]
     # In a vault strictness is not optional.
-    assert paths(ws, "canvas after:2030-01-01", strict_date_filter=False) == []
+    assert paths(ws, "canvas after:2030-01-01", strict_dates=False) == []
     assert cli_paths(vault, "canvas", "--start-date", "2030-01-01") == []
 
 
@@ -144,9 +144,10 @@ def test_memory_mode_keeps_remes_rule_unless_strict(tmp_path: Path) -> None:
     ws = Workspace.open(root)
     try:
         assert ws.mode == "memory"
-        loose = {h.path for h in ws.search("solar", 10, start_date="2026-06-10").results}
+        loose = {h.path for h in ws.search("solar after:2026-06-10", 10).results}
         assert loose == {"daily/2026-06-20.md", "digest/wiki/solar.md"}, "undated notes pass"
-        strict = ws.search("solar", 10, start_date="2026-06-10", strict_date_filter=True)
+        asked = parse_query("solar after:2026-06-10", typing=False)
+        strict = ws.search(asked.request(SearchOptions(10), strict_dates=True))
         assert [h.path for h in strict.results] == ["daily/2026-06-20.md"]
     finally:
         ws.close()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reme_core import Workspace
+from reme_core import SearchOptions, Workspace
 from tests.conftest import write_files
-from tests.helpers import REME_TUI
+from tests.helpers import REME_TUI, parts
 
 # The named notes say their own subject once; other notes repeat it often (the case where
 # chunk BM25 alone ranks the known item low).
@@ -77,9 +77,9 @@ def test_with_stemming_off_scores_equal_the_index_bm25(tmp_path: Path) -> None:
     the unstemmed terms (test_bm25 checks that against §5's formula)."""
     ws = Workspace.open(write_files(tmp_path / "vault", VAULT), {"stemmer": "none"})
     hit = ws.search("capacity yield", expand_links=False).results[0]
-    ids = [ws.index.vocab.id_of(t) for t in ("capacity", "yield")]
+    ids = [parts(ws).index.vocab.id_of(t) for t in ("capacity", "yield")]
     assert None not in ids
-    _, scores = ws.index.bm25.search(ids, 10)
+    _, scores = parts(ws).index.bm25.search(ids, 10)
     assert abs(float(scores[0]) - hit.score) < 1e-6 and hit.name_score is None
     ws.close()
 
@@ -107,7 +107,7 @@ def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> No
     assert cli and all(path.startswith("daily/") for path, _ in cli)
     ws = Workspace.open(demo_copy)
     parsed = parse_query(line + " ")  # the browser, once the line is typed out
-    browser = ws.search(parsed.text, limit=10, expand_links=False, **parsed.search_kwargs())
+    browser = ws.search(parsed.request(SearchOptions(10, expand_links=False)))
     assert [(h.path, h.start_line) for h in browser.results] == cli
     assert all("chunker" not in h.text.lower() for h in browser.results)
     ws.close()
@@ -138,10 +138,10 @@ def test_tags_alone_list_nested_tags_match_and_minus_tag_excludes(tmp_path: Path
         },
     )
     ws = Workspace.open(root)
-    listed = ws.search("", tags=["project"], expand_links=False)
+    listed = ws.search("tag:project", expand_links=False)
     assert [h.path for h in listed.results] == ["a.md", "b.md"]  # nested project/solar too
     assert "2 notes" in listed.message
-    kept = {h.path for h in ws.search("panels", exclude_tags=["project"]).results}
+    kept = {h.path for h in ws.search("panels -tag:project").results}
     assert kept == {"c.md"}
     from reme_core import parse_query
 

@@ -18,6 +18,7 @@ from reme_core.index.stored_text import (
     pack_strings,
     unpack_strings,
 )
+from tests.helpers import parts
 
 FILES = {
     "daily/2026-01-02/a.md": "# Alpha\n\nbeta gamma alpha\n",
@@ -138,11 +139,11 @@ def test_a_rebuild_keeps_per_file_json_as_its_rows_hold_it(tmp_path: Path) -> No
         )
     ws = Workspace.open(root, {"workers": 2})
     try:
-        rows = {r.path: r for r in ws.live.store.load_files()}
-        index = ws.index
+        rows = {r.path: r for r in parts(ws).live.store.load_files()}
+        index = parts(ws).index
         paths = list(index.files.paths)
         assert sorted(paths) == sorted(rows)
-        snap = ws.live.snapshot_path()
+        snap = parts(ws).live.snapshot_path()
         assert snap is not None
         with np.load(snap) as data:
             for name, attr in [("file_frontmatter", "frontmatter"), ("file_warnings", "warnings")]:

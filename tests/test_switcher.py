@@ -19,8 +19,10 @@ from textual.widgets import Input
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
+from reme_tui.services import ranker_for
 from reme_tui.widgets.note_ranking import Kind, NoteEntry, NoteRanker, swaps, typo_distance
-from reme_tui.widgets.switcher import SwitcherPalette, ranker_for
+from reme_tui.widgets.switcher import SwitcherPalette
+from tests.helpers import parts
 from tests.test_tui_app import SIZE, settle
 
 
@@ -302,7 +304,7 @@ async def test_palette_opened_while_a_change_is_applied_lists_it_once_applied(
         ws = app.ws
         assert ws is not None
         app.query_one("#note").focus()
-        ws.lock.acquire()  # reentrant: the UI thread goes on; worker threads wait for it
+        parts(ws).lock.acquire()  # reentrant: the UI thread goes on; worker threads wait for it
         try:
             (root / "en" / "Fresh idea.md").write_text("# Fresh idea\n\nnew\n", "utf-8")
             await pilot.press("o", *"fresh")
@@ -310,7 +312,7 @@ async def test_palette_opened_while_a_change_is_applied_lists_it_once_applied(
             await pilot.pause(0.5)
             assert palette_paths(app) == []  # nothing read yet: the index is held
         finally:
-            ws.lock.release()
+            parts(ws).lock.release()
         # the read finishes, the watcher applies the new note, the palette asks again
         await until(pilot, lambda: palette_paths(app)[:1] == ["en/Fresh idea.md"], timeout=20)
         await pilot.press("backspace", *"xx")  # and it keeps answering

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_core import Workspace, parse_query
+from reme_core import SearchOptions, Workspace, parse_query
 from reme_core.models import frontmatter_tags
 from reme_core.parse.parse_pool import POOL_THRESHOLD
 from reme_core.parse.settings import ParseSettings
@@ -72,7 +72,7 @@ def test_frontmatter_tags_in_every_shape(frontmatter: dict, expected: list[str])
 def notes(ws: Workspace, line: str, limit: int = 50) -> list[str]:
     """The notes a query line finds, as the browser and the CLI parse it."""
     q = parse_query(line)
-    found = ws.search(q.text, limit=limit, expand_links=False, **q.search_kwargs())
+    found = ws.search(q.request(SearchOptions(limit, expand_links=False)))
     return sorted(h.path for h in found.results)
 
 

@@ -10,7 +10,7 @@ from textual.widgets import Input, OptionList
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
-from reme_tui.widgets.reader.create_note import CreateNoteScreen
+from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.widgets.reader.note_view import NoteView
 from tests.helpers import workers_done
 

@@ -106,7 +106,7 @@ async def test_delete_screen_opens_on_cancel_and_no_letter_confirms(ws: Workspac
     async with app.run_test() as pilot:
         await settle(app, pilot)
         text = preview(app)
-        assert "1 inbound link(s) will be left dangling" in text
+        assert "1 inbound link will be left dangling" in text
         assert "daily/2026-06-05/run.md:2  [[digest/wiki/bm25.md#L5|bm25]]" in text
         assert app.screen.focused is not None and app.screen.focused.id == "cancel"
         await pilot.press(*"yYes")  # a bare y (or any word) deletes nothing

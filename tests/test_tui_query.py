@@ -1,4 +1,4 @@
-"""The search box's query syntax maps onto Workspace.search arguments."""
+"""The search box's query syntax maps onto a SearchRequest."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ def test_words_phrases_exclusions_and_filters() -> None:
     assert q.paths == ["daily/"]
     assert q.tags == ["kestrel"]
     assert (q.start_date, q.end_date) == ("2026-06-01", "2026-06-20")
-    kwargs = q.search_kwargs()
-    assert kwargs["path"] == ["daily/"] and kwargs["phrases"] == ("line ranges",)
+    request = q.request()
+    assert request.filters.paths == ("daily/",) and request.phrases == ("line ranges",)
 
 
 def test_half_typed_filters_and_unknown_prefixes_are_harmless() -> None:

@@ -46,7 +46,7 @@ async def test_the_preview_lists_changed_and_broken_links(vault: Workspace) -> N
         await settle(app, pilot)
         text = preview(app)
         assert "would rewrite 0 links in 0 files; 3 links would be left broken" in text
-        assert "3 link(s) cannot be rewritten:" in text
+        assert "3 links cannot be rewritten:" in text
         assert "    2: [t](../other/Target.md)  (rewriting turned off)" in text
         assert (vault.root / "Concepts/Digital garden.md").exists()
 

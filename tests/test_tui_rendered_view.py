@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from reme_tui.app import RemeApp
+from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.widgets.outline import OutlinePane
 from reme_tui.widgets.reader import reader as reader_module
-from reme_tui.widgets.reader.create_note import CreateNoteScreen
-from reme_tui.widgets.reader.loading import render_note
+from reme_tui.widgets.reader.note_data import render_note
 from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.reader.wrap import wrap_cuts
 from tests.conftest import write_files

@@ -27,7 +27,7 @@ from reme_core import Workspace
 from reme_core.index import snapshot
 from reme_core.index.snapshot import SNAPSHOT_NAME
 from reme_core.query.chunk_check import ChunkCheck
-from tests.helpers import hits
+from tests.helpers import hits, parts
 
 FILES = {
     "daily/a.md": "# Alpha\n\nalpha note about gardens\n\n## Later\n\nmore alpha words\n",
@@ -72,8 +72,8 @@ def answers(root: Path) -> list[tuple[str, int, int, float, str]]:
 
 
 def current_stamp(ws: Workspace) -> np.ndarray:
-    with ws.store.reading():
-        return snapshot.stamp(ws.store.generation(), ws.store.state())
+    with parts(ws).store.reading():
+        return snapshot.stamp(parts(ws).store.generation(), parts(ws).store.state())
 
 
 def sql(db: Path, *statements: str) -> None:
@@ -187,7 +187,7 @@ def test_an_honest_index_is_still_served_from_the_database(make_tree: MakeTree) 
     ws = Workspace.open(root)
     (hit,) = ws.search("gardens", expand_links=False).results
     assert hit.start_line == 1 and "alpha note about gardens" in hit.text
-    assert ws.index.chunks.live_docs().size and set(ws.index.checked_rows)
+    assert parts(ws).index.chunks.live_docs().size and set(parts(ws).index.checked_rows)
     ws.close()
 
 
@@ -336,7 +336,7 @@ def test_a_snapshot_with_altered_arrays_is_ignored(
     ws.close()
     assert answers(root) == expected
     ws = Workspace.open(root)
-    graph = ws.index.graph
+    graph = parts(ws).index.graph
     assert [link.target_path for link in graph.outlinks("digest/c.md")] == [
         "daily/b.md",
         "daily/a.md",
@@ -463,13 +463,13 @@ def test_every_chunk_of_an_honest_index_matches_its_file(
     overrides = {"chunk_max_bytes": chunk_max_bytes}
     Workspace.open(demo_copy, overrides).close()
     ws = Workspace.open(demo_copy, overrides)  # loaded from the rows: nothing checked yet
-    assert not ws.index.checked_rows
-    check = ChunkCheck(ws.root, ws.config, ws.index.checked_rows)
+    assert not parts(ws).index.checked_rows
+    check = ChunkCheck(ws.root, ws.config, parts(ws).index.checked_rows)
     rows = [
         (rowid, path, start, end, (cid, prefix, body, suffix))
         for path in ws.files()
-        for rowid, cid, start, end, prefix, body, suffix in ws.store.file_chunks(
-            ws.index.files.id(path)
+        for rowid, cid, start, end, prefix, body, suffix in parts(ws).store.file_chunks(
+            parts(ws).index.files.id(path)
         )
     ]
     framed = sum(1 for *_, row in rows if row[1] or row[3])  # prefixes and suffixes

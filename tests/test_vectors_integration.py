@@ -16,10 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reme_core import Workspace
+from reme_core import VectorState, Workspace, describe_vectors
+from reme_core.ports import vector_host
 from reme_core.vectors import Embedder, LocalEmbedder
 from reme_core.vectors.vector_index import VectorIndex
 from reme_tui.cli.program import main
+from reme_tui.text.reports import search_text
+from tests.helpers import parts
 
 BEACH = "digest/seaside-holiday.md"
 NOTES = {
@@ -77,7 +80,7 @@ def local() -> LocalEmbedder:
 def attach(ws: Workspace, embedder: Embedder) -> VectorIndex:
     """Turn vectors on with a given embedder and wait for the backfill."""
     ws.config.vectors.enabled = True
-    ws.vectors = VectorIndex(ws, embedder)
+    ws.vectors = VectorIndex(vector_host(ws), embedder)  # what Workspace.open does
     ws.vectors.start()
     assert ws.wait_for_vectors(120), ws.vector_status()
     return ws.vectors
@@ -100,7 +103,7 @@ def test_chinese_query_finds_the_english_note_only_with_vectors(make_tree, local
     assert keyword_only.counts["vector"] == 0 and not keyword_only.counts["hybrid"]
 
     attach(ws, CountingEmbedder(local))
-    assert ws.vector_status() == "vectors on (local:use-multilingual-v3, exact)"
+    assert describe_vectors(ws.vector_status()) == "vectors on (local:use-multilingual-v3, exact)"
     result = ws.search(QUERY, limit=5)
     assert result.results[0].path == BEACH
     assert result.results[0].vector_score is not None
@@ -120,7 +123,7 @@ def test_hybrid_answer_format_and_counts(make_tree, local):
     top = result.results[0]
     assert top.path == BEACH
     assert top.vector_score is not None and top.keyword_score is not None
-    header = result.answer().splitlines()[0]
+    header = search_text(result).splitlines()[0]
     assert f"[score={top.score:.4f} vector={top.vector_score:.4f} keyword=" in header
     data = result.to_dict()
     assert data["results"][0]["vector_score"] == pytest.approx(top.vector_score)
@@ -148,9 +151,9 @@ def test_vectors_persist_and_are_reused(make_tree, local):
     assert ws.search(QUERY).results[0].path == BEACH
     assert len(again.texts) == 1  # the query only
 
-    assert ws.toggle_vectors(False) == "vectors off"
+    assert ws.toggle_vectors(False).state is VectorState.OFF
     assert ws.vector_search is None and ws.search(QUERY).counts["vector"] == 0
-    assert ws.toggle_vectors(True).startswith("vectors")  # default local provider
+    assert ws.toggle_vectors(True).ok  # default local provider
     assert ws.wait_for_vectors(60) and ws.vectors.embedded == 0
     assert ws.vector_search is not None
     ws.close()
@@ -184,8 +187,10 @@ def test_tombstoned_chunks_never_come_back(make_tree, local):
 
     def vector_hits(query: str) -> list[str]:
         docs, _ = vectors.search(query, 10)
-        with ws.lock:
-            return [ws.index.files.path(s) for s in ws.index.chunks.slots(docs).tolist()]
+        with parts(ws).lock:
+            return [
+                parts(ws).index.files.path(s) for s in parts(ws).index.chunks.slots(docs).tolist()
+            ]
 
     def texts(query: str) -> list[str]:
         return [h.text for h in ws.search(query, limit=10).results]
@@ -280,7 +285,8 @@ def test_provider_failure_keeps_bm25_and_recovery_resumes_backfill(
     ws = Workspace.open(root, {"vectors": settings})
     assert not ws.wait_for_vectors(60)  # nothing listens on the port
     status = ws.vector_status()
-    assert status.startswith("vectors unavailable: ") and f"127.0.0.1:{port}" in status
+    assert status.state is VectorState.UNAVAILABLE and f"127.0.0.1:{port}" in status.reason
+    assert describe_vectors(status).startswith("vectors unavailable: ")
     assert ws.vector_search is None
     result = ws.search("banana")
     assert [h.path for h in result.results] == ["notes/a.md"]
@@ -289,7 +295,7 @@ def test_provider_failure_keeps_bm25_and_recovery_resumes_backfill(
     endpoint.append(serve(port))
     assert ws.toggle_vectors(True) != status  # a successful health check resumes the backfill
     assert ws.wait_for_vectors(60), ws.vector_status()
-    assert ws.vector_status() == f"vectors on (openai:bag-of-words, {store})"
+    assert describe_vectors(ws.vector_status()) == f"vectors on (openai:bag-of-words, {store})"
     assert ws.vectors.progress() == (2, 2)
     result = ws.search("cherry banana")
     assert result.counts["hybrid"] and result.results[0].path == "notes/a.md"

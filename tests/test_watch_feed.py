@@ -18,6 +18,7 @@ from queue import Empty, Queue
 
 from reme_core import Committed, Gap, Rebuilt, Workspace
 from reme_core.store.change_rows import KEPT_GENERATIONS
+from tests.helpers import parts
 
 
 def vault(root: Path) -> Path:
@@ -140,7 +141,7 @@ def test_a_reader_further_behind_than_the_log_learns_of_the_gap(tmp_path: Path) 
         start = feed.seen
         (root / "c.md").write_text("# C\n", "utf-8")
         writer.sync()  # logged at start + 1
-        store = writer.store
+        store = parts(writer).store
         for _ in range(KEPT_GENERATIONS):  # commits with no file change, each pruning the log
             with store.transaction():
                 store.changes.record(store.bump_generation(), [])

@@ -13,6 +13,7 @@ from watchfiles import Change
 
 from reme_core import BatchReport, Changes, Workspace
 from reme_core.indexing.watcher import coalesce, settle, watch_workspace
+from reme_core.ports import watched
 
 A, M, D = Change.added, Change.modified, Change.deleted
 
@@ -51,7 +52,7 @@ def test_settle_asks_the_disk(make_tree: Callable[[dict[str, str]], Path]) -> No
     (root / "daily" / "a.md").unlink()
     shutil.rmtree(root / "daily" / "sub")
     (root / "daily" / "n.md").write_text("# N\n")
-    got = settle(ws, Changes(added=["daily/a.md"], deleted=["daily/sub", "daily/n.md"]))
+    got = settle(watched(ws), Changes(added=["daily/a.md"], deleted=["daily/sub", "daily/n.md"]))
     assert got.added == ["daily/n.md"]
     assert got.deleted == ["daily/a.md", "daily/sub/b.md", "daily/sub/c.md"]
     ws.close()

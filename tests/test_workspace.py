@@ -7,7 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from reme_core import FileRefused, NotIndexed, PathRefused, RangeError, RemeError, Workspace
+from reme_core import (
+    FileRefused,
+    NotIndexed,
+    PathRefused,
+    RangeError,
+    RemeError,
+    SearchOptions,
+    SearchRequest,
+    Workspace,
+)
+from reme_tui.text.reports import search_text
+from tests.helpers import parts
 
 MEMORY = {
     "daily/2026-06-20.md": (
@@ -55,7 +66,7 @@ def test_search_answer_format(ws: Workspace) -> None:
     assert result.results, result.message
     top = result.results[0]
     assert top.path == "daily/2026-06-20/retrieval-regression.md"
-    answer = result.answer()
+    answer = search_text(result)
     header = (
         f"========== {top.path}:{top.start_line}-{top.end_line} [score={top.score:.4f}] =========="
     )
@@ -87,22 +98,20 @@ def test_empty_and_punctuation_queries_explain_themselves(ws: Workspace) -> None
 
 
 def test_date_filters_use_path_then_frontmatter(ws: Workspace) -> None:
-    paths = {
-        h.path for h in ws.search("recall coffee bm25", limit=10, start_date="2026-06-10").results
-    }
+    paths = {h.path for h in ws.search("recall coffee bm25 after:2026-06-10", limit=10).results}
     assert "daily/2026-06-02/coffee.md" not in paths
     assert "daily/2026-06-20/retrieval-regression.md" in paths
     assert "digest/wiki/bm25.md" not in paths  # frontmatter date 2026-05-01
-    paths = {h.path for h in ws.search("coffee", end_date="2026-06-02").results}
+    paths = {h.path for h in ws.search("coffee before:2026-06-02").results}
     assert paths == {"daily/2026-06-02/coffee.md"}
     with pytest.raises(RemeError, match="YYYY-MM-DD"):
-        ws.search("coffee", start_date="June")
+        ws.search("coffee after:June")
 
 
 def test_path_and_tag_filters(ws: Workspace) -> None:
-    hits = ws.search("bm25 recall", limit=10, path="digest/").results
+    hits = ws.search("bm25 recall path:digest/", limit=10).results
     assert hits and all(h.path.startswith("digest/") for h in hits)
-    hits = ws.search("recall coffee", limit=10, tags=["personal"]).results
+    hits = ws.search("recall coffee tag:personal", limit=10).results
     assert [h.path for h in hits] == ["daily/2026-06-02/coffee.md"]
 
 
@@ -119,7 +128,9 @@ def test_link_expansion_cap(make_tree) -> None:
         f"[[digest/n{i}.md]]" for i in range(8)
     )
     ws = Workspace.open(make_tree(files))
-    result = ws.search("zeppelin", limit=1, max_links_per_direction=3)
+    result = ws.search(
+        SearchRequest("zeppelin", options=SearchOptions(1, max_links_per_direction=3))
+    )
     assert result.results[0].path == "digest/hub.md"
     exp = result.link_expansion["digest/hub.md"]
     assert len(exp["outlinks"]) == 3 and len(exp["inlinks"]) == 3
@@ -243,4 +254,7 @@ def test_obsidian_vault_resolves_names_and_attachments_never_aliases(make_tree) 
     out = {n.path: n for n in ws.links("en/Solar.md").outlinks}
     assert not out["assets/diagram.png"].dangling and not out["assets/diagram.png"].indexed
     assert out["Missing note"].dangling
-    assert sorted(link.target_path for link in ws.index.graph.dangling()) == ["Missing note", "PV"]
+    assert sorted(link.target_path for link in parts(ws).index.graph.dangling()) == [
+        "Missing note",
+        "PV",
+    ]

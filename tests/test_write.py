@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import FileRefused, PathRefused, RemeError, Workspace, WriteReport
+from reme_tui.text.reports import write_text
 
 NOTE = """---
 # who wrote it
@@ -86,7 +87,7 @@ def test_fields_only_keep_the_body(ws: Workspace) -> None:
     before = (ws.root / "digest/wiki/kestrel.md").read_text()
     report = ws.write("digest/wiki/kestrel.md", name="Kestrel (retired)")
     after = (ws.root / "digest/wiki/kestrel.md").read_text()
-    assert not report.body_replaced and "body kept" in report.answer()
+    assert not report.body_replaced and "body kept" in write_text(report)
     assert after == before.replace("name: Kestrel\n", "name: Kestrel (retired)\n")
 
 
@@ -173,5 +174,5 @@ def test_note_without_frontmatter_gets_one(ws: Workspace) -> None:
 def test_outside_indexed_folders_is_written_not_indexed(ws: Workspace) -> None:
     report = ws.write("notes/loose.md", "loose words", name="Loose")
     assert report.created and not report.indexed
-    assert "not searchable" in report.answer()
+    assert "not searchable" in write_text(report)
     assert (ws.root / "notes/loose.md").is_file()

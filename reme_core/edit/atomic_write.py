@@ -19,12 +19,12 @@ from reme_core.errors import PathRefused, RemeError
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 _NEW_TEMP = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
-def put_file(ws: EditTarget, rel: str, data: bytes, old: bytes | None, kind: str = "write") -> None:
+def put_file(ws: EditIndex, rel: str, data: bytes, old: bytes | None, kind: str = "write") -> None:
     """Write `data` to a journaled temp file beside `rel`, then move it into place: over the
     old note when its bytes are still `old` (a concurrent edit is refused, not lost), or as a
     new file that must still not exist (`old` None). `kind` names the journal ("write",

@@ -28,7 +28,7 @@ from reme_core.edit.folders import missing_folders
 from reme_core.edit.link_rewrite import (
     InboundLink,
     LinkEdit,
-    inbound_links,
+    inbound_of,
     plan_move,
     replan_file,
 )
@@ -38,9 +38,10 @@ from reme_core.edit.trash import trash_slot
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.indexing.indexer import Changes
+from reme_core.ports import edit_index
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex, Facade
 
 # A wikilink target ends at `#` or `|` and cannot hold brackets or a line break, so a path
 # with any of them could not be linked to after the move.
@@ -82,40 +83,6 @@ class MoveReport:
             "warnings": list(self.warnings),
         }
 
-    def summary(self) -> str:
-        """One line: how many links change, in how many files, and how many cannot."""
-        would = "would " if self.dry_run else ""
-        n, files, left = len(self.edits), len(self.files), len(self.untouched)
-        text = f"{would}rewrite {n} link{_s(n)} in {files} file{_s(files)}"
-        if left:
-            text += f"; {left} link{_s(left)} {'would be' if self.dry_run else 'are'} left broken"
-        return text
-
-    def head(self) -> list[str]:
-        """The move, its warnings and the summary: what a preview shows above the links."""
-        would = "would " if self.dry_run else ""
-        out = [f"{would}move {self.src} -> {self.dst}"]
-        out.extend(f"  warning: {w}" for w in self.warnings)
-        if not self.indexed:
-            out.append(f"  note: {self.dst} is outside the indexed folders")
-        out.append(self.summary())
-        return out
-
-    def lines(self) -> list[str]:
-        """A human-readable account, one change per line."""
-        out = self.head()
-        out.extend(f"  {e.path}:{e.line}  {e.old} -> {e.new}" for e in self.edits)
-        if self.untouched:
-            n = len(self.untouched)
-            out.append(f"{n} link{_s(n)} not rewritten:")
-            out.extend(f"  {i.path}:{i.line}  {i.raw}{_why(i)}" for i in self.untouched)
-        return out
-
-
-def _why(link: InboundLink) -> str:
-    """` (reason)` for a link left as it is, when there is one."""
-    return f"  ({link.reason})" if link.reason else ""
-
 
 def suffix_warnings(src: str, dst: str) -> list[str]:
     """What a move changing a note's suffix must say first: it is a note no longer."""
@@ -145,25 +112,10 @@ class DeleteReport:
             "inbound": [asdict(i) for i in self.inbound],
         }
 
-    def lines(self) -> list[str]:
-        """A human-readable account: the deleted file, then each link left dangling."""
-        where = f"moved to {self.trash}" if self.trash else "permanently"
-        out = [f"deleted {self.path} ({where})"]
-        if self.inbound:
-            n = len(self.inbound)
-            out.append(f"{n} inbound link{_s(n)} now dangling:")
-            out.extend(f"  {i.path}:{i.line}  {i.raw}" for i in self.inbound)
-        return out
-
-
-def _s(n: int) -> str:
-    """The plural ending for a count."""
-    return "" if n == 1 else "s"
-
 
 # -- public operations ------------------------------------------------------------------------
 def move(
-    ws: EditTarget, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
+    ws: EditIndex, src: str, dst: str, rewrite_links: bool = True, dry_run: bool = False
 ) -> MoveReport:
     """Move `src` to `dst`, rewrite the links the move would break, update the index at once.
 
@@ -174,7 +126,7 @@ def move(
     `FileRefused` before touching anything, or `RemeError` after putting every file back.
     """
     with ws.write_lock:
-        src_rel = existing_file(ws, src)
+        src_rel = existing_rel(ws, src)
         dst_rel = check_new_path(ws, dst)
         if dst_rel == src_rel:
             raise PathRefused(f"{dst}: is the file being moved")
@@ -213,12 +165,11 @@ def move(
 
 
 def _index_move(
-    ws: EditTarget, src: str, dst: str, dst_in_scope: bool, rewritten: Iterable[str]
+    ws: EditIndex, src: str, dst: str, dst_in_scope: bool, rewritten: Iterable[str]
 ) -> None:
     """Tell the index what a move changed on disk: the moved file, the files whose links
     were rewritten; an attachment that moved relinks the links that name it."""
-    with ws.lock:
-        src_indexed = src in ws.index.nodes
+    src_indexed = ws.node(src) is not None
     ws.apply(
         Changes(
             added=[dst] if dst_in_scope else [],
@@ -234,7 +185,7 @@ def _index_move(
 class _MoveRebase:
     """Plans a linking file again from the bytes it holds now (it changed after planning)."""
 
-    def __init__(self, ws: EditTarget, src: str, dst: str) -> None:
+    def __init__(self, ws: EditIndex, src: str, dst: str) -> None:
         self.ws, self.src, self.dst = ws, src, dst
         self.by_file: dict[str, list[LinkEdit]] = {}
 
@@ -248,12 +199,12 @@ class _MoveRebase:
         return [e for edits in self.by_file.values() for e in edits]
 
 
-def delete(ws: EditTarget, path: str, permanent: bool = False) -> DeleteReport:
+def delete(ws: EditIndex, path: str, permanent: bool = False) -> DeleteReport:
     """Move a file to `.trash/` (or, `permanent`, remove it), drop it from the index, and
     return the links that still point at it. The last delete can be undone (`undo`)."""
     with ws.write_lock:
-        rel = existing_file(ws, path)
-        inbound = [link for link in inbound_links(ws, rel) if link.path != rel]
+        rel = existing_rel(ws, path)
+        inbound = [link for link in inbound_of(ws, rel) if link.path != rel]
         slot = None
         if permanent:
             try:
@@ -267,14 +218,12 @@ def delete(ws: EditTarget, path: str, permanent: bool = False) -> DeleteReport:
             except OSError as exc:
                 raise RemeError(f"{rel}: cannot read ({exc.strerror})") from None
             slot = _trash(ws, rel, digest)
-        with ws.lock:
-            indexed = rel in ws.index.nodes
-        if indexed:
+        if ws.node(rel) is not None:
             ws.apply(Changes(deleted=[rel]))
     return DeleteReport(rel, inbound, slot)
 
 
-def _trash(ws: EditTarget, rel: str, digest: str) -> str:
+def _trash(ws: EditIndex, rel: str, digest: str) -> str:
     """Move `rel` to the trash through a journal, so that a kill at any point leaves it in
     place or in the trash with its undo record (recovery finishes the move and records it)."""
     slot = trash_slot(ws.root, rel)
@@ -296,12 +245,12 @@ def _no_rebase(path: str, data: bytes) -> bytes:
     raise RemeError(f"{path}: nothing to plan again")  # a delete rewrites no file
 
 
-def undo_last(ws: EditTarget) -> undo.UndoReport:
+def undo_last(ws: EditIndex) -> undo.UndoReport:
     """Revert the last delete or move made through reme (any process); see `reme_core.edit.undo`."""
     return undo.undo(ws)
 
 
-def recover(ws: EditTarget) -> bool:
+def recover(ws: EditIndex) -> bool:
     """At open: finish or roll back operations a crash interrupted, saying so in
     `ws.warnings`; True when files changed (the start-up diff must then walk afresh)."""
     factories: dict[str, journal_recovery.RebaseFactory] = {
@@ -321,13 +270,13 @@ def recover(ws: EditTarget) -> bool:
     return any(op.changed for op in done)
 
 
-def _move_rebase(ws: EditTarget, info: Mapping[str, Any]) -> Rebase | None:
+def _move_rebase(ws: EditIndex, info: Mapping[str, Any]) -> Rebase | None:
     src, dst = info.get("src"), info.get("dst")
     return _MoveRebase(ws, src, dst) if isinstance(src, str) and isinstance(dst, str) else None
 
 
 def create(
-    ws: EditTarget,
+    ws: EditIndex,
     path: str,
     name: str,
     description: str,
@@ -363,8 +312,13 @@ def create(
 
 
 # -- path checks ------------------------------------------------------------------------------
-def existing_file(ws: EditTarget, path: str) -> str:
+def existing_file(ws: Facade, path: str) -> str:
     """The normalised path of an existing regular file of the workspace, or `PathRefused`."""
+    return existing_rel(edit_index(ws), path)
+
+
+def existing_rel(ws: EditIndex, path: str) -> str:
+    """`existing_file` for code that holds the port already."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name
     if rel.split("/")[0] == state:
@@ -376,7 +330,7 @@ def existing_file(ws: EditTarget, path: str) -> str:
     return rel
 
 
-def check_new_path(ws: EditTarget, path: str) -> str:
+def check_new_path(ws: EditIndex, path: str) -> str:
     """The normalised path for a file about to be written, refusing anything unsafe.
 
     Refused: absolute paths, escapes (also through symlinks), characters a wikilink cannot

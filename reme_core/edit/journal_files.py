@@ -17,13 +17,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from reme_core.files import state_files
-from reme_core.files.state_files import NEW_FILE, create_new, state_folder
+from reme_core.files.state_files import NEW_FILE, create_new, flock_exclusive, state_folder
 from reme_core.indexing.state_lock import LOCK_NAME
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no advisory locks, a journal is always stale
-    fcntl = None  # type: ignore[assignment]
 
 JOURNAL_DIR = "journal"
 TEMP_SUFFIX = ".reme-tmp"
@@ -141,8 +136,7 @@ class Journal:
         # stays open: its lock marks the operation live
         fh = os.fdopen(os.open(tmp, NEW_FILE, 0o644), "wb")
         try:
-            if fcntl is not None:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            flock_exclusive(fh.fileno(), wait=False)
             fh.write(json.dumps(record, ensure_ascii=False).encode())
             fh.flush()
             os.fsync(fh.fileno())

@@ -40,13 +40,8 @@ from reme_core.files import state_files
 from reme_core.files.paths import normalize_relpath, resolve_inside
 from reme_core.files.state_files import NotRegular, state_folder
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no advisory locks, a journal is always stale
-    fcntl = None  # type: ignore[assignment]
-
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 # A journal's `kind` and `info` -> how to plan one of its files again (None: cannot).
 RebaseFactory = Callable[[Mapping[str, Any]], Rebase | None]
@@ -82,7 +77,7 @@ class Recovered:
         return text
 
 
-def recover(ws: EditTarget, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
+def recover(ws: EditIndex, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
     """Finish or roll back every operation whose process died; returns what was done.
 
     A journal entry that is not a regular file (a symlink, a FIFO) is removed, and a journal
@@ -145,12 +140,11 @@ def _claim(path: Path) -> IO[bytes] | None:
         raise
     except OSError:
         return None
-    if fcntl is not None:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            fh.close()
-            return None
+    try:
+        state_files.flock_exclusive(fh.fileno(), wait=False)
+    except OSError:
+        fh.close()
+        return None
     return fh
 
 

@@ -28,10 +28,11 @@ from reme_core.parse.wikilinks import (
     find_markdown_links,
     find_wikilinks,
 )
+from reme_core.ports import edit_index
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
     from reme_core.parse.settings import ParseSettings
+    from reme_core.ports import EditIndex, Facade
 
 _NEWLINE = re.compile(r"(\r\n|\r|\n)")
 _BOM = "\ufeff"
@@ -58,8 +59,13 @@ class InboundLink:
     reason: str = ""
 
 
-def inbound_links(ws: EditTarget, path: str) -> list[InboundLink]:
-    """Every link written today that points at `path`, read from the linking files.
+def inbound_links(ws: Facade, path: str) -> list[InboundLink]:
+    """Every link written today that points at `path`, read from the linking files."""
+    return inbound_of(edit_index(ws), path)
+
+
+def inbound_of(ws: EditIndex, path: str) -> list[InboundLink]:
+    """`inbound_links` for code that holds the port already.
 
     The graph names the linking files; their current text gives exact lines and link text.
     """
@@ -143,7 +149,7 @@ class MovePlan:
     rewritten: list[str] = field(default_factory=list)
 
 
-def plan_move(ws: EditTarget, src: str, dst: str, rewrite_links: bool) -> MovePlan:
+def plan_move(ws: EditIndex, src: str, dst: str, rewrite_links: bool) -> MovePlan:
     """The link edits and file writes for moving `src` to `dst`; reads only, writes nothing.
 
     A link that still finds the file after the move is left alone. Raises `FileRefused`
@@ -172,7 +178,7 @@ def plan_move(ws: EditTarget, src: str, dst: str, rewrite_links: bool) -> MovePl
 
 
 def replan_file(
-    ws: EditTarget, source: str, data: bytes, src: str, dst: str
+    ws: EditIndex, source: str, data: bytes, src: str, dst: str
 ) -> tuple[bytes, list[LinkEdit]]:
     """The new bytes of one linking file whose bytes are now `data` (it changed after the
     plan read it), and its edits; `data` itself when no link in it points at `src` now."""
@@ -195,15 +201,14 @@ class _Change:
 class _FilePlanner:
     """Retargets, in one file's text, the links of a move of `src` to `dst`."""
 
-    def __init__(self, ws: EditTarget, src: str, dst: str, rewrite_links: bool) -> None:
+    def __init__(self, ws: EditIndex, src: str, dst: str, rewrite_links: bool) -> None:
         self.ws, self.src, self.dst, self.rewrite_links = ws, src, dst, rewrite_links
         self._files: list[str] | None = None  # every file, listed once for both worlds
         self.now = _world_now(ws, self._every_file)
         self._after: LinkWorld | None = None
-        with ws.lock:
-            # Moving a note: a link elsewhere matters only when it finds that note, which
-            # resolving among notes alone tells (no listing of the other files needed).
-            self.src_is_note = src in ws.index.nodes
+        # Moving a note: a link elsewhere matters only when it finds that note, which
+        # resolving among notes alone tells (no listing of the other files needed).
+        self.src_is_note = ws.node(src) is not None
 
     def _every_file(self) -> list[str]:
         if self._files is None:
@@ -322,7 +327,7 @@ class _FilePlanner:
 
 
 def _linking_texts(
-    ws: EditTarget, target: str, include_target: bool = False
+    ws: EditIndex, target: str, include_target: bool = False
 ) -> Iterable[tuple[str, _Text]]:
     """The files the graph says link to `target` (and, `include_target`, the file itself,
     whose own relative links a move can break), with their current text."""
@@ -347,7 +352,7 @@ def _markdown_links(settings: ParseSettings, source: str, text: str) -> list[Mar
     return find_markdown_links(text)
 
 
-def _world_now(ws: EditTarget, files: Callable[[], list[str]] | None = None) -> LinkWorld | None:
+def _world_now(ws: EditIndex, files: Callable[[], list[str]] | None = None) -> LinkWorld | None:
     """The vault as it is (None in memory mode: links are literal paths there)."""
     with ws.lock:
         resolver, nodes = ws.index.resolver, ws.index.nodes
@@ -357,7 +362,7 @@ def _world_now(ws: EditTarget, files: Callable[[], list[str]] | None = None) -> 
 
 
 def _world_after_move(
-    ws: EditTarget, src: str, dst: str, files: Callable[[], list[str]]
+    ws: EditIndex, src: str, dst: str, files: Callable[[], list[str]]
 ) -> LinkWorld:
     """The vault as it will be once `src` is at `dst` (`files`: every file then)."""
     with ws.lock:
@@ -368,7 +373,7 @@ def _world_after_move(
     return LinkWorld(ObsidianResolver(paths), paths, files)
 
 
-def _every_file(ws: EditTarget) -> list[str]:
+def _every_file(ws: EditIndex) -> list[str]:
     """Every file of the workspace outside its state folder (what an embed may find)."""
     return list(scan(ws.root, Scope(("",), ("",), ws.state_dir.name)))
 

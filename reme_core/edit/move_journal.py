@@ -34,7 +34,7 @@ from reme_core.errors import RemeError
 from reme_core.files import state_files
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 
 def sha256(data: bytes) -> str:
@@ -62,7 +62,7 @@ class Outcome:
 
 
 def commit(
-    ws: EditTarget,
+    ws: EditIndex,
     kind: str,
     label: str,
     info: Mapping[str, Any],

@@ -24,9 +24,10 @@ from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
 from reme_core.indexing.indexer import Changes
 from reme_core.parse.frontmatter import split_frontmatter
+from reme_core.ports import edit_index
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import Facade
 
 DAILY_DIR = "daily"  # ReMe's daily layer: daily/<YYYY-MM-DD>/<name>.md
 SESSION_DIR = "session"  # where ReMe keeps conversations: session/dialog/<id>.jsonl
@@ -53,14 +54,6 @@ class NoteStat:
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
-    def answer(self) -> str:
-        """ReMe's line: `stat: PATH (file, N bytes)`, `(dir)` or `not found`."""
-        if not self.exists:
-            return f"stat: {self.path} not found"
-        if self.type == "dir":
-            return f"stat: {self.path} (dir)"
-        return f"stat: {self.path} (file, {self.size} bytes)"
-
 
 @dataclass(slots=True)
 class EditReport:
@@ -69,9 +62,6 @@ class EditReport:
     path: str
     count: int
     lines: int
-
-    def answer(self) -> str:
-        return f"Replaced {self.count} occurrence(s) in {self.path}"
 
 
 @dataclass(slots=True)
@@ -85,17 +75,15 @@ class SaveReport:
     indexed: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def answer(self) -> str:
-        return f"Saved {self.path} ({self.size} bytes)"
-
 
 def iso_mtime(seconds: float) -> str:
     """A file time as ReMe writes it: local, ISO 8601, microseconds kept."""
     return dt.datetime.fromtimestamp(seconds).isoformat()
 
 
-def stat_path(ws: EditTarget, path: str) -> NoteStat:
+def stat_path(workspace: Facade, path: str) -> NoteStat:
     """ReMe's `stat` of a workspace file or folder (never outside the workspace)."""
+    ws = edit_index(workspace)
     rel = normalize_relpath(path) if path.strip() not in ("", ".") else "."
     full = ws.root if rel == "." else resolve_inside(ws.root, rel)
     try:
@@ -113,14 +101,15 @@ def stat_path(ws: EditTarget, path: str) -> NoteStat:
     )
     if is_md:
         try:
-            found.frontmatter = read_frontmatter(ws, rel)
+            found.frontmatter = read_frontmatter(workspace, rel)
         except RemeError:
             found.frontmatter = {}
     return found
 
 
-def read_frontmatter(ws: EditTarget, path: str) -> dict[str, Any]:
+def read_frontmatter(workspace: Facade, path: str) -> dict[str, Any]:
     """A note's frontmatter as a mapping (`{}` when it has none); unreadable YAML refused."""
+    ws = edit_index(workspace)
     rel, data = note_target(ws, path)
     if data is None:
         raise RemeError(f"{rel}: not found")
@@ -132,13 +121,14 @@ def read_frontmatter(ws: EditTarget, path: str) -> dict[str, Any]:
 
 
 def update_frontmatter(
-    ws: EditTarget,
+    workspace: Facade,
     path: str,
     metadata: dict[str, Any] | None = None,
     remove: list[str] | None = None,
 ) -> WriteReport:
     """Merge `metadata` into an existing note's frontmatter and drop the `remove` keys, the
     body and every other key kept as written."""
+    ws = edit_index(workspace)
     rel, data = note_target(ws, path)
     if data is None:
         raise RemeError(f"{rel}: not found (frontmatter jobs change existing notes)")
@@ -148,9 +138,10 @@ def update_frontmatter(
     return write(ws, rel, None, None, None, updates)
 
 
-def edit_note(ws: EditTarget, path: str, old: str, new: str) -> EditReport:
+def edit_note(workspace: Facade, path: str, old: str, new: str) -> EditReport:
     """Replace every occurrence of `old` in a note's body (frontmatter excluded, as in ReMe);
     refused when `old` is empty or absent, nothing written then."""
+    ws = edit_index(workspace)
     if not old:
         raise RemeError("old must be non-empty text")
     with ws.write_lock:
@@ -171,11 +162,12 @@ def edit_note(ws: EditTarget, path: str, old: str, new: str) -> EditReport:
 
 
 def save_note(
-    ws: EditTarget, path: str, content: str, expected_mtime: str | None = None
+    workspace: Facade, path: str, content: str, expected_mtime: str | None = None
 ) -> SaveReport:
     """Write a note's whole text verbatim (frontmatter included); refused when
     `expected_mtime` (from `stat`) no longer matches the file, so another writer's change
     is never overwritten unseen."""
+    ws = edit_index(workspace)
     if not isinstance(content, str):
         raise RemeError("content must be text")
     with ws.write_lock:
@@ -196,7 +188,7 @@ def save_note(
 
 
 def list_folder(
-    ws: EditTarget,
+    workspace: Facade,
     path: str = "",
     recursive: bool = False,
     extensions: list[str] | None = None,
@@ -205,6 +197,7 @@ def list_folder(
     """ReMe's `list`: the files in a workspace folder (and below, `recursive`), every kind,
     not only notes, without the state folder, dot-files and temp names; filtered by
     extension (`md` or `.md`), optionally most recently modified first, else by path."""
+    ws = edit_index(workspace)
     folder = "" if path.strip().strip("/") in ("", ".") else normalize_relpath(path.strip("/"))
     base = resolve_inside(ws.root, folder) if folder else ws.root
     if not base.is_dir():
@@ -244,8 +237,9 @@ def day_of(date: str | None) -> str:
     return date
 
 
-def daily_notes(ws: EditTarget, date: str | None = None) -> list[dict[str, Any]]:
+def daily_notes(workspace: Facade, date: str | None = None) -> list[dict[str, Any]]:
     """ReMe's `daily_list`: each note directly in daily/<date>/, its frontmatter and path."""
+    ws = edit_index(workspace)
     day = day_of(date)
     folder = ws.root / DAILY_DIR / day
     if not folder.is_dir():
@@ -256,7 +250,7 @@ def daily_notes(ws: EditTarget, date: str | None = None) -> list[dict[str, Any]]
         if not entry.endswith(".md") or entry.startswith(".") or not (folder / entry).is_file():
             continue
         try:
-            meta = read_frontmatter(ws, rel)
+            meta = read_frontmatter(workspace, rel)
         except RemeError:
             meta = {}
         notes.append({**meta, "path": rel})
@@ -264,7 +258,7 @@ def daily_notes(ws: EditTarget, date: str | None = None) -> list[dict[str, Any]]
 
 
 def daily_write(
-    ws: EditTarget,
+    workspace: Facade,
     name: str,
     description: str,
     session_id: str,
@@ -274,6 +268,7 @@ def daily_write(
 ) -> WriteReport:
     """ReMe's `daily_write`: daily/<date>/<name>.md with name, description, session_id and a
     source_conversation link to the session's transcript."""
+    ws = edit_index(workspace)
     name = name.strip()
     if not _NAME_RE.fullmatch(name) or name.startswith(".") or name in ("..",):
         raise PathRefused(f"name {name!r} must be a file name (no slashes, not hidden)")
@@ -287,18 +282,19 @@ def daily_write(
     day = day_of(date)
     with ws.write_lock:
         report = write(ws, f"{DAILY_DIR}/{day}/{name}.md", content, name, description, extra)
-        refresh_day_index(ws, day)
+        refresh_day_index(workspace, day)
     return report
 
 
-def refresh_day_index(ws: EditTarget, date: str) -> str:
+def refresh_day_index(workspace: Facade, date: str) -> str:
     """Rebuild the list of a day's notes in its index page daily/<date>.md, as ReMe does: one
     `- [[path]] key: value ...` line per note between ReMe's `notes:auto` markers (appended
     when absent), the rest of the page kept. The description is set only when the page has
     none or ReMe's own count: a person's words stay."""
+    ws = edit_index(workspace)
     day = day_of(date)
     rel = f"{DAILY_DIR}/{day}.md"
-    notes = daily_notes(ws, day)
+    notes = daily_notes(workspace, day)
     block = "\n".join([_NOTES_OPEN, *(_index_line(n) for n in notes), _NOTES_CLOSE])
     if not notes:
         block = f"{_NOTES_OPEN}\n(none)\n{_NOTES_CLOSE}"

@@ -1,38 +1,14 @@
-"""What the edit functions need of a workspace, as a protocol the facade satisfies (so the
-edit modules never import it), and the scope rule they share."""
+"""The scope rule the edit functions share (what they take of a workspace is
+`reme_core.ports.EditIndex`)."""
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
-
-from reme_core.indexing.live_index import HoldsIndex
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from reme_core.files.scanner import Scope
-    from reme_core.indexing.indexer import BatchReport, Changes
-    from reme_core.parse.settings import ParseSettings
+    from reme_core.ports import EditIndex
 
 
-class EditTarget(HoldsIndex, Protocol):
-    """A workspace's files, settings and index, and the one way to tell it what changed."""
-
-    root: Path
-    settings: ParseSettings
-    warnings: list[str]
-    watch_scope: Scope
-    rebuild_scope: Scope
-
-    @property
-    def state_dir(self) -> Path: ...
-
-    @property
-    def write_lock(self) -> threading.RLock: ...
-
-    def apply(self, changes: Changes) -> BatchReport: ...
-
-
-def in_scope(ws: EditTarget, rel: str) -> bool:
+def in_scope(ws: EditIndex, rel: str) -> bool:
     """Whether a fresh reindex would index this path."""
     return ws.watch_scope.covers(rel) or ws.rebuild_scope.covers(rel)

@@ -33,7 +33,7 @@ from reme_core.files import state_files
 from reme_core.indexing.indexer import Changes
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 
 @dataclass(slots=True)
@@ -49,20 +49,10 @@ class UndoReport:
         """The report as JSON-ready data (`reme-tui undo --json`)."""
         return {"op": self.op, "path": self.path, "source": self.source, "files": self.files}
 
-    def lines(self) -> list[str]:
-        """A human-readable account, one change per line."""
-        if self.op == "delete":
-            return [f"restored {self.path} from {self.source}"]
-        n = len(self.files)
-        out = [f"moved {self.source} back to {self.path}"]
-        out.append(f"restored the links in {n} file{'s' * (n != 1)}")
-        out.extend(f"  {path}" for path in self.files)
-        return out
-
 
 # -- recording ------------------------------------------------------------------------------------
 def record_delete(
-    ws: EditTarget, path: str, slot: str, digest: str, made: list[str] | None = None
+    ws: EditIndex, path: str, slot: str, digest: str, made: list[str] | None = None
 ) -> None:
     """After a delete into the trash: `undo` moves `slot` back to `path` (and removes the
     trash folders in `made`, innermost first, when emptied)."""
@@ -70,7 +60,7 @@ def record_delete(
     history.write_step(ws, {**record, "made": made or []})
 
 
-def record_recovered_delete(ws: EditTarget, info: Mapping[str, Any]) -> None:
+def record_recovered_delete(ws: EditIndex, info: Mapping[str, Any]) -> None:
     """A delete finished by crash recovery: recorded as if it had run to its end (unless
     it was), so `undo` brings the note back from any kill point."""
     path, slot, digest = info.get("path"), info.get("trash"), info.get("sha256")
@@ -83,23 +73,23 @@ def record_recovered_delete(ws: EditTarget, info: Mapping[str, Any]) -> None:
     record_delete(ws, path, slot, digest)
 
 
-def record_permanent(ws: EditTarget, path: str) -> None:
+def record_permanent(ws: EditIndex, path: str) -> None:
     """After a permanent delete: the last operation cannot be undone (and says why)."""
     history.write_step(ws, {"op": "permanent", "path": path})
 
 
-def record_unrecoverable(ws: EditTarget, label: str) -> None:
+def record_unrecoverable(ws: EditIndex, label: str) -> None:
     """After an operation finished by crash recovery, which keeps no undo copy."""
     history.write_step(ws, {"op": "unrecoverable", "label": label})
 
 
-def blob_folder(ws: EditTarget) -> Path:
+def blob_folder(ws: EditIndex) -> Path:
     """A fresh folder path for the next move's `before` bytes (`move_journal.commit`)."""
     return ws.state_dir / UNDO_DIR / uuid.uuid4().hex[:12]
 
 
 def record_move(
-    ws: EditTarget, src: str, dst: str, outcome: Outcome, made: list[str] | None = None
+    ws: EditIndex, src: str, dst: str, outcome: Outcome, made: list[str] | None = None
 ) -> None:
     """After a move: `undo` moves `dst` back to `src`, restores the linking files and removes
     the folders the move made for `dst` (`made`, innermost first) when emptied."""
@@ -129,7 +119,7 @@ def record_move(
     )
 
 
-def records(ws: EditTarget, copies: object) -> bool:
+def records(ws: EditIndex, copies: object) -> bool:
     """Whether the undo record is the one of the move whose copies are in folder `copies`."""
     try:
         record = history.newest(ws)
@@ -139,7 +129,7 @@ def records(ws: EditTarget, copies: object) -> bool:
 
 
 # -- undoing --------------------------------------------------------------------------------------
-def undo(ws: EditTarget) -> UndoReport:
+def undo(ws: EditIndex) -> UndoReport:
     """Revert the newest delete or move left in the history; `UndoRefused` (changing
     nothing) when it cannot."""
     try:
@@ -149,7 +139,7 @@ def undo(ws: EditTarget) -> UndoReport:
         raise UndoRefused(f"cannot undo: {exc.strerror} ({exc.filename})") from None
 
 
-def _undo_locked(ws: EditTarget) -> UndoReport:
+def _undo_locked(ws: EditIndex) -> UndoReport:
     """`undo` with the locks held."""
     record = history.newest(ws)
     op = record.get("op") if record else None
@@ -162,7 +152,7 @@ def _undo_locked(ws: EditTarget) -> UndoReport:
     return _undo_delete(ws, record) if op == "delete" else _undo_move(ws, record)
 
 
-def clear_after_recovery(ws: EditTarget, info: Mapping[str, Any]) -> None:
+def clear_after_recovery(ws: EditIndex, info: Mapping[str, Any]) -> None:
     """An undo finished by crash recovery: its record is spent."""
     with contextlib.suppress(OSError, UndoRefused), history.locked(ws.state_dir):
         record = history.newest(ws)
@@ -170,14 +160,14 @@ def clear_after_recovery(ws: EditTarget, info: Mapping[str, Any]) -> None:
             history.spend(ws, record)
 
 
-def _remove_made(ws: EditTarget, record: Mapping[str, Any]) -> None:
+def _remove_made(ws: EditIndex, record: Mapping[str, Any]) -> None:
     """Remove the folders the operation made (innermost first), where empty again."""
     for folder in record.get("made", []):
         with contextlib.suppress(OSError):
             (ws.root / folder).rmdir()
 
 
-def _undo_delete(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
+def _undo_delete(ws: EditIndex, record: dict[str, Any]) -> UndoReport:
     path, slot = record["path"], record["trash"]
     what = f"cannot undo the delete of {path}"
     if os.path.lexists(ws.root / path):
@@ -203,7 +193,7 @@ def _undo_delete(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
     return UndoReport("delete", path, slot)
 
 
-def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
+def _undo_move(ws: EditIndex, record: dict[str, Any]) -> UndoReport:
     src, dst = record["src"], record["dst"]
     what = f"cannot undo the move {src} -> {dst}"
     if os.path.lexists(ws.root / src):
@@ -232,8 +222,7 @@ def _undo_move(ws: EditTarget, record: dict[str, Any]) -> UndoReport:
         on_done=lambda _: history.spend(ws, record),
     )
     _remove_made(ws, record)
-    with ws.lock:
-        indexed = dst in ws.index.nodes
+    indexed = ws.node(dst) is not None
     others = sorted(rw.path for rw in rewrites if rw.path != dst)
     ws.apply(
         Changes(
@@ -253,7 +242,7 @@ def _digest(path: Path) -> str:
         return ""
 
 
-def _restorer(ws: EditTarget, record: Mapping[str, Any]) -> Rebase:
+def _restorer(ws: EditIndex, record: Mapping[str, Any]) -> Rebase:
     """The bytes a linking file gets back, from its bytes now: its bytes from before the move
     plus whatever was appended since; refused when it changed otherwise."""
     folder = ws.state_dir / UNDO_DIR / record["blobs"]
@@ -277,7 +266,7 @@ def _restorer(ws: EditTarget, record: Mapping[str, Any]) -> Rebase:
     return restore
 
 
-def rebaser(ws: EditTarget, info: Mapping[str, Any]) -> Rebase | None:
+def rebaser(ws: EditIndex, info: Mapping[str, Any]) -> Rebase | None:
     """For `move_journal.recover`: the restorer of an undo killed halfway, if still known."""
     try:
         record = history.newest(ws)

@@ -24,13 +24,8 @@ from reme_core.errors import RemeError
 from reme_core.files import state_files
 from reme_core.files.paths import normalize_relpath, resolve_inside
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: one process at a time is assumed
-    fcntl = None  # type: ignore[assignment]
-
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 _RECORD = UNDO_RECORD
 MAX_STEPS = 64  # the deepest history kept (a move's copies are kept as long as its step)
@@ -40,7 +35,7 @@ class UndoRefused(RemeError):
     """There is nothing to undo, or undoing would lose a change made since."""
 
 
-def write_step(ws: EditTarget, record: dict[str, Any]) -> None:
+def write_step(ws: EditIndex, record: dict[str, Any]) -> None:
     """Add a step to the history atomically (a permanent or unrecoverable one replaces it),
     dropping the copies of the steps that leave it. Best effort: an operation already done
     is not failed because its step cannot be written (then `undo` reverts the one before)."""
@@ -93,14 +88,13 @@ def locked(state_dir: Path) -> Iterator[Path]:
     finally:
         os.close(folder)
     try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        state_files.flock_exclusive(fd)
         yield state_dir / UNDO_DIR
     finally:
         os.close(fd)
 
 
-def read_steps(ws: EditTarget) -> list[dict[str, Any]]:
+def read_steps(ws: EditIndex) -> list[dict[str, Any]]:
     """The history, oldest first ([] when none); `UndoRefused` when it cannot be read."""
     try:
         data = state_files.read_bytes(ws.state_dir / UNDO_DIR / _RECORD)
@@ -121,7 +115,7 @@ def read_steps(ws: EditTarget) -> list[dict[str, Any]]:
     return [step for step in steps if isinstance(step, dict)] if isinstance(steps, list) else []
 
 
-def newest(ws: EditTarget) -> dict[str, Any] | None:
+def newest(ws: EditIndex) -> dict[str, Any] | None:
     """The newest step, checked; None when the history is empty."""
     steps = read_steps(ws)
     if not steps:
@@ -162,7 +156,7 @@ def _check(root: Path, record: dict[str, Any]) -> None:
         resolve_inside(root, rel)
 
 
-def spend(ws: EditTarget, record: dict[str, Any]) -> None:
+def spend(ws: EditIndex, record: dict[str, Any]) -> None:
     """The newest step is spent (the undo lock held): off the history, its copies dropped."""
     folder = ws.state_dir / UNDO_DIR
     try:

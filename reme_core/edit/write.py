@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from reme_core.edit.atomic_write import put_file
-from reme_core.edit.file_ops import check_new_path, existing_file
+from reme_core.edit.file_ops import check_new_path, existing_rel
 from reme_core.edit.target import in_scope
 from reme_core.errors import PathRefused, RemeError
 from reme_core.files.paths import is_ignored, normalize_relpath, resolve_inside
@@ -27,7 +27,7 @@ from reme_core.parse.frontmatter import split_frontmatter
 from reme_core.query.reading import TRUNCATION_RE
 
 if TYPE_CHECKING:
-    from reme_core.edit.target import EditTarget
+    from reme_core.ports import EditIndex
 
 # A top-level key starts at column 0; anything else (indented lines, `- item` lines of a
 # block sequence, blank lines, comments) continues the key above it.
@@ -60,24 +60,9 @@ class WriteReport:
             "indexed": self.indexed,
         }
 
-    def answer(self) -> str:
-        """One line for a person or an agent, plus a note when the file is not indexed."""
-        verb = "created" if self.created else "updated"
-        parts = [f"{verb} {self.path} ({self.lines} lines)"]
-        if self.set_keys:
-            parts.append(f"frontmatter set: {', '.join(self.set_keys)}")
-        if self.removed_keys:
-            parts.append(f"removed: {', '.join(self.removed_keys)}")
-        if not self.created and not self.body_replaced:
-            parts.append("body kept")
-        text = "; ".join(parts)
-        if not self.indexed:
-            text += f"\n  note: {self.path} is outside the indexed folders (not searchable)"
-        return text
-
 
 def write(
-    ws: EditTarget,
+    ws: EditIndex,
     path: str,
     content: str | None = None,
     name: str | None = None,
@@ -166,7 +151,7 @@ def _updates(
     return updates
 
 
-def note_target(ws: EditTarget, path: str) -> tuple[str, bytes | None]:
+def note_target(ws: EditIndex, path: str) -> tuple[str, bytes | None]:
     """The checked path and its current bytes (None for a new note)."""
     rel = normalize_relpath(path)
     state = ws.state_dir.name
@@ -178,7 +163,7 @@ def note_target(ws: EditTarget, path: str) -> tuple[str, bytes | None]:
     if not os.path.lexists(full):
         check_new_path(ws, rel)
         return rel, None
-    existing_file(ws, rel)
+    existing_rel(ws, rel)
     if full.is_symlink():
         raise PathRefused(f"{rel}: is a symbolic link; write the file it points to instead")
     try:

@@ -19,6 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no cross-process locks, one process assumed
+    fcntl = None  # type: ignore[assignment]
+
+# Whether `flock_exclusive` locks anything here (POSIX); elsewhere it is a no-op.
+CAN_LOCK = fcntl is not None
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 # Never follow a final symlink, never wait for a FIFO's other end (absent on Windows).
 SAFE_OPEN = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
@@ -100,6 +107,14 @@ def create_new(path: Path | str, data: bytes, mode: int = 0o644, sync: bool = Fa
         with contextlib.suppress(OSError):
             os.unlink(path)
         raise
+
+
+def flock_exclusive(fd: int, *, wait: bool = True) -> None:
+    """An exclusive `flock` on a descriptor, held until it is closed (the one guard for
+    platforms without `fcntl`: nothing is locked there). ``wait=False``: `BlockingIOError`
+    when another process holds it."""
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def open_lock(path: Path | str, dir_fd: int | None = None) -> int:

@@ -153,7 +153,7 @@ class BM25Index(PostingLists):
         if len(groups) == 1:  # one term: its segments hold distinct docs, nothing to sum
             docs = np.concatenate([d for d, _, _ in groups[0]])
             scores = np.concatenate([self._summands(*s) for s in groups[0]])
-            return _top(*self._visible(docs, scores, mask), k)
+            return top_k(*self._visible(docs, scores, mask), k)
         stats = [s for group in groups for s in group]
         long = [len(d) * 8 >= self._n_total for d, _, _ in stats]
         if any(long) and not all(long):
@@ -170,8 +170,8 @@ class BM25Index(PostingLists):
             docs, scores = self._visible(docs, scores, mask)
             bound = sum(idf for _, _, idf in heavy) * (self.k1 + 1.0)
             if len(scores) >= k and np.partition(scores, len(scores) - k)[-k] > bound:
-                return _top(docs, scores, k)
-        return _top(*self._visible(*self._accumulate(stats), mask), k)
+                return top_k(docs, scores, k)
+        return top_k(*self._visible(*self._accumulate(stats), mask), k)
 
     def score(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> np.ndarray:
         """BM25 scores of the given docs (0 for tombstoned ones or no matching term)."""
@@ -202,8 +202,12 @@ class BM25Index(PostingLists):
         return [[t for t, hit in zip(terms, col, strict=True) if hit] for col in found.T.tolist()]
 
 
-def _top(docs: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The k best by score desc then doc id asc; ties at the cut are kept until the sort."""
+def top_k(docs: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k best (doc, score) pairs by score descending, then doc id ascending (so equal
+    scores rank the same way every time): the one top-k of BM25 and the vector stores.
+    Ties at the cut are kept until the sort settles them; the scores keep their dtype."""
+    if k <= 0 or len(scores) == 0:
+        return np.zeros(0, np.int64), scores[:0]
     if len(scores) > k:
         keep = scores >= np.partition(scores, len(scores) - k)[-k]
         docs, scores = docs[keep], scores[keep]

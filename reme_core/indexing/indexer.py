@@ -7,7 +7,6 @@ rebuild (`--reindex`) is reme_core.indexing.rebuild.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +24,8 @@ from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writ
 from reme_core.indexing.live_index import LiveIndex
 from reme_core.models import content_hash
 from reme_core.parse.settings import ParseSettings
-from reme_core.store.database import BatchWrite, is_busy, retry_busy
+from reme_core.progress import ProgressFn, counting
+from reme_core.store.database import BatchWrite, retry_busy
 
 if TYPE_CHECKING:
     from reme_core.index.memory_index import MemoryIndex
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from reme_core.indexing.maintenance import OptimizeReport
     from reme_core.parse.parsing import ParsedBatch
 
-ProgressFn = Callable[[int, int], None]
 ChangeKind = Literal["added", "modified", "deleted"]
 # Where a stored file came from: the watched folders, or only a rebuild's wider scope.
 Origin = Literal["watch", "reindex"]
@@ -228,15 +227,12 @@ class Indexer:
         vanished = {p for p, reason in refused if reason == VANISHED}
         skipped = [(p, reason) for p, reason in refused if reason != VANISHED]
         gone = set(changes.deleted) | unfit | vanished | {p for p, _ in skipped}
-        for attempt in range(_COMMIT_ATTEMPTS):
-            try:
-                with self.live.lock:
-                    report = self._commit(batches, gone, skipped, touched)
-                break
-            except sqlite3.OperationalError as exc:
-                if not is_busy(exc) or attempt == _COMMIT_ATTEMPTS - 1:
-                    raise
-                time.sleep(0.05 * (attempt + 1))
+
+        def commit() -> BatchReport:
+            with self.live.lock:
+                return self._commit(batches, gone, skipped, touched)
+
+        report = retry_busy(commit, _COMMIT_ATTEMPTS, step=0.05)
         report.skipped = skipped
         report.seconds = time.perf_counter() - started
         return report
@@ -334,15 +330,7 @@ class Indexer:
     ) -> tuple[list[ParsedBatch], list[tuple[str, str]]]:
         from reme_core.parse.parse_pool import parse_many
 
-        done = 0
-        total = len(paths)
-
-        def tick(n: int) -> None:
-            nonlocal done
-            done += n
-            if progress:
-                progress(done, total)
-
+        tick = counting(progress, len(paths))
         batches = []
         for batch in parse_many(self.root, paths, self.settings, self.workers, tick, self.warn):
             mark_racy(batch, time.time())

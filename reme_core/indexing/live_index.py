@@ -16,7 +16,7 @@ import threading
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath
@@ -30,24 +30,7 @@ from reme_core.processes import pid_alive
 from reme_core.store.database import Store, StoreError, is_busy, retry_busy
 
 if TYPE_CHECKING:
-    from reme_core.config import Config
-
-
-class HoldsIndex(Protocol):
-    """A workspace as the code above the index sees it: its config, its live in-memory
-    index (read under `lock`) and its store. Query, vector and edit code take protocols
-    built on this one, so none of them imports the facade."""
-
-    config: Config
-
-    @property
-    def index(self) -> MemoryIndex: ...
-
-    @property
-    def store(self) -> Store: ...
-
-    @property
-    def lock(self) -> threading.RLock: ...
+    pass
 
 
 DB_NAME = "index.sqlite"

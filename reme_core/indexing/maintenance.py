@@ -29,16 +29,6 @@ class OptimizeReport:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    def lines(self) -> list[str]:
-        """`what: before -> after` lines for the CLI and the TUI."""
-        return [
-            f"documents:   {self.docs_before} -> {self.docs_after}",
-            f"tombstones:  {self.tombstones_before} -> {self.tombstones_after}",
-            f"vocabulary:  {self.vocabulary_before} -> {self.vocabulary_after}",
-            f"database:    {self.db_bytes_before} -> {self.db_bytes_after} bytes",
-            f"seconds:     {self.seconds:.3f}",
-        ]
-
 
 def run_optimize(live: LiveIndex) -> OptimizeReport:
     """Drop unused terms from the stored vocabulary, vacuum, and reload clean structures.

@@ -32,9 +32,8 @@ from reme_core.parse.parsing import (
     ParseSettings,
     TermSpaces,
 )
+from reme_core.progress import ProgressFn, counting
 from reme_core.store.database import Store, is_busy, retry_busy
-
-ProgressFn = Callable[[int, int], None]
 
 
 @dataclass(slots=True)
@@ -170,14 +169,7 @@ class Rebuild:
         `_Built.load_columns` (one sort of the postings, links resolved once). Returns the
         refused files and those columns.
         """
-        done, total = 0, len(paths)
-
-        def tick(n: int) -> None:
-            nonlocal done
-            done += n
-            if progress:
-                progress(done, total)
-
+        tick = counting(progress, len(paths))
         skipped: list[tuple[str, str]] = []
         db = self.live.place.db_path  # the pending postings wait on disk beside it, if on disk
         columns = ColumnsBuilder(db.parent if isinstance(db, Path) else None)

@@ -13,12 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from reme_core.files.state_files import open_lock
-
-try:
-    import fcntl
-except ImportError:  # not POSIX: no cross-process lock, the build still works
-    fcntl = None  # type: ignore[assignment]
+from reme_core.files.state_files import CAN_LOCK, flock_exclusive, open_lock
 
 LOCK_NAME = "index.lock"
 
@@ -48,18 +43,18 @@ class StateLock:
                     self._fd = -1
 
     def _acquire(self, on_wait: Callable[[], None] | None) -> int:
-        if fcntl is None or self.path.parent.is_symlink():  # never create files through one
+        if not CAN_LOCK or self.path.parent.is_symlink():  # never create files through one
             return -1
         try:
             fd = open_lock(self.path)  # never through a symlink, never a FIFO
         except OSError:  # read-only or missing folder: nothing to build into anyway
             return -1
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            flock_exclusive(fd, wait=False)
         except BlockingIOError:
             if on_wait is not None:
                 on_wait()
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            flock_exclusive(fd)
         except OSError:
             os.close(fd)
             return -1

@@ -10,20 +10,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from watchfiles import Change, awatch
 
 from reme_core.files.scanner import Scope, scan
 from reme_core.indexing.indexer import BatchReport, Changes
-from reme_core.indexing.maintenance import OptimizeReport
+from reme_core.ports import Facade, Watched, watched
 
 if TYPE_CHECKING:
-    from reme_core.config import Config
-    from reme_core.index.memory_index import MemoryIndex
+    pass
 
 # Idle wake-ups of the watch loop; the first one triggers a catch-up diff for anything that
 # changed between opening the workspace and the watcher being in place, later ones look for a
@@ -33,29 +31,6 @@ _IDLE_MS = 1000
 # the first, a self-referencing symlink the second), the disk is compared by the scanner's
 # walk every _IDLE_MS for this long, then watching is tried again.
 _WALK_SECONDS = 30.0
-
-
-class Watched(Protocol):
-    """What the watcher needs of a workspace (the facade satisfies it)."""
-
-    root: Path
-    config: Config
-    watch_scope: Scope
-    rebuild_scope: Scope
-
-    @property
-    def index(self) -> MemoryIndex: ...
-
-    @property
-    def lock(self) -> threading.RLock: ...
-
-    def diff(self) -> Changes: ...
-
-    def apply(self, changes: Changes) -> BatchReport: ...
-
-    def rebuilt_elsewhere(self) -> bool: ...
-
-    def optimize(self) -> OptimizeReport: ...
 
 
 def coalesce(events: Iterable[tuple[Change, str]], indexed: Iterable[str] = ()) -> Changes:
@@ -200,7 +175,7 @@ def needs_optimize(ws: Watched) -> bool:
 
 
 async def watch_workspace(
-    ws: Watched,
+    workspace: Facade,
     *,
     stop_event: asyncio.Event | None = None,
     quiet_ms: int | None = None,
@@ -211,6 +186,7 @@ async def watch_workspace(
     Parsing and the SQLite commit run in a worker thread, so the event loop (the TUI) never
     blocks. Compaction runs after a batch when tombstones pass the configured ratio.
     """
+    ws = watched(workspace)
     quiet = ws.config.watch.quiet_ms if quiet_ms is None else quiet_ms
     chosen = ws.config.watch.force_polling if force_polling is None else force_polling
     polling = chosen

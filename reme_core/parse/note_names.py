@@ -18,12 +18,14 @@ Tokenize = Callable[[list[str]], list[list[str]]]
 _FIELDS = ("name", "title")
 
 
-def name_text(path: str, frontmatter: dict[str, Any]) -> str:
-    """The names of a note, one per line: file name, `name`, `title`, aliases (each once).
+def names_of(path: str, frontmatter: dict[str, Any]) -> list[str]:
+    """The names a note goes by: its file name (without `.md`), `name`, `title`, aliases;
+    each stripped, non-empty and once. The one rule for the name field, the phrase check
+    and unlinked mentions.
 
     Every name of every note is built when the field is (50k of them after a rebuild), so
     the common shapes are quick: a Markdown file name loses its suffix by a slice, and a note
-    whose only name is its file name is answered before any joining.
+    whose only name is its file name is answered before any de-duplication.
     """
     base = path[path.rfind("/") + 1 :]
     if base.endswith(".md") and len(base) > 3 and base[0] != ".":
@@ -34,9 +36,15 @@ def name_text(path: str, frontmatter: dict[str, Any]) -> str:
     if frontmatter:
         names += aliases_of(frontmatter)  # stripped, non-empty strings
     if not names:
-        return stem.strip()
+        stem = stem.strip()
+        return [stem] if stem else []
     kept = [n for n in map(str.strip, [stem, *names]) if n]
-    return "\n".join(dict.fromkeys(kept) if len(kept) > 1 else kept)
+    return list(dict.fromkeys(kept)) if len(kept) > 1 else kept
+
+
+def name_text(path: str, frontmatter: dict[str, Any]) -> str:
+    """The names of a note (`names_of`), one per line: the text of its name field."""
+    return "\n".join(names_of(path, frontmatter))
 
 
 # Keys the name field holds already (`name_text`: `name`, `title` as written, aliases in

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,48 +16,25 @@ if TYPE_CHECKING:
     from reme_core.index.memory_index import MemoryIndex
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SearchFilters:
-    """Restrictions applied before ranking so `limit` counts only eligible chunks."""
+    """Restrictions applied before ranking so `limit` counts only eligible chunks.
+
+    ``strict_dates``: a date filter drops undated notes (None: `search.strict_date_filter`
+    in memory mode; in a vault it always does; `Workspace.search` decides).
+    """
 
     start_date: str | None = None
     end_date: str | None = None
-    paths: Sequence[str] = ()
-    tags: Sequence[str] = ()
-    exclude_paths: Sequence[str] = ()
-    strict_dates: bool = False
-    exclude_tags: Sequence[str] = ()
-    properties: Sequence[tuple[str, str | None]] = ()  # `[prop]`, `[prop:value]`: all hold
-    exclude_properties: Sequence[tuple[str, str | None]] = ()
-    files: Sequence[str] = ()  # `file:x`: the file name holds each
-    exclude_files: Sequence[str] = ()
-
-    @classmethod
-    def of(
-        cls,
-        strict_dates: bool,
-        start_date: str | None,
-        end_date: str | None,
-        path: str | Sequence[str] | None,
-        tags: Sequence[str],
-        exclude_paths: Sequence[str],
-        exclude_tags: Sequence[str],
-        notes: NoteFilters | None = None,
-    ) -> SearchFilters:
-        """The filters of a search's arguments (`path`: one prefix or several;
-        `strict_dates`: a date filter drops undated notes)."""
-        paths = [path] if isinstance(path, str) else list(path or ())
-        notes = notes or NoteFilters()
-        return cls(
-            start_date,
-            end_date,
-            paths,
-            list(tags),
-            list(exclude_paths),
-            strict_dates,
-            list(exclude_tags),
-            *notes,
-        )
+    paths: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    exclude_paths: tuple[str, ...] = ()
+    strict_dates: bool | None = None
+    exclude_tags: tuple[str, ...] = ()
+    properties: tuple[tuple[str, str | None], ...] = ()  # `[prop]`, `[prop:value]`: all hold
+    exclude_properties: tuple[tuple[str, str | None], ...] = ()
+    files: tuple[str, ...] = ()  # `file:x`: the file name holds each
+    exclude_files: tuple[str, ...] = ()
 
     def lists(self) -> bool:
         """Whether the filters alone name notes to list (`path:`, `tag:`, dates, `[prop]`,
@@ -81,20 +58,12 @@ class SearchFilters:
         )
 
 
-class NoteFilters(NamedTuple):
-    """Obsidian's property and file name operators of a search (`[prop:value]`, `file:`)."""
-
-    properties: Sequence[tuple[str, str | None]] = ()
-    exclude_properties: Sequence[tuple[str, str | None]] = ()
-    files: Sequence[str] = ()
-    exclude_files: Sequence[str] = ()
-
-
 def file_mask(index: MemoryIndex, filters: SearchFilters) -> np.ndarray:
     """Boolean mask over file slots of the files the filters admit."""
     mask = index.live_slots().copy()
     if filters.start_date or filters.end_date:
-        mask &= index.files.date_mask(filters.start_date, filters.end_date, filters.strict_dates)
+        strict = bool(filters.strict_dates)
+        mask &= index.files.date_mask(filters.start_date, filters.end_date, strict)
     if filters.paths:
         mask &= index.files.prefix_mask(filters.paths)
     if filters.exclude_paths:

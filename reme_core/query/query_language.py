@@ -1,4 +1,4 @@
-"""The search box's query syntax, mapped onto `Workspace.search` keyword arguments.
+"""The search box's query syntax, parsed into a `SearchRequest` (`ParsedQuery.request`).
 
 `"a phrase"`, `-word` (or `-"a phrase"`), `path:daily/`, `-path:session/`, `tag:x` (`tag:a`
 also takes nested `a/b`), `-tag:x`, `after:2026-06-01` and `before:2026-06-20` (both
@@ -16,10 +16,15 @@ holds `value`; `[prop:null]`: the property is empty), `file:x` (the file name ho
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reme_core.query.options import SearchOptions
+    from reme_core.query.request import SearchRequest
 
 _TOKEN_RE = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
 _FILTERS = ("path", "tag", "after", "before", "sort", "file", "line")
@@ -47,7 +52,8 @@ class ParsedQuery:
     exclude_tags: list[str] = field(default_factory=list)
     start_date: str | None = None
     end_date: str | None = None
-    sort: str = "name"
+    sort: str | None = None
+    """`sort:name` / `sort:mtime` (None: not given, by name)."""
     properties: list[tuple[str, str | None]] = field(default_factory=list)
     """`[prop]` (value None) and `[prop:value]`."""
     exclude_properties: list[tuple[str, str | None]] = field(default_factory=list)
@@ -79,29 +85,48 @@ class ParsedQuery:
         obsidian = self.properties or self.files or self.lines
         return not (self.words or self.phrases or listing or obsidian)
 
-    def search_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for `Workspace.search` (besides the query text)."""
-        return {
-            "phrases": tuple(self.phrases),
-            "exclude_terms": tuple(self.exclude_terms),
-            "path": list(self.paths) or None,
-            "exclude_paths": tuple(self.exclude_paths),
-            "tags": tuple(self.tags),
-            "exclude_tags": tuple(self.exclude_tags),
-            "start_date": self.start_date,
-            "end_date": self.end_date,
-            "sort": self.sort,
-            "properties": tuple(self.properties),
-            "exclude_properties": tuple(self.exclude_properties),
-            "files": tuple(self.files),
-            "exclude_files": tuple(self.exclude_files),
-            "lines": tuple(tuple(group) for group in self.lines),
-            "exclude_lines": tuple(tuple(group) for group in self.exclude_lines),
-        }
+    def request(
+        self, options: SearchOptions | None = None, *, strict_dates: bool | None = None
+    ) -> SearchRequest:
+        """The search this line asks for. ``options``: the caller's (limit, grouping...);
+        its ``order`` wins over the line's `sort:` when set. ``strict_dates``: see
+        `SearchFilters`."""
+        # Imported here: the CLI reads the query line before it needs numpy (the filters').
+        from reme_core.query.filters import SearchFilters
+        from reme_core.query.options import SearchOptions
+        from reme_core.query.request import SearchRequest
+
+        options = options or SearchOptions()
+        if options.order is None and self.sort is not None:
+            options = dataclasses.replace(options, order=self.sort)
+        filters = SearchFilters(
+            start_date=self.start_date,
+            end_date=self.end_date,
+            paths=tuple(self.paths),
+            tags=tuple(self.tags),
+            exclude_paths=tuple(self.exclude_paths),
+            strict_dates=strict_dates,
+            exclude_tags=tuple(self.exclude_tags),
+            properties=tuple(self.properties),
+            exclude_properties=tuple(self.exclude_properties),
+            files=tuple(self.files),
+            exclude_files=tuple(self.exclude_files),
+        )
+        return SearchRequest(
+            text=self.text,
+            phrases=tuple(self.phrases),
+            excludes=tuple(self.exclude_terms),
+            lines=tuple(tuple(group) for group in self.lines),
+            exclude_lines=tuple(tuple(group) for group in self.exclude_lines),
+            filters=filters,
+            options=options,
+        )
 
 
-def parse_query(line: str) -> ParsedQuery:
-    """Split a query line into words, phrases, exclusions and filters."""
+def parse_query(line: str, *, typing: bool = True) -> ParsedQuery:
+    """Split a query line into words, phrases, exclusions and filters. ``typing``: the line
+    may still be being typed (a search box), so a last word without a space after it
+    matches as a prefix; False for a finished query (the CLI, an agent, a program)."""
     parsed = ParsedQuery()
     line = _blanked(_PROPERTY_RE, line, lambda m: _property(parsed, m))
     line = _blanked(_LINE_RE, line, lambda m: _line_group(parsed, bool(m[1]), m[2]))
@@ -123,7 +148,7 @@ def parse_query(line: str) -> ParsedQuery:
             parsed.phrases.append(value.strip())
         else:
             parsed.words.append(value)
-            parsed.typing = match.end() == len(line)
+            parsed.typing = typing and match.end() == len(line)
             continue
         parsed.typing = False
     return parsed

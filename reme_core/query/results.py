@@ -68,50 +68,9 @@ class SearchResult:
             "message": self.message,
         }
 
-    def answer(self) -> str:
-        """The human-readable answer: one block per hit, then its outlinks and inlinks."""
-        if not self.results:
-            return self.message or f"No results for {self.query!r}."
-        return "\n".join(format_hit(h, self.link_expansion.get(h.path)) for h in self.results)
-
 
 def _hit_dict(hit: SearchHit) -> dict[str, Any]:
     """A hit for `--json`: `text` already holds the body, so it is not repeated."""
     data = asdict(hit)
     del data["body"]
     return data
-
-
-def format_score(hit: SearchHit) -> str:
-    """`score=…` alone, or with the vector and keyword parts when both branches ran (SPEC §8;
-    the name part is in the structured result)."""
-    if hit.vector_score is not None and hit.keyword_score is not None:
-        return (
-            f"score={hit.score:.4f} vector={hit.vector_score:.4f} keyword={hit.keyword_score:.4f}"
-        )
-    return f"score={hit.score:.4f}"
-
-
-def format_hit(hit: SearchHit, links: dict[str, list[Neighbour]] | None) -> str:
-    """One block of the text answer."""
-    more = f" +{hit.more} more" if hit.more else ""
-    lines = [
-        f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{format_score(hit)}]{more}"
-        " =========="
-    ]
-    lines.append(hit.text)
-    for direction, arrow in (("outlinks", "->"), ("inlinks", "<-")):
-        neighbours = (links or {}).get(direction) or []
-        if not neighbours:
-            continue
-        lines.append(f"  {direction} ({len(neighbours)}):")
-        for n in neighbours:
-            parts = [f"    {arrow} {n.path}"]
-            if n.name:
-                parts.append(f'name="{n.name}"')
-            if n.description:
-                parts.append(f'description="{n.description}"')
-            if n.dangling:
-                parts.append("(dangling)")
-            lines.append("  ".join(parts))
-    return "\n".join(lines)

@@ -7,34 +7,15 @@ token estimate, and evidence on every item so a host can show why it reached the
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from reme_core.errors import RemeError
 from reme_core.parse.anchors import line_ranges
-from reme_core.query.source import IndexReader
+from reme_core.ports import Retrievable
 from reme_core.text.tokenizer import est_tokens
 
 if TYPE_CHECKING:
-    from reme_core.models import FileChunk, FileNode
-    from reme_core.query.reading import ReadResult
-    from reme_core.query.results import SearchResult
-
-
-class Retrievable(IndexReader, Protocol):
-    """What `retrieve` adds to an index reader: search, line ranges, nodes and chunks (each
-    taking the index lock itself)."""
-
-    def search(
-        self, query: str, limit: int | None = None, *, expand_links: bool | None = None
-    ) -> SearchResult: ...
-
-    def read(
-        self, path: str, start_line: int | None = None, end_line: int | None = None
-    ) -> ReadResult: ...
-
-    def node(self, path: str) -> FileNode | None: ...
-
-    def chunks(self, path: str) -> list[FileChunk]: ...
+    pass
 
 
 @dataclass(slots=True)

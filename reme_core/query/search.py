@@ -16,7 +16,7 @@ from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.expansion import expand_many
 from reme_core.query.filters import SearchFilters, file_mask, validate_date
 from reme_core.query.notes import note_chunks
-from reme_core.query.options import SearchOptions
+from reme_core.query.options import ResolvedOptions
 from reme_core.query.results import SearchHit, SearchResult
 from reme_core.query.text_checks import TextChecks, note_fields_text
 from reme_core.text.tokenizer import has_cjk
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from reme_core.index.chunk_table import ChunkTable
     from reme_core.index.memory_index import MemoryIndex
     from reme_core.index.name_field import FieldKind
-    from reme_core.query.source import IndexReader
+    from reme_core.ports import SearchIndex
     from reme_core.text.tokenizer import Tokenizer
 
 # `term*`: the word matches every term that starts with it, the most frequent first. The
@@ -40,9 +40,9 @@ VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.nd
 
 
 def run_search(
-    ws: IndexReader,
+    ws: SearchIndex,
     query: str,
-    options: SearchOptions,
+    options: ResolvedOptions,
     filters: SearchFilters,
     checks: TextChecks,
     vector_search: VectorSearch | None = None,
@@ -188,7 +188,7 @@ class _Scores:
 
 
 def _keyword_recall(
-    ws: IndexReader,
+    ws: SearchIndex,
     terms: list[str],
     term_ids: list[int],
     candidates: int,
@@ -214,7 +214,7 @@ def _keyword_recall(
 
 
 def _hits(
-    ws: IndexReader,
+    ws: SearchIndex,
     shown: list[tuple[int, float]],
     scores: _Scores,
     others: dict[int, int],
@@ -266,7 +266,7 @@ def _hits(
 
 
 def _listed_notes(
-    ws: IndexReader, result: SearchResult, slots: np.ndarray, limit: int, order: str
+    ws: SearchIndex, result: SearchResult, slots: np.ndarray, limit: int, order: str
 ) -> SearchResult:
     """Filters without words (`path:`, `tag:`, dates, `[prop]`, `file:`) list the notes they
     admit: each note's first chunk, by path or (`order` "mtime") last modified first."""
@@ -314,7 +314,7 @@ def _best_per_note(
 
 
 def _with_field(
-    ws: IndexReader,
+    ws: SearchIndex,
     kind: FieldKind,
     weight: float,
     terms: list[str],

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reme_core.models import note_tags
+from reme_core.ports import read_index
 
 if TYPE_CHECKING:
-    from reme_core.indexing.live_index import HoldsIndex
+    from reme_core.ports import Facade
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +29,9 @@ class TagCount:
         return len(self.paths)
 
 
-def list_tags(ws: HoldsIndex) -> list[TagCount]:
+def list_tags(workspace: Facade) -> list[TagCount]:
     """Every tag of the workspace, the most used first (then by name, case-insensitively)."""
+    ws = read_index(workspace)
     with ws.lock:
         nodes = ws.index.nodes
         tagged = [(p, note_tags(nodes.frontmatter(p), nodes.inline_tags(p))) for p in nodes]

@@ -48,15 +48,16 @@ def is_busy(exc: BaseException) -> bool:
     return "locked" in text or "busy" in text
 
 
-def retry_busy(fn: Callable[[], T], attempts: int = 60) -> T:
-    """Run `fn`, retrying busy errors SQLite returns without waiting (e.g. WAL recovery)."""
+def retry_busy(fn: Callable[[], T], attempts: int = 60, step: float = 0.01) -> T:
+    """Run `fn`, retrying busy errors SQLite returns without waiting (e.g. WAL recovery):
+    the one busy-retry loop, pausing ``step`` more each time (at most 0.25 s)."""
     for attempt in range(attempts):
         try:
             return fn()
         except sqlite3.OperationalError as exc:
             if not is_busy(exc) or attempt == attempts - 1:
                 raise
-            time.sleep(min(0.25, 0.01 * (attempt + 1)))
+            time.sleep(min(0.25, step * (attempt + 1)))
     raise AssertionError("unreachable")
 
 

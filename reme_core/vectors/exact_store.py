@@ -11,6 +11,7 @@ import threading
 
 import numpy as np
 
+from reme_core.index.bm25 import top_k
 from reme_core.vectors.store import (
     check_batch,
     check_query,
@@ -18,7 +19,6 @@ from reme_core.vectors.store import (
     grown,
     mask_over,
     remap,
-    top_k,
 )
 
 _EMPTY, _LIVE, _DEAD = 0, 1, 2

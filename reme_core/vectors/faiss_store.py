@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from reme_core.index.bm25 import top_k
 from reme_core.vectors.store import (
     check_batch,
     check_query,
@@ -26,7 +27,6 @@ from reme_core.vectors.store import (
     grown,
     mask_over,
     remap,
-    top_k,
 )
 
 _faiss: Any = None

@@ -95,18 +95,6 @@ def mask_over(mask: np.ndarray | None, n: int) -> np.ndarray | None:
     return out
 
 
-def top_k(doc_ids: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The k best (doc, score) pairs, score descending then doc id ascending (deterministic)."""
-    if k <= 0 or scores.size == 0:
-        return empty_result()
-    if k < scores.size:
-        threshold = np.partition(scores, scores.size - k)[scores.size - k]
-        keep = scores >= threshold  # may keep a few extra on ties; the sort settles them
-        doc_ids, scores = doc_ids[keep], scores[keep]
-    order = np.lexsort((doc_ids, -scores))[:k]
-    return doc_ids[order].astype(np.int64), scores[order].astype(np.float32)
-
-
 def remap(doc_ids: np.ndarray, doc_map: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """New ids for `doc_ids` under `doc_map`, and which of them survive (map >= 0)."""
     if doc_map is None:

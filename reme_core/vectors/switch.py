@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from reme_core.vectors.vector_index import VectorHost, VectorIndex
+from reme_core.ports import VectorHost
+from reme_core.vectors.vector_index import VectorIndex
 
 
 def switched(

@@ -27,31 +27,25 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reme_core.errors import ConfigError, EmbedderUnavailable
-from reme_core.indexing.live_index import HoldsIndex
+from reme_core.ports import VectorHost
+from reme_core.progress import ProgressFn
 from reme_core.vectors import STORE_KINDS, make_store
 from reme_core.vectors.codec import blobs_to_matrix, vector_to_blob
 from reme_core.vectors.embedder import Embedder
 from reme_core.vectors.providers import make_embedder
+from reme_core.vectors.state import OFF, VectorState, VectorStatus
 from reme_core.vectors.store import VectorStore, empty_result
 
 if TYPE_CHECKING:
     from reme_core.index.memory_index import MemoryIndex
-    from reme_core.indexing.indexer import BatchReport
-
-
-class VectorHost(HoldsIndex, Protocol):
-    """What vector recall reads of a workspace (the facade satisfies it)."""
-
-    def add_listener(self, fn: Callable[[BatchReport], None]) -> None: ...
 
 
 VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
-ProgressFn = Callable[[int, int], None]
 
 _CHECKING, _RUNNING, _UNAVAILABLE, _CLOSED = "checking", "running", "unavailable", "closed"
 _LOOKUP = 1024  # pending docs looked up in SQLite per step
@@ -133,18 +127,18 @@ class VectorIndex:
         """(chunks with a vector, live chunks)."""
         return (len(self.store) if self.store is not None else 0), self._total
 
-    def status(self) -> str:
-        """One line for the header and the CLI."""
+    def status(self) -> VectorStatus:
+        """Where vector recall stands, with its progress."""
         if self._state == _CLOSED:
-            return "vectors off"
+            return OFF
+        name, kind = self.embedder.name, self.store_kind
         if self._state == _UNAVAILABLE:
-            return f"vectors unavailable: {self._reason}"
+            return VectorStatus(VectorState.UNAVAILABLE, provider=name, reason=self._reason)
         if self._state == _CHECKING:
-            return f"vectors: starting {self.embedder.name}"
+            return VectorStatus(VectorState.STARTING, provider=name, store=kind)
         done, total = self.progress()
-        if done < total:
-            return f"vectors: embedding {done}/{total}"
-        return f"vectors on ({self.embedder.name}, {self.store_kind})"
+        state = VectorState.EMBEDDING if done < total else VectorState.ON
+        return VectorStatus(state, done, total, name, kind)
 
     def _set_state(self, state: str, reason: str = "") -> None:
         with self._changed:

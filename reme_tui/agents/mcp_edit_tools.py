@@ -23,6 +23,7 @@ from reme_core import (
 )
 from reme_core import daily_write as write_daily_note
 from reme_tui.agents.mcp_common import Date, Metadata, NotePath, Register, guarded, result
+from reme_tui.text.reports import delete_lines, edit_text, move_lines, save_text, write_text
 
 
 def register_edit_tools(tool: Register, ws: Workspace, allow_delete: bool) -> None:
@@ -50,7 +51,7 @@ def register_edit_tools(tool: Register, ws: Workspace, allow_delete: bool) -> No
 
         def run() -> CallToolResult:
             report = ws.write(path, content, name, description, metadata)
-            return result(report.answer(), report.to_dict())
+            return result(write_text(report), report.to_dict())
 
         return guarded(run)
 
@@ -69,7 +70,7 @@ def register_edit_tools(tool: Register, ws: Workspace, allow_delete: bool) -> No
         def run() -> CallToolResult:
             report = save_note(ws, path, content, expected_mtime)
             data = {"path": report.path, "exists": True, "type": "file", "size": report.size}
-            return result(report.answer(), {**data, "mtime": report.mtime})
+            return result(save_text(report), {**data, "mtime": report.mtime})
 
         return guarded(run)
 
@@ -85,7 +86,7 @@ def register_edit_tools(tool: Register, ws: Workspace, allow_delete: bool) -> No
         def run() -> CallToolResult:
             report = edit_note(ws, path, old, new)
             data = {"path": report.path, "count": report.count, "lines": report.lines}
-            return result(report.answer(), data)
+            return result(edit_text(report), data)
 
         return guarded(run)
 
@@ -110,7 +111,7 @@ def register_edit_tools(tool: Register, ws: Workspace, allow_delete: bool) -> No
                     "delete or move it first"
                 )
             report = ws.move(src_path, dst_path, rewrite_links=retarget)
-            return result("\n".join(report.lines()), report.to_dict())
+            return result("\n".join(move_lines(report)), report.to_dict())
 
         return guarded(run)
 
@@ -123,7 +124,7 @@ def register_edit_tools(tool: Register, ws: Workspace, allow_delete: bool) -> No
 
             def run() -> CallToolResult:
                 report = ws.delete(path)
-                return result("\n".join(report.lines()), report.to_dict())
+                return result("\n".join(delete_lines(report)), report.to_dict())
 
             return guarded(run)
 
@@ -177,6 +178,6 @@ def register_frontmatter_tools(tool: Register, ws: Workspace) -> None:
 
         def run() -> CallToolResult:
             report = write_daily_note(ws, name, description, session_id, content, date, metadata)
-            return result(report.answer(), report.to_dict())
+            return result(write_text(report), report.to_dict())
 
         return guarded(run)

@@ -19,7 +19,7 @@ import uvicorn
 
 from reme_core import RemeError, Workspace
 from reme_tui.agents.mcp_server import CALL_SECONDS, build_server, fresh_index
-from reme_tui.cli.terminal_text import message
+from reme_tui.text.terminal import message
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 2333  # ReMe's own port: its plugin's .mcp.json points here

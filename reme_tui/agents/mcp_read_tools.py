@@ -16,14 +16,17 @@ from pydantic import Field
 
 from reme_core import (
     RemeError,
+    SearchOptions,
     Workspace,
     daily_notes,
     list_folder,
+    parse_query,
     read_frontmatter,
     stat_path,
 )
 from reme_tui.agents.mcp_common import AnyPath, Date, NotePath, Register, guarded, result
-from reme_tui.cli.answers import links_text, list_text, retrieve_text, traverse_text
+from reme_tui.text.answers import links_text, list_text, retrieve_text, traverse_text
+from reme_tui.text.reports import search_text, stat_text
 
 LIST_LIMIT = 100  # ReMe's default page; a vault may hold 50k notes
 Limit = Annotated[int, Field(ge=1, le=1000, description="most results to return")]
@@ -65,10 +68,12 @@ def register_query_tools(tool: Register, ws: Workspace) -> None:
         memory workspace unless strict_date_filter (in a vault they never do)."""
 
         def run() -> CallToolResult:
-            found = ws.search(
-                query, limit, min_score, start_date, end_date, strict_date_filter=strict_date_filter
+            options = SearchOptions(limit=limit, min_score=min_score)
+            request = parse_query(query, typing=False).request(
+                options, strict_dates=strict_date_filter
             )
-            return result(found.answer(), found.to_dict())
+            found = ws.search(request.narrowed(start_date, end_date))
+            return result(search_text(found), found.to_dict())
 
         return guarded(run)
 
@@ -264,7 +269,7 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
 
 def _stat(ws: Workspace, path: str) -> CallToolResult:
     found = stat_path(ws, path)
-    return result(found.answer(), found.to_dict())
+    return result(stat_text(found), found.to_dict())
 
 
 def _daily_line(note: dict[str, Any]) -> str:

@@ -41,7 +41,7 @@ from reme_tui.agents.mcp_read_tools import (
 )
 from reme_tui.agents.output_schemas import OUTPUT_SCHEMAS
 from reme_tui.agents.tool_args import checked_arguments, validation_line
-from reme_tui.cli.terminal_text import message
+from reme_tui.text.terminal import message
 
 INSTRUCTIONS = """ReMe memory: a folder of Markdown notes shared with a person.
 search finds chunks (path:start-end) and their linked notes; read a range with read(path,
@@ -145,7 +145,7 @@ def build_server(
 async def fresh_index(ws: Workspace) -> AsyncIterator[None]:
     """Run the workspace watcher in this event loop while the body serves: one watcher for
     every client, so a person's edits reach each agent at once."""
-    from reme_core.indexing.watcher import watch_workspace
+    from reme_core import watch_workspace
 
     stop = asyncio.Event()
 

@@ -25,11 +25,11 @@ from reme_tui.app.commands import RemeCommands
 from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
 from reme_tui.messages import IndexChanged, WorkspaceOpened
+from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.state import WorkspaceState, load_state
 from reme_tui.widgets.outline import OutlinePane
-from reme_tui.widgets.reader.create_note import CreateNoteScreen
 from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane
@@ -157,7 +157,7 @@ class RemeApp(App[None]):
     # -- the live watcher -----------------------------------------------------------------------
     def start_watcher(self) -> None:
         """The live watcher (imported here: watchfiles costs start-up time)."""
-        from reme_core.indexing.watcher import watch_workspace
+        from reme_core import watch_workspace
 
         self.watch_worker(watch_workspace)
 

@@ -10,13 +10,10 @@ which reaches the local clipboard also over SSH and in tmux (`set-clipboard on`)
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
 
 from reme_core import Workspace, markdown_link_to, wikilink_to
+from reme_tui.app.host import Host
 from reme_tui.screens.copy import CopyChoice, CopyScreen
-
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
 
 Target = tuple[str, int | None, int | None]  # path, first line, last line
 
@@ -44,7 +41,7 @@ def copy_choices(ws: Workspace, target: Target) -> list[CopyChoice]:
 class Copier:
     """`y` and the palette's Copy entries."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     def target(self) -> Target | None:

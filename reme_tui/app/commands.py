@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from reme_tui.app.main_screen import MainScreen
+from reme_tui.app.host import Host
 
 # (title, help, action name: the main screen's, or the app's with an "app." prefix)
 COMMANDS: list[tuple[str, str, str]] = [
@@ -43,7 +43,7 @@ class RemeCommands(Provider):
     def _runner(self, action: str) -> Callable[[], object]:
         """The action's method on the browser's main screen (under any dialog), or the app's."""
         namespace, _, name = action.rpartition(".")
-        main = next((s for s in self.app.screen_stack if isinstance(s, MainScreen)), None)
+        main = next((s for s in self.app.screen_stack if isinstance(s, Host)), None)
         target = main if namespace != "app" and main is not None else self.app
         return getattr(target, f"action_{name}")
 

@@ -13,19 +13,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
-from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
+from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace, describe_vectors
 from reme_tui.app.clipboard import Copier
+from reme_tui.app.host import Host
 from reme_tui.app.navigation import Navigator
 from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.pane_layout import LINKS, READER, SEARCH, PaneLayout
@@ -35,13 +35,11 @@ from reme_tui.messages import (
     FollowLink,
     IndexChanged,
     IndexProgress,
-    NeighboursGathered,
-    NoteRead,
+    NoteCreated,
     NoteUnreadable,
     OpenNote,
     Optimized,
     Rebuilt,
-    SearchAnswered,
     SearchRequested,
     StatsCounted,
     Undone,
@@ -49,22 +47,29 @@ from reme_tui.messages import (
 )
 from reme_tui.mode_text import mode_badge
 from reme_tui.screens.tags import TagsScreen
+from reme_tui.services import (
+    NeighboursGathered,
+    NoteRead,
+    SearchAnswered,
+    ranker_for,
+    run_query,
+)
 from reme_tui.settings import UserSettings
 from reme_tui.widgets.neighbours import NeighboursPane
 from reme_tui.widgets.reader.reader import Reader
-from reme_tui.widgets.search.pane import SearchPane, run_query
+from reme_tui.widgets.search.pane import SearchPane
 from reme_tui.widgets.status import StatusBar
 from reme_tui.widgets.switcher import SwitcherPalette
-
-if TYPE_CHECKING:
-    from reme_tui.app.browser import RemeApp
 
 PROGRESS_EVERY = 0.1
 VECTOR_POLL_SECONDS = 0.5
 
 
-class MainScreen(Screen[None]):
+class MainScreen(Host):
     """The three panes of one workspace, and what the keys do to them."""
+
+    navigator: Navigator
+    notes: NoteOps
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Every binding has an id: `keymap:` in the user's settings.yaml remaps it by that id.
@@ -106,16 +111,6 @@ class MainScreen(Screen[None]):
         self.upkeep = Upkeep(self)
         self.pane_layout = PaneLayout(self, self.search_pane, self.reader, self.neighbours)
         self._handled_generation = 0
-
-    @property
-    def browser(self) -> RemeApp:
-        """The app this screen belongs to, typed (it is `RemeApp`'s default screen)."""
-        return cast("RemeApp", self.app)
-
-    @property
-    def ws(self) -> Workspace | None:
-        """The app's workspace; None while it opens."""
-        return self.browser.ws
 
     def compose(self) -> ComposeResult:
         yield self.status
@@ -201,7 +196,9 @@ class MainScreen(Screen[None]):
     def workspace_ready(self, ws: Workspace, stats: IndexStats) -> None:
         """Show the opened workspace: counts, warnings, a first hint, results for the query."""
         self.progress_done()
-        self.status.update_state(mode=mode_badge(ws.mode_choice), vectors=ws.vector_status())
+        self.status.update_state(
+            mode=mode_badge(ws.mode_choice), vectors=describe_vectors(ws.vector_status())
+        )
         self.set_interval(VECTOR_POLL_SECONDS, self.upkeep.poll_vectors)
         self.status.update_stats(stats)
         ws.add_listener(self._on_batch)
@@ -280,6 +277,10 @@ class MainScreen(Screen[None]):
     def _neighbours_gathered(self, message: NeighboursGathered) -> None:
         self.neighbours.show(message.data)
 
+    @on(NoteCreated)
+    def _note_created(self, message: NoteCreated) -> None:
+        self.notes.created(message.path)
+
     @on(Undone)
     def _undone(self, message: Undone) -> None:
         self.notes.undone(message.report)
@@ -342,10 +343,12 @@ class MainScreen(Screen[None]):
 
     def action_switcher(self) -> None:
         """Open a note by name (exact, prefix, typo), path or description."""
-        if self.ws is None:
+        ws = self.ws
+        if ws is None:
             self.notify("The workspace is still opening.", timeout=2)
             return
-        self.app.push_screen(SwitcherPalette())
+        recent = list(self.browser.app_state.recent)
+        self.app.push_screen(SwitcherPalette(lambda: ranker_for(ws), recent, self.reader.path))
 
     def action_tags(self) -> None:
         """Every tag with its count; the note chosen there opens in the reader."""

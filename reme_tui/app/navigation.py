@@ -8,30 +8,21 @@ A controller of `MainScreen`: it reads notes and gathers their links in the scre
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
 from reme_core import FileRefused, PathRefused, Workspace
-from reme_tui.messages import (
-    FollowLink,
-    NeighboursGathered,
-    NoteRead,
-    NoteUnreadable,
-    OpenNote,
-)
-from reme_tui.widgets.neighbours import gather
+from reme_tui.app.host import Host
+from reme_tui.messages import FollowLink, NoteUnreadable, OpenNote
+from reme_tui.services import NeighboursGathered, NoteRead, gather, load_note
 from reme_tui.widgets.reader.note_view import parse_line_anchor
-from reme_tui.widgets.reader.reader import Place, load_note
-
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
+from reme_tui.widgets.reader.reader import Place
 
 
 class Navigator:
     """Which note the reader shows, where in it, and the way back."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     def open_path(
@@ -140,7 +131,12 @@ class Navigator:
 
     def follow_link(self, message: FollowLink) -> None:
         """A link of the open note: a `#L9-L10` anchor is a range, any other a heading; a
-        link to a place in the same note is a step in the history only with a place."""
+        link to a place in the same note is a step in the history only with a place; a
+        dangling one offers to make its note."""
+        link = self.screen.reader.view.selected_link
+        dangling = link is not None and link.kind == "dangling" and link.target == message.target
+        if link is not None and dangling and self.screen.notes.offer_note(link):
+            return
         ranges = parse_line_anchor(message.anchor)
         anchor = "" if ranges else message.anchor
         if message.target == message.source:

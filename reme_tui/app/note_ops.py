@@ -10,20 +10,21 @@ so the refresh re-reads the right file instead of reporting the old path as dele
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
 
-from reme_core import DeleteReport, MoveReport, UndoReport, Workspace
-from reme_tui.messages import Undone
+from reme_core import DeleteReport, MoveReport, RemeError, UndoReport, Workspace
+from reme_tui.app.host import Host
+from reme_tui.messages import NoteCreated, Undone
+from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
-
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
+from reme_tui.services import create_note, new_note_path
+from reme_tui.text.reports import deleted_toast, moved_toast, undone_toast
+from reme_tui.widgets.reader.note_links import LinkState
 
 
 class NoteOps:
     """Rename / delete / new-note / undo, shared by the keys and the command palette."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     def _open_note_path(self) -> str:
@@ -50,7 +51,7 @@ class NoteOps:
     def _moved(self, report: MoveReport | None) -> None:
         if report is None:
             return
-        self.screen.notify(f"{report.src} → {report.dst}\n{report.summary()}", title="Moved")
+        self.screen.notify(moved_toast(report), title="Moved")
         self._follow(report.src, report.dst)
 
     def _follow(self, src: str, dst: str) -> None:
@@ -70,11 +71,7 @@ class NoteOps:
     def _deleted(self, report: DeleteReport | None) -> None:
         if report is None:
             return
-        n = len(report.inbound)
-        left = f"\n{n} inbound link{'s' * (n != 1)} now dangling" if n else ""
-        self.screen.notify(
-            f"Moved {report.path} to {report.trash}{left}\nCtrl+Z puts it back", title="Deleted"
-        )
+        self.screen.notify(deleted_toast(report), title="Deleted")
         reader = self.screen.reader
         reader.forget(
             f"[b]{report.path}[/b] was deleted.\n\n"
@@ -100,7 +97,7 @@ class NoteOps:
 
     def undone(self, report: UndoReport) -> None:
         """Say what was reverted; follow a moved-back open note, show a restored one."""
-        self.screen.notify("\n".join(report.lines()[:2]), title="Undone")
+        self.screen.notify(undone_toast(report), title="Undone")
         if report.op == "move" and self.screen.reader.path == report.source:
             self._follow(report.source, report.path)
         elif report.op == "delete":
@@ -112,10 +109,41 @@ class NoteOps:
         ws = self._workspace()
         if ws is not None:
             folder = posixpath.dirname(self.screen.reader.path)
-            self.screen.app.push_screen(NewNoteScreen(ws, folder), self._created)
+            self.screen.app.push_screen(NewNoteScreen(ws, folder), self.created)
 
-    def _created(self, path: str | None) -> None:
+    def created(self, path: str | None) -> None:
+        """A note was made here (the New-note dialog, a dangling link's): open it."""
         if path:
             self.screen.notify(f"Created {path}", title="New note")
             self.screen.navigator.open_path(path)
             self.screen.focus_reader()
+
+    def offer_note(self, link: LinkState) -> bool:
+        """A dangling link of the open note: offer to create its note where Obsidian would,
+        then open it. False when its note exists by now (the link is followed as any other)."""
+        ws = self.screen.ws
+        if ws is None:
+            return True
+        try:
+            if ws.node(link.target) is not None or (ws.root / link.target).exists():
+                return False
+        except RemeError as exc:  # e.g. `[[../../x]]`: a link out of the workspace
+            self.screen.notify(
+                f"This link cannot be followed: {exc}", title="Link", severity="warning"
+            )
+            return True
+        path = new_note_path(ws.root, link, self.screen.reader.path)
+
+        def confirmed(create: bool | None) -> None:
+            if create:
+                self.screen.run_worker(
+                    lambda: self.screen.post_message(NoteCreated(create_note(ws, path))),
+                    thread=True,
+                    exclusive=True,
+                    group="file-ops",
+                    name="new note",
+                    exit_on_error=False,
+                )
+
+        self.screen.app.push_screen(CreateNoteScreen(path, link.match.raw), confirmed)
+        return True

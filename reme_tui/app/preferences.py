@@ -11,15 +11,13 @@ import os
 import shlex
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import cast
 
-from textual.app import SuspendNotSupported
+from textual.app import App, SuspendNotSupported
 from textual.binding import Binding
 
+from reme_tui.app.host import Browser
 from reme_tui.settings import ensure_settings_file, load_settings, save_setting, settings_path
-
-if TYPE_CHECKING:
-    from reme_tui.app.browser import RemeApp
 
 
 def binding_ids(*classes: type) -> set[str]:
@@ -35,8 +33,9 @@ def binding_ids(*classes: type) -> set[str]:
 class Preferences:
     """Reads settings.yaml into the app and its main screen; keeps the theme chosen."""
 
-    def __init__(self, app: RemeApp) -> None:
+    def __init__(self, app: App[None]) -> None:
         self.app = app
+        self.browser = cast("Browser", app)
         self.settings_file: Path = settings_path()
         self._saved_theme: str | None = None
 
@@ -45,7 +44,7 @@ class Preferences:
         and key. From the first call on, a theme the user picks is saved."""
         app = self.app
         settings = load_settings(
-            binding_ids=binding_ids(*app.keymap_classes()), themes=app.available_themes
+            binding_ids=binding_ids(*self.browser.keymap_classes()), themes=app.available_themes
         )
         self.settings_file = settings.path
         for problem in settings.problems:
@@ -54,7 +53,7 @@ class Preferences:
         if settings.theme and settings.theme != app.theme:
             app.theme = settings.theme
         app.set_keymap(settings.keymap)
-        app.main.apply_settings(settings, first=first)
+        self.browser.main.apply_settings(settings, first=first)
         if first:
             app.watch(app, "theme", self._theme_changed, init=False)
 

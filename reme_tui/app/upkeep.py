@@ -11,21 +11,19 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
-from reme_core import ReindexSummary
+from reme_core import ReindexSummary, VectorStatus, describe_vectors
+from reme_tui.app.host import Host
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
-
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
+from reme_tui.text.reports import optimize_lines, rebuild_toast
 
 
 class Upkeep:
     """Editor hand-over and maintenance actions, run as workers."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
         self.last_optimize: list[str] = []
 
@@ -74,7 +72,7 @@ class Upkeep:
             return
         self.screen.status.update_state(activity="optimizing…")
         self._run(
-            lambda: self.screen.post_message(Optimized(ws.optimize().lines())),
+            lambda: self.screen.post_message(Optimized(optimize_lines(ws.optimize()))),
             "maintenance",
             "optimize",
         )
@@ -103,9 +101,7 @@ class Upkeep:
         screen = self.screen
         screen.progress_done()
         screen.notify(
-            f"{summary.files} files, {summary.chunks} chunks, {summary.links} links "
-            f"({summary.dangling_links} dangling), {len(summary.skipped)} skipped "
-            f"in {summary.seconds:.1f} s",
+            rebuild_toast(summary),
             title="Rebuild index",
             timeout=10,
         )
@@ -129,15 +125,16 @@ class Upkeep:
             "vectors",
         )
 
-    def vectors_toggled(self, status: str) -> None:
+    def vectors_toggled(self, status: VectorStatus) -> None:
         """Show the state vectors ended in (a warning when unavailable)."""
-        self.screen.status.update_state(vectors=status)
-        bad = "unavailable" in status
-        self.screen.notify(status, title="Vectors", severity="warning" if bad else "information")
+        line = describe_vectors(status)
+        self.screen.status.update_state(vectors=line)
+        bad = not status.ok
+        self.screen.notify(line, title="Vectors", severity="warning" if bad else "information")
         self.screen.search_pane.refresh_results()
 
     def poll_vectors(self) -> None:
         """Keep the header's vector state current while a model starts or embeds (cheap)."""
         ws = self.screen.ws
         if ws is not None and "switching" not in self.screen.status.state.vectors:
-            self.screen.status.update_state(vectors=ws.vector_status())
+            self.screen.status.update_state(vectors=describe_vectors(ws.vector_status()))

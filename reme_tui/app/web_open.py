@@ -12,12 +12,9 @@ import os
 import sys
 import webbrowser
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from reme_tui.app.host import Host
 from reme_tui.screens.web_link import OpenWebScreen, WebChoice
-
-if TYPE_CHECKING:
-    from reme_tui.app.main_screen import MainScreen
 
 
 def has_display(env: Mapping[str, str] = os.environ) -> bool:
@@ -32,7 +29,7 @@ def has_display(env: Mapping[str, str] = os.environ) -> bool:
 class WebOpener:
     """Enter (or a click) on a web link in the reader."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: Host) -> None:
         self.screen = screen
 
     def follow(self, url: str) -> None:

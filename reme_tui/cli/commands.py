@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import reme_core
 from reme_core import NO_DATE, date_ordinal, discover, enclosing_index
-from reme_tui.cli.terminal_text import json_text, message
+from reme_tui.text.terminal import json_text, message
 
 if TYPE_CHECKING:
     from reme_core import Workspace

@@ -18,6 +18,8 @@ from reme_tui.cli.commands import (
     emit_json,
     open_workspace,
 )
+from reme_tui.text.reports import delete_lines, move_lines, undo_lines
+from reme_tui.text.words import dangling
 
 if TYPE_CHECKING:
     from reme_core import Workspace
@@ -39,7 +41,7 @@ def run_move(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.to_dict())
     else:
-        print("\n".join(report.lines()))
+        print("\n".join(move_lines(report)))
     return EXIT_OK
 
 
@@ -68,7 +70,7 @@ def run_delete(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.to_dict())
     else:
-        print("\n".join(report.lines()))
+        print("\n".join(delete_lines(report)))
         if report.trash:
             print("`reme-tui undo` puts it back", file=sys.stderr)
     return EXIT_OK
@@ -78,7 +80,7 @@ def _confirm(ws: Workspace, path: str, permanent: bool) -> bool:
     """Show what links to `path`, then ask; only `y` or `yes` deletes."""
     inbound = [link for link in reme_core.inbound_links(ws, path) if link.path != path]
     if inbound:
-        print(f"{len(inbound)} inbound link(s) will be left dangling:", file=sys.stderr)
+        print(f"{dangling(len(inbound), ahead=True)}:", file=sys.stderr)
         for link in inbound:
             print(f"  {link.path}:{link.line}  {link.raw}", file=sys.stderr)
     question = f"delete {path} permanently" if permanent else f"move {path} to .trash/"
@@ -101,7 +103,7 @@ def run_undo(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.to_dict())
     else:
-        print("\n".join(report.lines()))
+        print("\n".join(undo_lines(report)))
     return EXIT_OK
 
 

@@ -9,7 +9,6 @@ import argparse
 import sys
 from typing import Any
 
-from reme_tui.cli.answers import retrieve_text
 from reme_tui.cli.commands import (
     EXIT_OK,
     UsageError,
@@ -18,6 +17,8 @@ from reme_tui.cli.commands import (
     open_workspace,
     whole_number,
 )
+from reme_tui.text.answers import retrieve_text
+from reme_tui.text.reports import write_text
 
 
 def _retrieve_args(p: argparse.ArgumentParser) -> None:
@@ -98,5 +99,5 @@ def run_write(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.to_dict())
     else:
-        print(report.answer())
+        print(write_text(report))
     return EXIT_OK

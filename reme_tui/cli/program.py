@@ -41,13 +41,15 @@ from reme_tui.cli.commands import (
     workspace_path,
 )
 from reme_tui.cli.queries import add_vectors_flag, wait_for_vectors
-from reme_tui.cli.terminal_text import message, terminal_safe_stdout
+from reme_tui.text.reports import rebuild_line
+from reme_tui.text.terminal import message, terminal_safe_stdout
 
 
 # -- the browser ----------------------------------------------------------------------------
 def run_reindex(path: Path, vectors: bool | None = None) -> int:
     """Rebuild derived state from the files with a progress bar, then print a summary; with
     vector recall on, also embed every chunk without a stored vector and wait for it."""
+    from reme_core import describe_vectors
     from reme_tui.cli.progress import console_progress
 
     if not path.is_dir():
@@ -58,11 +60,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
         ws = track(reme_core.Workspace.open(path, overrides, sync=False, progress=progress))
         summary = ws.last_reindex or ws.reindex(progress)
     print_warnings(ws, mode=True)
-    print(
-        f"files {summary.files}  chunks {summary.chunks}  links {summary.links}  "
-        f"dangling links {summary.dangling_links}  skipped {len(summary.skipped)}  "
-        f"seconds {summary.seconds:.2f}"
-    )
+    print(rebuild_line(summary))
     for skipped_path, reason in summary.skipped:
         print(f"  skipped {skipped_path}: {reason}")
     if ws.vectors is not None:
@@ -71,7 +69,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
         rate = f"{v.embedded / v.embed_seconds:.1f}" if v.embedded and v.embed_seconds else "-"
         print(
             f"vectors {v.progress()[0]}  embedded {v.embedded}  reused {v.reused}  "
-            f"chunks/s {rate}  {ws.vector_status()}"
+            f"chunks/s {rate}  {describe_vectors(ws.vector_status())}"
         )
     return EXIT_OK
 

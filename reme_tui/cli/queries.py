@@ -9,7 +9,6 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from reme_core import UNSUPPORTED_OPERATORS, parse_query
-from reme_tui.cli.answers import links_text, traverse_text
 from reme_tui.cli.commands import (
     EXIT_OK,
     UsageError,
@@ -20,7 +19,9 @@ from reme_tui.cli.commands import (
     open_workspace,
     whole_number,
 )
-from reme_tui.cli.terminal_text import message
+from reme_tui.text.answers import links_text, traverse_text
+from reme_tui.text.reports import optimize_lines, search_text
+from reme_tui.text.terminal import message
 
 if TYPE_CHECKING:
     from reme_core import Workspace
@@ -82,6 +83,7 @@ def vectors_override(args: argparse.Namespace) -> dict[str, Any]:
 def wait_for_vectors(ws: Workspace) -> None:
     """Embed what is missing (progress bar on a terminal) so a one-shot answer is hybrid;
     an unavailable provider is a warning, and the answer is keyword-only."""
+    from reme_core import describe_vectors
     from reme_tui.cli.progress import console_progress
 
     if ws.vectors is None:
@@ -89,11 +91,16 @@ def wait_for_vectors(ws: Workspace) -> None:
     with console_progress("Embedding", "chunks") as progress:
         ws.wait_for_vectors(progress=progress)
     if not ws.vectors.ready:
-        print(f"reme-tui: warning: {ws.vector_status()}; keyword search only", file=sys.stderr)
+        print(
+            f"reme-tui: warning: {describe_vectors(ws.vector_status())}; keyword search only",
+            file=sys.stderr,
+        )
 
 
 @command("search", "search the workspace")(_search_args)
 def run_search(args: argparse.Namespace) -> int:
+    from reme_core import SearchOptions  # (the filters' numpy: not before the command runs)
+
     if not (args.query or args.paths or args.tag or args.start_date or args.end_date):
         raise UsageError(
             "reme-tui search: a query or a filter (--path, --tag, --start-date, --end-date) "
@@ -101,36 +108,21 @@ def run_search(args: argparse.Namespace) -> int:
         )
     ws = open_workspace(args, **vectors_override(args))
     wait_for_vectors(ws)
-    parsed = parse_query(" ".join(args.query))
-    parsed.typing = False  # a finished query: no word is being typed
-    query = parsed.search_kwargs()
-    result = ws.search(
-        parsed.text or " ".join(parsed.phrases),
+    options = SearchOptions(
         limit=args.limit,
         min_score=args.min_score,
-        start_date=args.start_date or query["start_date"],
-        end_date=args.end_date or query["end_date"],
-        path=[*args.paths, *(query["path"] or [])] or None,
-        tags=[*(args.tag or []), *query["tags"]],
         expand_links=False if args.no_links else None,
-        phrases=query["phrases"],
-        exclude_terms=query["exclude_terms"],
-        exclude_paths=query["exclude_paths"],
-        exclude_tags=query["exclude_tags"],
         group=args.group,
-        strict_date_filter=True if args.strict_dates else None,
-        sort=args.sort or query["sort"],
-        properties=query["properties"],
-        exclude_properties=query["exclude_properties"],
-        files=query["files"],
-        exclude_files=query["exclude_files"],
-        lines=query["lines"],
-        exclude_lines=query["exclude_lines"],
+        order=args.sort,
     )
+    parsed = parse_query(" ".join(args.query), typing=False)
+    request = parsed.request(options, strict_dates=True if args.strict_dates else None)
+    given = (args.start_date, args.end_date, tuple(args.paths), tuple(args.tag or ()))
+    result = ws.search(request.narrowed(*given))
     if args.json:
         emit_json(result.to_dict())
     else:
-        print(result.answer())
+        print(search_text(result))
     return EXIT_OK
 
 
@@ -221,7 +213,7 @@ def run_optimize(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.to_dict())
     else:
-        print("\n".join(report.lines()))
+        print("\n".join(optimize_lines(report)))
     return EXIT_OK
 
 

@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 from reme_tui.cli.commands import EXIT_OK, command, open_workspace
 
 if TYPE_CHECKING:
-    from reme_core import BatchReport, ChangeFeed, Committed, Workspace
-    from reme_core.indexing.change_feed import FeedEvent
+    from reme_core import BatchReport, ChangeFeed, Committed, FeedEvent, Workspace
 
 # How often the change log is read for other processes' commits (own ones wake it at once).
 FEED_POLL_SECONDS = 0.5
@@ -210,7 +209,7 @@ async def _watch(ws: Workspace, printer: FeedPrinter, args: argparse.Namespace) 
     every `FEED_POLL_SECONDS` for other processes' commits."""
     import asyncio
 
-    from reme_core.indexing.watcher import watch_workspace
+    from reme_core import watch_workspace
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

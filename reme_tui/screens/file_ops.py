@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
-from itertools import groupby
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
@@ -31,6 +30,9 @@ from reme_core import (
     inbound_links,
     suffix_warnings,
 )
+from reme_tui.services import create_note
+from reme_tui.text.reports import move_preview
+from reme_tui.text.words import dangling
 
 _CSS = """
 FileOpScreen { align: center middle; }
@@ -94,23 +96,6 @@ class FileOpScreen(ModalScreen[ResultT | None], Generic[ResultT]):
         preview.update(Text(text))
 
 
-def preview_lines(report: MoveReport) -> list[str]:
-    """A dry run grouped by file: the summary, then every link that changes and every one
-    left broken, with why (a modal is narrower than a CLI, so one link per line)."""
-    out = report.head()
-    for path, edits in groupby(report.edits, key=lambda e: e.path):
-        out.append(f"  {path}")
-        out.extend(f"    {e.line}: {e.old} -> {e.new}" for e in edits)
-    if report.untouched:
-        out.append(f"{len(report.untouched)} link(s) cannot be rewritten:")
-        for path, links in groupby(report.untouched, key=lambda i: i.path):
-            out.append(f"  {path}")
-            out.extend(
-                f"    {i.line}: {i.raw}" + (f"  ({i.reason})" if i.reason else "") for i in links
-            )
-    return out
-
-
 class MoveScreen(FileOpScreen[MoveReport]):
     """Rename/move the open note; the preview lists the links the move would rewrite.
 
@@ -158,7 +143,7 @@ class MoveScreen(FileOpScreen[MoveReport]):
         except RemeError as exc:
             self.post_message(self.Preview(str(exc), True))
             return
-        self.post_message(self.Preview("\n".join(preview_lines(report))))
+        self.post_message(self.Preview("\n".join(move_preview(report))))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
@@ -222,7 +207,7 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
         if not links:
             text = "No other note links to it."
         else:
-            lines = [f"{len(links)} inbound link(s) will be left dangling:"]
+            lines = [f"{dangling(len(links), ahead=True)}:"]
             lines += [f"  {x.path}:{x.line}  {x.raw}" for x in links]
             text = "\n".join(lines)
         self.post_message(self.Preview(text))
@@ -293,8 +278,7 @@ class NewNoteScreen(FileOpScreen[str]):
     @work(thread=True, exclusive=True, group="create", exit_on_error=False)
     def _create(self, path: str, name: str, description: str) -> str | None:
         try:
-            created = self.ws.create(path, name, description, body=f"# {name}\n")
+            return create_note(self.ws, path, name, description, heading=True)
         except RemeError as exc:
             self.post_message(self.Preview(str(exc), True))
             return None
-        return created.relative_to(self.ws.root).as_posix()

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from reme_core import TagCount, Workspace, list_tags
+from reme_tui.text.words import plural
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -85,7 +86,7 @@ class TagsScreen(ModalScreen[str | None]):
         )
         self.query_one("#tags-title", Label).update("Tags")
         n = len(self.tags)
-        self._status(f"{len(picked)} of {n} tag{'s' * (n != 1)} · Enter lists a tag's notes")
+        self._status(f"{len(picked)} of {plural(n, 'tag')} · Enter lists a tag's notes")
 
     def _show_notes(self, tag: TagCount) -> None:
         self.shown = tag
@@ -93,7 +94,7 @@ class TagsScreen(ModalScreen[str | None]):
         options.clear_options()
         options.add_options(Option(Text(drawable(path)), id=path) for path in tag.paths)
         self.query_one("#tags-title", Label).update(Text(f"Notes tagged #{drawable(tag.tag)}"))
-        self._status(f"{tag.count} note{'s' * (tag.count != 1)} · Enter opens · Esc: all tags")
+        self._status(f"{plural(tag.count, 'note')} · Enter opens · Esc: all tags")
         options.highlighted = 0 if tag.paths else None
         options.focus()
 

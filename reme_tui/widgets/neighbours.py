@@ -1,6 +1,6 @@
 """The neighbours pane: outlinks, inlinks and unlinked mentions of the open note, or a
 depth-2 traverse of its link graph. Everything, the pane's entries too, is computed in a
-thread worker; the pane only hands the entries to its OptionList."""
+thread worker (`reme_tui.services.gather`); the pane only hands the entries to its OptionList."""
 
 from __future__ import annotations
 
@@ -12,11 +12,9 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import Neighbour, NotIndexed, TraverseNode, Workspace, aliases_of
+from reme_core import Neighbour, TraverseNode
 from reme_tui.messages import OpenNote
 from reme_tui.widgets.neighbour_entry import Entry, EntryVisual, Target, header, neighbour
-
-MENTION_LIMIT = 20
 
 
 @dataclass(slots=True)
@@ -46,50 +44,6 @@ class NeighbourData:
     error: str = ""
     link_entries: list[Entry] = field(default_factory=list)
     traverse_entries: list[Entry] = field(default_factory=list)
-
-
-def note_names(ws: Workspace, path: str) -> list[str]:
-    """The names a note goes by: frontmatter name and aliases, else its file stem."""
-    node = ws.node(path)
-    names: list[str] = []
-    if node is not None:
-        names = [n for n in [node.name, *aliases_of(node.frontmatter)] if n.strip()]
-    if not names:
-        stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ")
-        names = [stem] if stem.strip() else []
-    return names
-
-
-def unlinked_mentions(ws: Workspace, path: str, linked: set[str]) -> list[Mention]:
-    """Chunks containing one of the note's names, in files that do not already link to it."""
-    found: dict[tuple[str, int], Mention] = {}
-    for name in note_names(ws, path):
-        result = ws.search(name, limit=MENTION_LIMIT, phrases=(name,), expand_links=False)
-        for hit in result.results:
-            if hit.path == path or hit.path in linked or name.lower() not in hit.text.lower():
-                continue  # (a phrase also finds a note by its aliases: a mention is in text)
-            found.setdefault(
-                (hit.path, hit.start_line), Mention(hit.path, hit.start_line, hit.end_line, name)
-            )
-    return list(found.values())[:MENTION_LIMIT]
-
-
-def gather(ws: Workspace, path: str, *, traverse: bool = False) -> NeighbourData:
-    """Links and mentions of one note (and with `traverse`, its depth-2 traverse), with the
-    pane's entries for them."""
-    data = NeighbourData(path)
-    try:
-        links = ws.links(path)
-    except NotIndexed:
-        data.error = "Not an indexed note: no links to show."
-        return data
-    data.outlinks, data.inlinks = links.outlinks, links.inlinks
-    data.mentions = unlinked_mentions(ws, path, {n.path for n in data.inlinks})
-    data.link_entries = link_entries(data)
-    if traverse:
-        data.traverse = ws.traverse(path, 2, "both").nodes
-        data.traverse_entries = traverse_entries(data.traverse)
-    return data
 
 
 def link_entries(data: NeighbourData) -> list[Entry]:

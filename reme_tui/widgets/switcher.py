@@ -17,19 +17,17 @@ again, with the query asked again, whenever the index changes while the dialog i
 from __future__ import annotations
 
 import asyncio
-import threading
-import weakref
+from collections.abc import Callable
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.widgets import Input
 
-from reme_core import Workspace, aliases_of
 from reme_tui.messages import OpenNote
-from reme_tui.widgets.note_ranking import NoteEntry, NoteRanker, top_folder
+from reme_tui.widgets.note_ranking import NoteRanker, top_folder
 from reme_tui.widgets.safe_text import drawable
 
 DISCOVER_LIMIT = 200
@@ -55,8 +53,14 @@ class SwitcherPalette(CommandPalette):
         ),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, notes: Callable[[], NoteRanker], recent: list[str], near: str) -> None:
+        """`notes` reads the ranker over the workspace's notes (run in a thread: it may wait on
+        the index); `recent`: the recently opened notes, newest first; `near`: the open
+        note's path ("" for none), whose top folder ranks first."""
         super().__init__(providers=[NoteSwitcher], placeholder=PLACEHOLDER)
+        self.notes = notes
+        self.recent = recent
+        self.near = near
         self._early: list[str] = []
         self.index_epoch = 0  # moved by each index change while open: the ranker is read again
 
@@ -105,26 +109,29 @@ class NoteSwitcher(Provider):
 
     async def startup(self) -> None:
         """What the searches need, without awaiting anything (see the module's docstring)."""
-        state = getattr(self.app, "app_state", None)
-        self.recent: list[str] = list(getattr(state, "recent", ()))
-        reader = getattr(self.screen, "reader", None)  # the screen the switcher was opened on
-        self.near = top_folder(getattr(reader, "path", None))
+        palette = self._palette()
+        self.recent: list[str] = list(palette.recent) if palette else []
+        self.near = top_folder(palette.near if palette else None)
         self.ranker = NoteRanker([])
         self._epoch = -1
         self._reading: asyncio.Task[NoteRanker] | None = None
         self._warming: asyncio.Task[None] | None = None
 
+    def _palette(self) -> SwitcherPalette | None:
+        """The dialog this provider answers in (it holds what the searches read)."""
+        found = [s for s in self.app.screen_stack if isinstance(s, SwitcherPalette)]
+        return found[-1] if found else None
+
     async def _current(self) -> NoteRanker:
         """The ranker over the index as it is now: read again after an index change (also one
         during a read) or a failed read; a search cancelled meanwhile leaves the read running
         for the next one."""
-        ws = getattr(self.app, "ws", None)
-        while ws is not None:
-            palette = self.app.screen
-            epoch = palette.index_epoch if isinstance(palette, SwitcherPalette) else 0
+        palette = self._palette()
+        while palette is not None:
+            epoch = palette.index_epoch
             if epoch != self._epoch and self._reading is None:
                 self._epoch = epoch
-                self._reading = asyncio.create_task(asyncio.to_thread(ranker_for, ws))
+                self._reading = asyncio.create_task(asyncio.to_thread(palette.notes))
             reading = self._reading
             if reading is None:
                 break
@@ -172,35 +179,3 @@ class NoteSwitcher(Provider):
                 text=drawable(entry.label),
                 help=drawable(entry.description) or None,
             )
-
-
-_rankers: weakref.WeakKeyDictionary[Workspace, tuple[dict[str, dict], NoteRanker]] = (
-    weakref.WeakKeyDictionary()
-)
-_rankers_lock = threading.Lock()
-
-
-def ranker_for(ws: Workspace) -> NoteRanker:
-    """The ranker over the workspace's notes; the one built before while no note's path or
-    frontmatter changed (comparing them costs ~10 ms at 50k notes, building ~0.4 s)."""
-    notes = ws.frontmatters()
-    with _rankers_lock:
-        cached = _rankers.get(ws)
-    if cached is not None and cached[0] == notes:
-        return cached[1]
-    ranker = NoteRanker([_entry(path, fm) for path, fm in notes.items()])
-    with _rankers_lock:
-        _rankers[ws] = (notes, ranker)
-    return ranker
-
-
-def _entry(path: str, frontmatter: dict[str, Any]) -> NoteEntry:
-    """A note's entry: its `name`, `description` and `title` as `FileNode` reads them."""
-    name, description, title = (frontmatter.get(k) for k in ("name", "description", "title"))
-    return NoteEntry(
-        path,
-        str(name) if name is not None else "",
-        str(description) if description is not None else "",
-        tuple(aliases_of(frontmatter)),
-        title if isinstance(title, str) else "",
-    )

@@ -3,13 +3,11 @@
 Reading and rendering happen in thread workers (a note can be megabytes); the pane keeps
 what it shows (path, highlighted ranges) so the app can re-read it when the file changes on
 disk. Both views are the same `NoteView`, so links, ranges and anchors work in either; the
-outline pane (`h`) lists the note's headings. Following a link to a note that does not exist
-offers to create it where Obsidian would.
+outline pane (`h`) lists the note's headings.
 """
 
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -23,14 +21,12 @@ from textual.message import Message
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from reme_core import FileNode, RemeError, RenderedLine, Workspace
-from reme_tui.messages import FollowLink, OpenNote
+from reme_core import FileNode, RemeError, RenderedLine
 from reme_tui.widgets.outline import OutlinePane
-from reme_tui.widgets.reader.create_note import CreateNoteScreen, new_note_path
-from reme_tui.widgets.reader.loading import NoteData, load_note, render_note
+from reme_tui.widgets.reader.note_data import NoteData, render_note
 from reme_tui.widgets.reader.note_view import NoteView, find_anchor_line
 
-__all__ = ["History", "NoteData", "Place", "Reader", "load_note"]
+__all__ = ["History", "NoteData", "Place", "Reader"]
 
 
 @dataclass(slots=True)
@@ -267,20 +263,9 @@ class Reader(Vertical):
         lines: list[RenderedLine]
         then: tuple[list[tuple[int, int]], int | None, str] | None
 
-    @dataclass
-    class Created(Message):
-        """The note a dangling link named was created (its workspace-relative path)."""
-
-        path: str
-
-    @on(Created)
-    def _created(self, message: Created) -> None:
-        self.notify(f"Created {message.path}", title="New note")
-        self.post_message(OpenNote(message.path))
-
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A render or a note creation that failed is said (the app's error hub only hears
-        its own workers: the event does not bubble)."""
+        """A render that failed is said (the app's error hub only hears its own workers: the
+        event does not bubble)."""
         if event.state is not WorkerState.ERROR:
             return
         self._set_busy(False)
@@ -315,36 +300,3 @@ class Reader(Vertical):
     def _jump(self, message: OutlinePane.Jump) -> None:
         self.view.go_to_line(message.line)
         self.view.focus()
-
-    # -- links to notes that do not exist -------------------------------------------------------
-    @on(FollowLink)
-    def _follow(self, message: FollowLink) -> None:
-        """A dangling link: offer to create its note (where Obsidian would), then open it."""
-        link = self.view.selected_link
-        ws = getattr(self.app, "ws", None)
-        if ws is None or link is None or link.kind != "dangling" or link.target != message.target:
-            return
-        message.stop()
-        try:
-            if ws.node(link.target) is not None or (ws.root / link.target).exists():
-                # Posted to the screen, past this handler: the note exists, follow it.
-                self.screen.post_message(FollowLink(message.target, message.anchor, message.source))
-                return
-        except RemeError as exc:  # e.g. `[[../../x]]`: a link out of the workspace
-            self.notify(f"This link cannot be followed: {exc}", title="Link", severity="warning")
-            return
-        path = new_note_path(ws.root, link, self.path)
-
-        def confirmed(create: bool | None) -> None:
-            if create:
-                self._create(ws, path)
-
-        self.app.push_screen(CreateNoteScreen(path, link.match.raw), confirmed)
-
-    @work(thread=True, exclusive=True, group="file-ops", name="new note", exit_on_error=False)
-    def _create(self, ws: Workspace, path: str) -> None:
-        """Create the linked note off the UI thread (a refusal is notified by
-        `on_worker_state_changed`)."""
-        name = posixpath.splitext(posixpath.basename(path))[0]
-        created = ws.create(path, name=name, description="")
-        self.post_message(self.Created(created.relative_to(ws.root).as_posix()))

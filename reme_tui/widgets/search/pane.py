@@ -1,12 +1,12 @@
 """The search pane: a query box and the hits as you type.
 
-Keystrokes only restart a short timer; the search runs in an exclusive thread worker, so a
-newer query cancels the older one and input never waits. Hits are options of one OptionList.
+Keystrokes only restart a short timer; the search (`reme_tui.services.run_query`) runs in an
+exclusive thread worker of the screen, so a newer query cancels the older one and input never
+waits. Hits are options of one OptionList.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -19,8 +19,9 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_core import FilterSamples, ParsedQuery, SearchHit, Workspace, parse_query
+from reme_core import FilterSamples, SearchHit, parse_query
 from reme_tui.messages import OpenNote, SearchRequested
+from reme_tui.text.words import plural
 from reme_tui.widgets.search.hit_block import HitBlock
 
 DEBOUNCE_SECONDS = 0.15
@@ -56,20 +57,6 @@ class Found:
     prompts: list[HitBlock]
     message: str
     seconds: float
-
-
-def run_query(ws: Workspace, parsed: ParsedQuery) -> Found:
-    """Search and build the result blocks (called in a thread worker; RemeError propagates)."""
-    started = time.perf_counter()
-    result = ws.search(
-        parsed.text or " ".join(parsed.phrases),
-        limit=MAX_HITS,
-        expand_links=False,
-        group=True,  # one block per note: its best chunk leads, "+N more" counts the rest
-        **parsed.search_kwargs(),
-    )
-    prompts = [HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms]) for h in result.results]
-    return Found(result.results, prompts, result.message, time.perf_counter() - started)
 
 
 class SearchPane(Vertical):
@@ -170,8 +157,7 @@ class SearchPane(Vertical):
                 else ""
             )
             timing = f" in {seconds * 1000:.0f} ms" if self.show_timing else ""
-            noun = "hit" if len(hits) == 1 else "hits"
-            self.set_status(f"{len(hits)} {noun}{timing}{more}")
+            self.set_status(f"{plural(len(hits), 'hit')}{timing}{more}")
             keep = next(
                 (i for i, h in enumerate(hits) if previous and h.chunk_id == previous.chunk_id), 0
             )

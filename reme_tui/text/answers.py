@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reme_tui.text.words import plural
+
 if TYPE_CHECKING:
     from reme_core import Neighbour, NoteLinks, RetrieveResult, TraverseResult
 
@@ -26,7 +28,7 @@ def retrieve_text(result: RetrieveResult, explain: bool = False) -> str:
         )
         lines.append(item.text)
     n = len(result.items)
-    lines.append(f"budget used: ~{result.budget_used} tokens in {n} item{'' if n == 1 else 's'}")
+    lines.append(f"budget used: ~{result.budget_used} tokens in {plural(n, 'item')}")
     if result.unresolved_links:
         lines.append(f"unresolved links: {', '.join(result.unresolved_links)}")
     if explain and result.dropped:
