@@ -89,7 +89,11 @@ def query_sets(only: list[str]) -> Iterator[QuerySet]:
 
 def ranking(ws: Any, query: str, path: str | None, limit: int) -> list[str]:
     """The notes `Workspace.search` ranks for `query`, best first."""
-    hits = ws.search(query, limit=limit, path=path, group=True, expand_links=False).results
+    from reme_core import SearchFilters, SearchRequest
+
+    # The text as it is (not parsed as a query line: `-`, quotes and colons are just words).
+    request = SearchRequest(text=query, filters=SearchFilters(paths=(path,) if path else ()))
+    hits = ws.search(request, limit, group=True, expand_links=False).results
     return list(dict.fromkeys(h.path for h in hits))
 
 
@@ -115,7 +119,9 @@ def patched(obj: Any, **values: Any) -> Iterator[None]:
 @contextmanager
 def bm25_params(ws: Any, k1: float, b: float) -> Iterator[None]:
     """The chunk index's k1 and b for one measurement (its cached length norms dropped)."""
-    bm25 = ws.index.bm25
+    from reme_core.ports import search_index
+
+    bm25 = search_index(ws).index.bm25
     with patched(bm25, k1=k1, b=b, _norm=None):
         yield
     bm25._norm = None

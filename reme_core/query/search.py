@@ -141,7 +141,7 @@ def _fused(
     kw: _Recalled,
     vec_docs: np.ndarray,
     vec_scores: np.ndarray,
-    options: SearchOptions,
+    options: ResolvedOptions,
     fusion: str,
     cjk: bool,
 ) -> list[tuple[int, float]]:

@@ -24,12 +24,13 @@ word segmentation is lossy and cross-language recall needs the embedder.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 FUSIONS = ("guarded", "convex", "rrf")
 DEFAULT_FUSION = "guarded"
 CONVEX_WEIGHT = 0.3  # the vector branch's share for a query in Latin script, where it agrees
-CONVEX_WEIGHT_CJK = 0.5  # ... and for a query with Chinese (or other CJK) characters
+CONVEX_WEIGHT_CJK = 0.85  # ... and for a query with Chinese (or other CJK) characters
 AGREEMENT_DEPTH = 10  # agreement: the share of the keyword top 10 that the vector top 10 holds
 AGREEMENT_MIN = 0.3  # ... under which the vector branch only adds candidates:
 DISAGREEING_WEIGHT = 0.01  # its weight then (enough to order what it adds, below BM25's)
@@ -113,7 +114,8 @@ def guard_names(fused: Ranked, keyword_docs: Sequence[int], names: Mapping[int, 
     its keyword rank or better: in keyword order, each takes its fused place if that is
     better, else its keyword place, else the next free one above it (always one: those
     placed before it sit above their own keyword ranks). The others fill the remaining
-    places in fused order; scores are raised where needed to keep the list in score order."""
+    places in fused order; scores are raised where needed to keep the list in strict score
+    order (the caller sorts hits by score, then path)."""
     best = max(names.values(), default=0.0)
     if best <= 0:
         return fused
@@ -130,10 +132,10 @@ def guard_names(fused: Ranked, keyword_docs: Sequence[int], names: Mapping[int, 
     placed = {item[0] for item in slots if item is not None}
     rest = iter(item for item in fused if item[0] not in placed)
     out = [item if item is not None else next(rest) for item in slots]
-    for i in range(len(out) - 2, -1, -1):
+    for i in range(len(out) - 2, -1, -1):  # strictly: the caller breaks ties by path
         doc, s = out[i]
-        if s < out[i + 1][1]:
-            out[i] = (doc, out[i + 1][1])
+        if s <= out[i + 1][1]:
+            out[i] = (doc, math.nextafter(out[i + 1][1], math.inf))
     return out
 
 
