@@ -163,7 +163,8 @@ def test_a_vector_branch_that_disagrees_with_bm25_only_adds_candidates() -> None
     assert guarded == [1, 2, 3, 4, 5, 15, 14, 13, 12, 11]  # then its own, in its order
     convex = [d for d, _ in fuse("convex", vector, keyword, {}, cjk=False)]
     assert convex[:2] == [1, 15]  # a fixed weight lets it reorder BM25's
-    assert [d for d, _ in fuse("guarded", vector, keyword, {}, cjk=True)][:2] == [1, 15]
+    # a Chinese query is not gated: there the embedder is what finds notes in other languages
+    assert [d for d, _ in fuse("guarded", vector, keyword, {}, cjk=True)][0] == 15
     # where the branches agree (3 of BM25's top 10 in the vector top 10) the vector counts
     vector = ([3, 2, 1, 11], [0.9, 0.8, 0.7, 0.1])
     agreeing = fuse("guarded", vector, keyword, {}, cjk=False)
