@@ -164,7 +164,7 @@ def test_a_vector_branch_that_disagrees_with_bm25_only_adds_candidates() -> None
     convex = [d for d, _ in fuse("convex", vector, keyword, {}, cjk=False)]
     assert convex[:2] == [1, 15]  # a fixed weight lets it reorder BM25's
     # a Chinese query is not gated: there the embedder is what finds notes in other languages
-    assert [d for d, _ in fuse("guarded", vector, keyword, {}, cjk=True)][0] == 15
+    assert fuse("guarded", vector, keyword, {}, cjk=True)[0][0] == 15
     # where the branches agree (3 of BM25's top 10 in the vector top 10) the vector counts
     vector = ([3, 2, 1, 11], [0.9, 0.8, 0.7, 0.1])
     agreeing = fuse("guarded", vector, keyword, {}, cjk=False)
