@@ -16,6 +16,7 @@ vectors, so that only the first run embeds (the bundled embedder does ~9-30 chun
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import statistics
@@ -239,9 +240,11 @@ STOP_WORDS = frozenset(
 def _stop_words(ws: Any) -> Any:
     search = ws.search
 
-    def without(query: str, *args: Any, **kwargs: Any) -> Any:
-        kept = [w for w in query.split() if w.lower().strip(".,;:?!()") not in STOP_WORDS]
-        return search(" ".join(kept) or query, *args, **kwargs)
+    def without(request: Any, *args: Any, **kwargs: Any) -> Any:
+        words = request.text.split()
+        kept = [w for w in words if w.lower().strip(".,;:?!()") not in STOP_WORDS]
+        text = " ".join(kept) or request.text
+        return search(dataclasses.replace(request, text=text), *args, **kwargs)
 
     return patched(ws, search=without)
 
