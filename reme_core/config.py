@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from reme_core.errors import ConfigError
+from reme_core.vectors.fusion import DEFAULT_FUSION, FUSIONS
 
 CONFIG_FILE = "reme.yaml"
 MEMORY_LAYERS = ("daily", "digest", "resource")
@@ -18,7 +19,8 @@ class SearchSettings:
 
     limit: int = 5
     min_score: float = 0.0
-    vector_weight: float = 0.7
+    vector_weight: float = 0.7  # the vector branch's weight in `rrf` fusion
+    fusion: str = DEFAULT_FUSION  # how both branches make one ranking: see vectors/fusion.py
     candidate_multiplier: float = 5.0
     max_candidates: int = 200
     expand_links: bool = True
@@ -88,6 +90,7 @@ _CHOICES = {
     "invalid_encoding_policy": ("replace", "strict"),
     "link_resolution": ("literal", "obsidian"),
     "stemmer": ("english", "none"),
+    "search.fusion": FUSIONS,
     "vectors.provider": ("local", "openai"),
     "vectors.store": ("exact", "faiss"),
 }

@@ -49,6 +49,10 @@ def vault(tmp_path: Path) -> Path:
         ("search: 3\n", "reme.yaml:1: search must be a mapping of settings"),
         ("- a\n", "reme.yaml: must be a mapping of settings"),
         ("encoding: klingon\n", "reme.yaml:1: encoding: unknown encoding 'klingon'"),
+        (
+            "search:\n  fusion: borda\n",
+            "reme.yaml:2: search.fusion: must be one of guarded, convex, rrf, got 'borda'",
+        ),
     ],
 )
 def test_reme_yaml_errors_name_file_line_and_key(vault: Path, yaml_text: str, needle: str) -> None:

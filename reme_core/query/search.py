@@ -1,4 +1,4 @@
-"""Search: BM25 (and optional vector) recall, RRF fusion, filters, link expansion (SPEC §8)."""
+"""Search: BM25 (and optional vector) recall, fusion, filters, link expansion (SPEC §8)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from reme_core.query.options import ResolvedOptions
 from reme_core.query.results import SearchHit, SearchResult
 from reme_core.query.text_checks import TextChecks, note_fields_text
 from reme_core.text.tokenizer import has_cjk
-from reme_core.vectors.fusion import rrf_fuse
+from reme_core.vectors.fusion import fuse
 
 if TYPE_CHECKING:
     from reme_core.config import SearchSettings
@@ -69,7 +69,8 @@ def run_search(
         result.message = "Nothing to search for: the query has no words."
         result.counts = _counts(0, 0, 0, hybrid=False)
         return result
-    ranked = _fused(kw, vec_docs, vec_scores, options.vector_weight, options.min_score)
+    fusion = ws.config.search.fusion
+    ranked = _fused(kw, vec_docs, vec_scores, options, fusion, any(map(has_cjk, terms)))
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.chunks, ranked)
@@ -140,18 +141,21 @@ def _fused(
     kw: _Recalled,
     vec_docs: np.ndarray,
     vec_scores: np.ndarray,
-    vector_weight: float,
-    min_score: float,
+    options: ResolvedOptions,
+    fusion: str,
+    cjk: bool,
 ) -> list[tuple[int, float]]:
-    """The candidates in score order: RRF of both branches when both found some, else the
-    one that did; those under `min_score` dropped."""
+    """The candidates in score order: both branches fused by `fusion` when both found some,
+    else the one that did; those under `min_score` dropped."""
     if len(kw.docs) and len(vec_docs):
-        ranked = rrf_fuse(vec_docs.tolist(), kw.docs.tolist(), vector_weight)
+        vector = (vec_docs.tolist(), vec_scores.tolist())
+        keyword = (kw.docs.tolist(), kw.scores.tolist())
+        ranked = fuse(fusion, vector, keyword, kw.names, cjk=cjk, rrf_weight=options.vector_weight)
     elif len(vec_docs):
         ranked = list(zip(vec_docs.tolist(), vec_scores.tolist()))
     else:
         ranked = list(zip(kw.docs.tolist(), kw.scores.tolist()))
-    return [(d, s) for d, s in ranked if s >= min_score]
+    return [(d, s) for d, s in ranked if s >= options.min_score]
 
 
 @dataclass(slots=True)

@@ -11,7 +11,7 @@ from reme_core.vectors.codec import blob_to_vector, blobs_to_matrix, l2_normaliz
 from reme_core.vectors.embedder import Embedder
 from reme_core.vectors.exact_store import ExactVectorStore
 from reme_core.vectors.faiss_store import FaissHNSWStore
-from reme_core.vectors.fusion import rrf_fuse
+from reme_core.vectors.fusion import FUSIONS, fuse, rrf_fuse
 from reme_core.vectors.local_embedder import LocalEmbedder
 from reme_core.vectors.openai_embedder import OpenAIEmbedder
 from reme_core.vectors.providers import make_embedder
@@ -30,6 +30,7 @@ def make_store(kind: str, dim: int) -> VectorStore:
 
 
 __all__ = [
+    "FUSIONS",
     "STORE_KINDS",
     "Embedder",
     "EmbedderUnavailable",
@@ -40,6 +41,7 @@ __all__ = [
     "VectorStore",
     "blob_to_vector",
     "blobs_to_matrix",
+    "fuse",
     "l2_normalize",
     "make_embedder",
     "make_store",
