@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from reme_core import Neighbour, TraverseNode
 from reme_tui.messages import OpenNote
+from reme_tui.text.words import plural
 from reme_tui.widgets.neighbour_entry import Entry, EntryVisual, Target, header, neighbour
 
 
@@ -118,8 +119,8 @@ class NeighboursPane(Vertical):
             message.update(data.error)
         elif not self.traverse_mode:
             entries = data.link_entries
-            counts = (len(data.outlinks), len(data.inlinks), len(data.mentions))
-            message.update("{:,} out · {:,} in · {:,} mentions".format(*counts))
+            mentions = plural(len(data.mentions), "mention", commas=True)
+            message.update(f"{len(data.outlinks):,} out · {len(data.inlinks):,} in · {mentions}")
         elif data.traverse is None:
             message.update("Gathering the notes within 2 links…")
         else:
