@@ -7,10 +7,15 @@ from pathlib import Path
 from typing import Any
 
 from reme_core.errors import ConfigError
-from reme_core.vectors.fusion import DEFAULT_FUSION, FUSIONS
 
 CONFIG_FILE = "reme.yaml"
 MEMORY_LAYERS = ("daily", "digest", "resource")
+
+
+# The ways the two branches make one ranking (`reme_core.vectors.fusion`), named here so that
+# reading a config loads no vector module (nor numpy, before a command sets its BLAS threads).
+FUSIONS = ("guarded", "convex", "rrf")
+DEFAULT_FUSION = "guarded"
 
 
 @dataclass(slots=True)

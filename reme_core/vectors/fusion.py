@@ -27,8 +27,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-FUSIONS = ("guarded", "convex", "rrf")
-DEFAULT_FUSION = "guarded"
+from reme_core.config import FUSIONS
+
 CONVEX_WEIGHT = 0.3  # the vector branch's share for a query in Latin script, where it agrees
 CONVEX_WEIGHT_CJK = 0.85  # ... and for a query with Chinese (or other CJK) characters
 AGREEMENT_DEPTH = 10  # agreement: the share of the keyword top 10 that the vector top 10 holds
