@@ -5,22 +5,19 @@ tag lists its notes, Enter on a note opens it. Arrows move, Right/Left expand an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
-from textual.worker import Worker, WorkerState
 
-from reme_core import TagCount, Workspace, list_tags
+from reme_core import TagCount
+from reme_tui.screens.tags import TagListing
 from reme_tui.text.words import plural
 from reme_tui.widgets.safe_text import drawable
 
@@ -46,7 +43,7 @@ def tag_forest(tags: list[TagCount]) -> dict[str, list[TagCount]]:
     return children
 
 
-class TagTreeScreen(ModalScreen[str | None]):
+class TagTreeScreen(TagListing):
     """The tag hierarchy with counts, then a tag's notes; dismisses with a note's path."""
 
     DEFAULT_CSS = TREE_CSS
@@ -55,11 +52,6 @@ class TagTreeScreen(ModalScreen[str | None]):
         Binding("right", "expand", "Expand", show=False, id="tag_tree.expand"),
         Binding("left", "collapse", "Collapse", show=False, id="tag_tree.collapse"),
     ]
-
-    def __init__(self, ws: Workspace) -> None:
-        super().__init__()
-        self.ws = ws
-        self.shown: TagCount | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -76,23 +68,8 @@ class TagTreeScreen(ModalScreen[str | None]):
         self.query_one(Tree).focus()
         self._load()
 
-    @work(thread=True, exclusive=True, group="tags", exit_on_error=False)
-    def _load(self) -> None:
-        self.post_message(self.Loaded(list_tags(self.ws)))
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A failed listing says so where the tags would be."""
-        if event.worker.group == "tags" and event.state is WorkerState.ERROR:
-            self._status(f"Cannot list the tags: {event.worker.error}")
-
-    @dataclass
-    class Loaded(Message):
-        """The workspace's tags with their notes."""
-
-        tags: list[TagCount]
-
-    @on(Loaded)
-    def _loaded(self, message: Loaded) -> None:
+    @on(TagListing.Loaded)
+    def _loaded(self, message: TagListing.Loaded) -> None:
         forest = tag_forest(message.tags)
         tree: Tree[TagCount] = self.query_one(Tree)
         tree.clear()

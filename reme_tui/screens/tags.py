@@ -26,31 +26,14 @@ from reme_tui.text.words import plural
 from reme_tui.widgets.safe_text import drawable
 
 
-class TagsScreen(ModalScreen[str | None]):
-    """Tags with counts, then the notes of the chosen tag; dismisses with a note's path."""
-
-    CSS_PATH = "tags.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back / close", id="tags.back"),
-        Binding("down", "to_list", "List", show=False),
-    ]
+class TagListing(ModalScreen[str | None]):
+    """A view of the workspace's tags: lists them in a worker and says when it cannot (the
+    flat Tags view and the Tags tree share this)."""
 
     def __init__(self, ws: Workspace) -> None:
         super().__init__()
         self.ws = ws
-        self.tags: list[TagCount] = []
         self.shown: TagCount | None = None  # the tag whose notes are listed
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label("Tags", classes="title", id="tags-title")
-            yield Input(placeholder="filter tags", id="tags-filter")
-            yield OptionList(id="tags-list")
-            yield Label("Reading tags…", id="tags-status")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-        self._load()
 
     @work(thread=True, exclusive=True, group="tags", exit_on_error=False)
     def _load(self) -> None:
@@ -63,12 +46,40 @@ class TagsScreen(ModalScreen[str | None]):
 
     @dataclass
     class Loaded(Message):
-        """The vault's tags with their counts, listed by the worker."""
+        """The workspace's tags with their counts, listed by the worker."""
 
         tags: list[TagCount]
 
-    @on(Loaded)
-    def _loaded(self, message: Loaded) -> None:
+    def _status(self, text: str) -> None:
+        raise NotImplementedError
+
+
+class TagsScreen(TagListing):
+    """Tags with counts, then the notes of the chosen tag; dismisses with a note's path."""
+
+    CSS_PATH = "tags.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back / close", id="tags.back"),
+        Binding("down", "to_list", "List", show=False),
+    ]
+
+    def __init__(self, ws: Workspace) -> None:
+        super().__init__(ws)
+        self.tags: list[TagCount] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Tags", classes="title", id="tags-title")
+            yield Input(placeholder="filter tags", id="tags-filter")
+            yield OptionList(id="tags-list")
+            yield Label("Reading tags…", id="tags-status")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._load()
+
+    @on(TagListing.Loaded)
+    def _loaded(self, message: TagListing.Loaded) -> None:
         self.tags = message.tags
         self._show_tags()
 
