@@ -83,6 +83,14 @@ class IndexProgress(Message):
 
 
 @dataclass
+class CaughtUp(Message):
+    """The start-up diff ended; posted behind its progress messages, so the bar it showed is
+    hidden only after the last of them was drawn."""
+
+    changed: int
+
+
+@dataclass
 class StatsCounted(Message):
     """The header's counts, taken after a change."""
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
+from tests.helpers import settle
 from tests.test_tui_app import SIZE, search, wait_until
 
 NOTE = "daily/2026-06-15/retrieval-regression.md"
@@ -27,3 +28,18 @@ async def test_a_note_changed_while_closed_reaches_the_results(demo_copy: Path) 
         pane = app.main.search_pane
         await wait_until(pilot, lambda: [h.path for h in pane.hits] == [NOTE])
         assert app.ws is not None and NOTE in app.ws.files()
+
+
+async def test_the_bar_is_hidden_once_the_start_up_diff_ends(demo_copy: Path) -> None:
+    """The diff's last progress message (100 %) is drawn before the bar is hidden, however the
+    worker's end and the screen's queue interleave: a bar left at 100 % says work is going on."""
+    Workspace.open(demo_copy).close()
+    for i in range(300):  # above the parse pool's threshold: the diff reports progress
+        note = demo_copy / f"digest/wiki/added-{i:03}.md"
+        note.write_text(f"# Added {i}\n\nword{i}\n", "utf-8")
+    app = RemeApp(demo_copy, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)  # the open, then the diff
+        assert app.ws is not None and "digest/wiki/added-299.md" in app.ws.files()
+        assert not app.main.progress_bar.display
+        assert app.main.status.state.activity == ""

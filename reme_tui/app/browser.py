@@ -24,7 +24,7 @@ from reme_core import BatchReport, Committed, RemeError, Workspace
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
-from reme_tui.messages import IndexChanged, WorkspaceOpened
+from reme_tui.messages import CaughtUp, IndexChanged, WorkspaceOpened
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.screens.tags import TagsScreen
@@ -155,10 +155,16 @@ class RemeApp(App[None]):
         report = ws.sync(progress)
         if get_current_worker().is_cancelled:
             return  # the browser is closing: a quit waits for no dictionary
-        if report.changes:
-            self.call_from_thread(self.main.progress_done)
+        # Through the screen, as the open's result: a direct call could run before the
+        # queued progress messages and leave the bar at 100 %.
+        self.main.post_message(CaughtUp(len(report.changes)))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
+
+    @on(CaughtUp)
+    def _caught_up(self, message: CaughtUp) -> None:
+        if message.changed:
+            self.main.progress_done()
 
     @on(WorkspaceOpened)
     def _workspace_opened(self, message: WorkspaceOpened) -> None:
