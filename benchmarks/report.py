@@ -93,6 +93,20 @@ TARGETS = (
         "×",
     ),
     Target(
+        "search ranking / BM25Index.search alone (overhead around the scorer), p50",
+        "job",
+        "ranking_over_scorer_p50",
+        2.0,
+        "×",
+    ),
+    Target(
+        "search ranking / scorer alone, 4-20 links per note, p50",
+        "job_dense",
+        "ranking_over_scorer_p50",
+        2.0,
+        "×",
+    ),
+    Target(
         "TUI keystroke -> painted, after the debounce (p50, 10k files)",
         "tui",
         "after_debounce_p50_ms",

@@ -41,6 +41,8 @@ def waits(results: dict[str, Result]) -> list[str]:
         out.append(
             f"- the search job on 4–20 links per note: p50 **{m['job_p50_ms']:.3f} ms**, the "
             f"ranking alone {m['ranking_p50_ms']:.3f} ms: **{m['job_over_ranking_p50']:.2f}×** "
-            f"(p95 {m['job_over_ranking_p95']:.2f}×)"
+            f"(p95 {m['job_over_ranking_p95']:.2f}×); the scorer alone "
+            f"{m['scorer_p50_ms']:.3f} ms: the ranking is **{m['ranking_over_scorer_p50']:.2f}×** "
+            f"it (load {m['load_avg_1m']:.1f})"
         )
     return [*out, ""] if len(out) > 2 else []

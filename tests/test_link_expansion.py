@@ -127,3 +127,41 @@ def test_search_builds_no_node_to_expand_links(tmp_path: Path) -> None:
         assert parts(ws).index.nodes._built == {}  # private, but what the test is about
     finally:
         ws.close()
+
+
+async def test_a_watcher_batch_renames_a_neighbour_in_the_next_expansion(tmp_path: Path) -> None:
+    """Neighbours' labels are remembered between searches; a note the watcher re-indexes
+    (its `name` changed on disk) is labelled anew, and a deleted one is no longer indexed."""
+    from tests.test_watcher import Watching
+
+    root = tmp_path / "vault"
+    write_files(
+        root,
+        {
+            "a.md": "# A\n\nquokka [[b.md]] [[c.md]]\n",
+            "b.md": "---\nname: Old name\n---\n# B\n\nbody\n",
+            "c.md": "---\nname: Cee\n---\n# C\n\nbody\n",
+        },
+    )
+    old = time.time() - 3600  # not racily clean: the reopen keeps them as loaded columns
+    for rel in ("a.md", "b.md", "c.md"):
+        os.utime(root / rel, (old, old))
+    Workspace.open(root).close()
+    # From the snapshot (b and c are loaded columns), and no compaction after the batch:
+    # it would load a fresh index and hide a stale label.
+    ws = Workspace.open(root, {"optimize_tombstone_ratio": 1.0})
+
+    def labels() -> dict[str, tuple[str, bool]]:
+        outs = ws.search("quokka", limit=5).link_expansion["a.md"]["outlinks"]
+        return {n.path: (n.name, n.indexed) for n in outs}
+
+    try:
+        assert labels() == {"b.md": ("Old name", True), "c.md": ("Cee", True)}
+        assert parts(ws).index.nodes._built == {}  # labelled from the columns, remembered
+        async with Watching(ws) as w:
+            (root / "b.md").write_text("---\nname: New name\n---\n# B\n\nbody\n", encoding="utf-8")
+            (root / "c.md").unlink()
+            want = {"b.md": ("New name", True), "c.md": ("", False)}
+            await w.until(lambda: labels() == want, "b renamed and c gone in the expansion")
+    finally:
+        ws.close()

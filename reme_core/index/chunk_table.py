@@ -106,10 +106,12 @@ class ChunkTable:
         """The doc ids of a live file's chunks, in order; None for a file with none."""
         return self._docs.get(path)
 
-    def first_docs(self, paths: Sequence[str]) -> list[int | None]:
-        """Each live file's first doc id (None for a file with none): a search adds a name
-        match to the first chunk of each note it did not rank otherwise."""
-        return self._docs.first(paths)
+    def first_docs(self, slots: Sequence[int], path_of: Callable[[int], str]) -> list[int | None]:
+        """Each file's first doc id (None for a file with none), by file slot (``path_of``:
+        the file table's path of a slot): a search adds a name match to the first chunk of
+        each note it did not rank otherwise (found by slot: a path per note was most of the
+        name fields' share)."""
+        return self._docs.first(slots, path_of)
 
     def live_docs(self) -> np.ndarray:
         """Every live doc id, ascending."""
@@ -182,24 +184,23 @@ class FileDocs:
         docs = self._grouped.rows_of(slot)
         return docs if len(docs) else None
 
-    def first(self, paths: Sequence[str]) -> list[int | None]:
-        """`get(path)[0]` of each path, the loaded files' in one gather (a per-file binary
-        search was most of the name field's share of a search)."""
-        out: list[int | None] = [None] * len(paths)
+    def first(self, slots: Sequence[int], path_of: Callable[[int], str]) -> list[int | None]:
+        """`get(path)[0]` of each slot's path, the loaded files' in one gather; a loaded file
+        not changed since is found by its slot (its row in the loaded columns)."""
+        out: list[int | None] = [None] * len(slots)
         at: list[int] = []
-        slots: list[int] = []
-        for i, path in enumerate(paths):
-            docs = self._own.get(path)
-            if docs is not None or self._grouped is None or path in self._gone:
-                out[i] = int(docs[0]) if docs is not None and len(docs) else None
-                continue
-            assert self._slot_of is not None
-            slot = self._slot_of(path)
-            if slot is not None and slot < len(self._paths):
+        loaded: list[int] = []
+        n = len(self._paths) if self._grouped is not None else 0
+        own, gone, paths = self._own, self._gone, self._paths
+        for i, slot in enumerate(slots):
+            if slot < n and not (gone and paths[slot] in gone):
                 at.append(i)
-                slots.append(slot)
-        if slots and self._grouped is not None:
-            rows = self._grouped.first_rows(np.asarray(slots, dtype=np.int64)).tolist()
+                loaded.append(slot)
+                continue
+            docs = own.get(path_of(slot))
+            out[i] = int(docs[0]) if docs is not None and len(docs) else None
+        if loaded and self._grouped is not None:
+            rows = self._grouped.first_rows(np.asarray(loaded, dtype=np.int64)).tolist()
             for i, row in zip(at, rows, strict=True):
                 out[i] = row if row >= 0 else None
         return out

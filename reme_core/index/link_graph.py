@@ -18,7 +18,7 @@ import numpy as np
 
 from reme_core.index.link_columns import Grouped, LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.models import FileLink
-from reme_core.text.joined_strings import JoinedStrings
+from reme_core.text.joined_strings import JoinedStrings, take
 
 # Paths a graph over a snapshot's joined strings finds by a byte search before it builds its
 # string -> id dict (a cold search looks up its ten hits; a browser session, thousands).
@@ -197,7 +197,7 @@ class LinkGraph:
         """
         outs: list[dict[str, list[str]]] = [{} for _ in paths]
         ins: list[dict[str, list[tuple[int, str]]]] = [{} for _ in paths]
-        self._adjacent_base(paths, outs, ins)
+        self._adjacent_base(paths, cap, outs, ins)
         for k, path in enumerate(paths):
             for link in self._out.get(path, ()):
                 _add_anchor(outs[k], link.target_path, link.target_anchor)
@@ -220,10 +220,16 @@ class LinkGraph:
     def _adjacent_base(
         self,
         paths: Sequence[str],
+        cap: int,
         outs: list[dict[str, list[str]]],
         ins: list[dict[str, list[tuple[int, str]]]],
     ) -> None:
-        """`adjacent`'s loaded edges: sources replaced or removed since the load are left out."""
+        """`adjacent`'s loaded edges: sources replaced or removed since the load are left out.
+
+        The edges' strings are taken from the table in one call per column (`take`: a call
+        per string was most of expansion's time on notes with 4-20 links), and a file's
+        targets past the first `cap` distinct ones are skipped (the overlay's come after
+        them, so `adjacent` cuts them anyway)."""
         base, by_source, by_target = self._base, self._by_source, self._by_target
         if base is None or by_source is None or by_target is None:
             return
@@ -233,35 +239,35 @@ class LinkGraph:
         if not len(known):
             return
         keys = keys[known]
-        strings, void = base.strings, self._void_ids
+        void = self._void_ids
         kept = ~void[keys]
         rows, owner = by_source.gather(keys[kept])
-        for k, t, a in zip(
+        for k, target, anchor in zip(
             known[kept][owner].tolist(),
-            base.target[rows].tolist(),
-            base.anchor[rows].tolist(),
+            take(base.strings, base.target[rows]),
+            take(base.strings, base.anchor[rows]),
             strict=True,
         ):
-            grouped, target = outs[k], strings[t]
+            grouped = outs[k]
             anchors = grouped.get(target)
             if anchors is None:
+                if len(grouped) >= cap:
+                    continue
                 anchors = grouped[target] = []
-            if a:  # "" is string 0: most links name no anchor
-                anchor = strings[a]
-                if anchor and anchor not in anchors:
-                    anchors.append(anchor)
+            if anchor and anchor not in anchors:
+                anchors.append(anchor)
         rows, owner = by_target.gather(keys)
         sources = base.source[rows]
         live = ~void[sources]
         rows = rows[live]
-        for k, s, line, a in zip(
+        for k, source, line, anchor in zip(
             known[owner[live]].tolist(),
-            sources[live].tolist(),
+            take(base.strings, sources[live]),
             base.line[rows].tolist(),
-            base.anchor[rows].tolist(),
+            take(base.strings, base.anchor[rows]),
             strict=True,
         ):
-            ins[k].setdefault(strings[s], []).append((line, strings[a]))
+            ins[k].setdefault(source, []).append((line, anchor))
 
     def is_dangling(self, target: str) -> bool:
         """True when `target` is neither an indexed file nor present on disk.

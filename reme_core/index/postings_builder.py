@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +27,8 @@ class PostingsBuilder:
     def __init__(self, spill_dir: Path | None = None) -> None:
         self._spill = None
         if spill_dir is not None:
+            import tempfile  # a rebuild's; a search never spills
+
             # Open until `finish` or `close`; no room or no right to write: keep them here.
             with contextlib.suppress(OSError):
                 self._spill = tempfile.TemporaryFile(dir=spill_dir, prefix="reme-postings-")  # noqa: SIM115

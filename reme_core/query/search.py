@@ -341,7 +341,7 @@ def _with_field(
     parts: dict[int, float] = {}
     slots_of = slots.tolist()
     unranked = [slot for slot in slots_of if slot not in best]
-    firsts = index.chunks.first_docs([index.files.path(slot) for slot in unranked])
+    firsts = index.chunks.first_docs(unranked, index.files.path)
     first = dict(zip(unranked, firsts, strict=True))
     for slot, name_score in zip(slots_of, name_scores.tolist(), strict=True):
         doc = best[slot] if slot in best else first[slot]

@@ -63,11 +63,23 @@ class JoinedStrings(Sequence[str]):
         at = self._data.find(needle)
         return None if at < 0 else int(np.searchsorted(self._separators(), at))
 
+    def split_list(self) -> list[str] | None:
+        """The list of every string when it was made already, else None."""
+        return self._list
+
     def to_list(self) -> list[str]:
         """Every string, in order (made once)."""
         if self._list is None:
             self._list = self._data[1:-1].decode("utf-8").split("\0") if self._n else []
         return self._list
+
+
+def take(values: Sequence[str], ids: np.ndarray) -> list[str]:
+    """``values[i]`` for each id: list indexing in C when the strings are a list (or a
+    `JoinedStrings` already split), one cut per id otherwise (a cold search's few)."""
+    if isinstance(values, JoinedStrings) and values.split_list() is None:
+        return [values[i] for i in ids.tolist()]
+    return list(map(as_list(values).__getitem__, ids.tolist()))
 
 
 def as_list(values: Sequence[str]) -> list[str]:

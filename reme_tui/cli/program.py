@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import os
 import shutil
 import sys
@@ -291,6 +290,8 @@ def _not_a_command(token: str) -> None:
     the closest command (`reme-tui serch solar` was taken for a folder named `serch`)."""
     if Path(token).expanduser().exists():
         return
+    import difflib  # only for a mistyped command
+
     close = difflib.get_close_matches(token, COMMANDS, n=1, cutoff=0.6)
     if close:
         raise UsageError(f"'{token}' is not a command; did you mean '{close[0]}'?")
