@@ -105,12 +105,12 @@ from reme_core.query.options import SearchOptions
 from reme_core.query.query_language import UNSUPPORTED_OPERATORS, ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.request import SearchRequest
-from reme_core.query.results import Neighbour, SearchHit, SearchResult
+from reme_core.query.results import Neighbour, SearchHit, SearchOutcome, SearchResult
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.samples import FilterSamples
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
-from reme_core.vectors.state import VectorState, VectorStatus, describe_vectors
+from reme_core.vectors.state import VectorState, VectorStatus
 from reme_core.workspace import Workspace
 
 __all__ = [
@@ -171,6 +171,7 @@ __all__ = [
     "SearchFilters",
     "SearchHit",
     "SearchOptions",
+    "SearchOutcome",
     "SearchRequest",
     "SearchResult",
     "TagCount",
@@ -198,7 +199,6 @@ __all__ = [
     "daily_notes",
     "daily_write",
     "date_ordinal",
-    "describe_vectors",
     "discover",
     "edit_note",
     "embed_section",

@@ -350,7 +350,7 @@ class Workspace:
 
     def vector_status(self) -> VectorStatus:
         """Where vector recall stands (`VectorState`: off, starting, embedding with its
-        progress, on, unavailable with why); `describe_vectors` makes it a line for people."""
+        progress, on, unavailable with why); `reme_tui.text.vectors` says it in words."""
         return self.vectors.status() if self.vectors is not None else OFF
 
     def toggle_vectors(self, enabled: bool | None = None) -> VectorStatus:

@@ -37,6 +37,7 @@ from reme_core import (
     outline,
     template_body,
 )
+from reme_tui.text.reports import search_note
 from reme_tui.widgets.files.model import FilesModel
 from reme_tui.widgets.graph.model import LocalGraph, build_graph
 from reme_tui.widgets.neighbours import (
@@ -62,7 +63,8 @@ def run_query(ws: Workspace, parsed: ParsedQuery) -> Found:
     # One block per note: its best chunk leads, "+N more" counts the rest.
     result = ws.search(parsed.request(SearchOptions(MAX_HITS, expand_links=False, group=True)))
     prompts = [HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms]) for h in result.results]
-    return Found(result.results, prompts, result.message, time.perf_counter() - started)
+    note = search_note(result.query, result.outcome, result.matched)
+    return Found(result.results, prompts, note, time.perf_counter() - started)
 
 
 @dataclass

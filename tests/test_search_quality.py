@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reme_core import SearchOptions, Workspace
+from reme_core import SearchOptions, SearchOutcome, Workspace
+from reme_tui.text.reports import search_text
 from tests.conftest import write_files
 from tests.helpers import REME_TUI, parts
 
@@ -140,7 +141,8 @@ def test_tags_alone_list_nested_tags_match_and_minus_tag_excludes(tmp_path: Path
     ws = Workspace.open(root)
     listed = ws.search("tag:project", expand_links=False)
     assert [h.path for h in listed.results] == ["a.md", "b.md"]  # nested project/solar too
-    assert "2 notes" in listed.message
+    assert listed.outcome is SearchOutcome.LISTED and listed.matched == 2
+    assert search_text(ws.search("tag:nowhere")) == "No note matches the filters."
     kept = {h.path for h in ws.search("panels -tag:project").results}
     assert kept == {"c.md"}
     from reme_core import parse_query

@@ -26,7 +26,7 @@ from reme_core import (
 )
 from reme_tui.agents.mcp_common import AnyPath, Date, NotePath, Register, guarded, result
 from reme_tui.text.answers import links_text, list_text, retrieve_text, traverse_text
-from reme_tui.text.reports import search_text, stat_text
+from reme_tui.text.reports import search_dict, search_text, stat_text
 
 LIST_LIMIT = 100  # ReMe's default page; a vault may hold 50k notes
 Limit = Annotated[int, Field(ge=1, le=1000, description="most results to return")]
@@ -73,7 +73,7 @@ def register_query_tools(tool: Register, ws: Workspace) -> None:
                 options, strict_dates=strict_date_filter
             )
             found = ws.search(request.narrowed(start_date, end_date))
-            return result(search_text(found), found.to_dict())
+            return result(search_text(found), search_dict(found))
 
         return guarded(run)
 
@@ -91,7 +91,7 @@ def register_query_tools(tool: Register, ws: Workspace) -> None:
 
         def run() -> CallToolResult:
             got = ws.retrieve(query, limit, budget_tokens, expand_links, explain=True)
-            return result(retrieve_text(got, explain=True), got.to_dict())
+            return result(retrieve_text(got, explain=True), search_dict(got))
 
         return guarded(run)
 

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
-from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace, describe_vectors
+from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
 from reme_tui.app.browse_views import BrowseViews
 from reme_tui.app.clipboard import Copier
 from reme_tui.app.files_tree import FilesTree
@@ -61,6 +61,7 @@ from reme_tui.services import (
     run_query,
 )
 from reme_tui.settings import UserSettings
+from reme_tui.text.vectors import vectors_line
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.neighbours import NeighboursPane
 from reme_tui.widgets.reader.reader import Reader
@@ -222,7 +223,7 @@ class MainScreen(Host):
         """Show the opened workspace: counts, warnings, a first hint, results for the query."""
         self.progress_done()
         self.status.update_state(
-            mode=mode_badge(ws.mode_choice), vectors=describe_vectors(ws.vector_status())
+            mode=mode_badge(ws.mode_choice), vectors=vectors_line(ws.vector_status())
         )
         self.set_interval(VECTOR_POLL_SECONDS, self.upkeep.poll_vectors)
         self.status.update_stats(stats)

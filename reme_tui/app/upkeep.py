@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 from textual.app import SuspendNotSupported
 
-from reme_core import ReindexSummary, VectorStatus, describe_vectors
+from reme_core import ReindexSummary, VectorStatus
 from reme_tui.app.host import Host
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
 from reme_tui.text.reports import optimize_lines, rebuild_toast
+from reme_tui.text.vectors import VECTORS_SWITCHING, vectors_line
 
 
 class Upkeep:
@@ -118,7 +119,7 @@ class Upkeep:
         if ws is None:
             self.screen.notify("The workspace is still opening.", timeout=2)
             return
-        self.screen.status.update_state(vectors="vectors: switching…")
+        self.screen.status.update_state(vectors=VECTORS_SWITCHING)
         self._run(
             lambda: self.screen.post_message(VectorsToggled(ws.toggle_vectors())),
             "maintenance",
@@ -127,7 +128,7 @@ class Upkeep:
 
     def vectors_toggled(self, status: VectorStatus) -> None:
         """Show the state vectors ended in (a warning when unavailable)."""
-        line = describe_vectors(status)
+        line = vectors_line(status)
         self.screen.status.update_state(vectors=line)
         bad = not status.ok
         self.screen.notify(line, title="Vectors", severity="warning" if bad else "information")
@@ -136,5 +137,5 @@ class Upkeep:
     def poll_vectors(self) -> None:
         """Keep the header's vector state current while a model starts or embeds (cheap)."""
         ws = self.screen.ws
-        if ws is not None and "switching" not in self.screen.status.state.vectors:
-            self.screen.status.update_state(vectors=describe_vectors(ws.vector_status()))
+        if ws is not None and self.screen.status.state.vectors != VECTORS_SWITCHING:
+            self.screen.status.update_state(vectors=vectors_line(ws.vector_status()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reme_tui.text.reports import search_note
 from reme_tui.text.words import plural
 
 if TYPE_CHECKING:
@@ -15,7 +16,9 @@ def retrieve_text(result: RetrieveResult, explain: bool = False) -> str:
     """One block per retrieved item (hit or link target), then the budget line; with
     `explain`, the items the budget dropped."""
     if not result.items:
-        return result.message or f"No results for {result.query!r}."
+        return search_note(result.query, result.outcome, result.matched) or (
+            f"No results for {result.query!r}."
+        )
     lines: list[str] = []
     for item in result.items:
         if item.source == "hit":
