@@ -37,6 +37,7 @@ from reme_core import (
     outline,
     template_body,
 )
+from reme_tui.text import hints
 from reme_tui.text.reports import search_note
 from reme_tui.widgets.files.model import FilesModel
 from reme_tui.widgets.graph.model import LocalGraph, build_graph
@@ -207,7 +208,7 @@ def gather(ws: Workspace, path: str, *, traverse: bool = False) -> NeighbourData
     try:
         links = ws.links(path)
     except NotIndexed:
-        data.error = "Not an indexed note: no links to show."
+        data.error = hints.NOT_INDEXED_LINKS
         return data
     data.outlinks, data.inlinks = links.outlinks, links.inlinks
     data.mentions = unlinked_mentions(ws, path, {n.path for n in data.inlinks})

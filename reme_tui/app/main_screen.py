@@ -49,7 +49,6 @@ from reme_tui.messages import (
     Undone,
     VectorsToggled,
 )
-from reme_tui.mode_text import mode_badge
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.services import (
     FilesListed,
@@ -61,6 +60,8 @@ from reme_tui.services import (
     run_query,
 )
 from reme_tui.settings import UserSettings
+from reme_tui.text import hints, notices
+from reme_tui.text.mode import mode_badge
 from reme_tui.text.vectors import vectors_line
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.neighbours import NeighboursPane
@@ -150,7 +151,7 @@ class MainScreen(Host):
     def on_mount(self) -> None:
         self.progress_bar.display = False
         root = self.browser.root
-        self.status.update_state(workspace=root.name or str(root), activity="opening the index…")
+        self.status.update_state(workspace=root.name or str(root), activity=hints.OPENING_INDEX)
         query = self.search_pane.query_one("#query", Input)
         query.value = self.browser.app_state.last_query
         query.focus()
@@ -198,7 +199,7 @@ class MainScreen(Host):
     def _show_progress(self, verb: str, done: int, total: int) -> None:
         self.progress_bar.display = True
         self.progress_bar.update(total=max(total, 1), progress=done)
-        self.status.update_state(activity=f"{verb}: {total:,} notes found, {done:,} read")
+        self.status.update_state(activity=hints.progress_line(verb, total, done))
 
     def progress_done(self, activity: str = "") -> None:
         """Hide the bar; the header says `activity` (nothing by default)."""
@@ -388,7 +389,7 @@ class MainScreen(Host):
         """Open a note by name (exact, prefix, typo), path or description."""
         ws = self.ws
         if ws is None:
-            self.notify("The workspace is still opening.", timeout=2)
+            self.notify(notices.STILL_OPENING, timeout=2)
             return
         recent = list(self.browser.app_state.recent)
         self.app.push_screen(SwitcherPalette(lambda: ranker_for(ws), recent, self.reader.path))
@@ -396,7 +397,7 @@ class MainScreen(Host):
     def action_tags(self) -> None:
         """Every tag with its count; the note chosen there opens in the reader."""
         if self.ws is None:
-            self.notify("The workspace is still opening.", timeout=2)
+            self.notify(notices.STILL_OPENING, timeout=2)
             return
         self.app.push_screen(TagsScreen(self.ws), self._tag_note_chosen)
 

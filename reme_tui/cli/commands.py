@@ -96,7 +96,7 @@ def print_warnings(ws: Workspace, *, mode: bool = False) -> None:
     """The workspace's warnings (a rebuilt index, an index kept in memory) on stderr; first
     its mode and why, when `mode` or when worth saying (notes left out, layer-named folders
     read as notes)."""
-    from reme_tui.mode_text import mode_line, worth_saying
+    from reme_tui.text.mode import mode_line, worth_saying
 
     if mode or worth_saying(ws.mode_choice):
         message(f"reme-tui: {mode_line(ws.mode_choice)}")

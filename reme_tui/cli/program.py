@@ -235,7 +235,7 @@ def report_crash(exc: Exception) -> None:
 def say_mode(path: Path) -> None:
     """The browser's first line on stderr: the workspace's mode and why (its header says it
     too). A bad reme.yaml is left for the browser to explain."""
-    from reme_tui.mode_text import mode_line
+    from reme_tui.text.mode import mode_line
 
     root = path.resolve()
     try:
