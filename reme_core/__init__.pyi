@@ -24,6 +24,7 @@ from reme_core.edit.note_jobs import (
     stat_path,
     update_frontmatter,
 )
+from reme_core.edit.recovery_notes import JournalRefused, Recovered, RecoveryProblem
 from reme_core.edit.templates import (
     fill_template,
     list_templates,
@@ -146,6 +147,7 @@ __all__ = [
     "Heading",
     "InboundLink",
     "IndexStats",
+    "JournalRefused",
     "LinkEdit",
     "LinkSpan",
     "MarkdownLinkMatch",
@@ -162,6 +164,8 @@ __all__ = [
     "RangeError",
     "ReadResult",
     "Rebuilt",
+    "Recovered",
+    "RecoveryProblem",
     "ReindexSummary",
     "RemeError",
     "RenderedLine",

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     # by the methods that use them: a program that only searches (a cold `reme-tui search`)
     # does not load them.
     from reme_core.edit.file_ops import DeleteReport, MoveReport
+    from reme_core.edit.recovery_notes import RecoveryNote
     from reme_core.edit.undo import UndoReport
     from reme_core.edit.write import WriteReport
     from reme_core.indexing.change_feed import ChangeFeed
@@ -70,6 +71,7 @@ class Workspace:
         self.mode = self.mode_choice.mode  # "memory" or "vault"; `mode_choice` says why
         self.link_resolution = config.resolved_link_resolution(self.mode)
         self.warnings: list[str] = []
+        self.recovery: list[RecoveryNote] = []  # what a crash left and the open did about it
         self.settings = ParseSettings.from_config(config, self.link_resolution == "obsidian")
         state_dir = root / state_dir_name(self.mode)
         fingerprint = repr((self.mode, self.link_resolution, self.settings))

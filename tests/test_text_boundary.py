@@ -113,7 +113,6 @@ def _in_error_or_code(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
 _CORE_LEFT = {
     "reme_core/config.py": (1, "a config error's place (line, column), raised as ConfigError"),
     "reme_core/edit/file_ops.py": (2, "a move's suffix warning; undo's label of a recovered move"),
-    "reme_core/edit/journal_recovery.py": (10, "crash recovery's lines in ws.warnings"),
     "reme_core/edit/link_rewrite.py": (3, "why a link is left unrewritten (MoveReport data)"),
     "reme_core/edit/note_jobs.py": (1, "ReMe's daily-note read: the agent's answer, kept as is"),
     "reme_core/edit/undo.py": (5, "UndoRefused reasons and undo history labels"),

@@ -62,6 +62,7 @@ from reme_tui.services import (
 from reme_tui.settings import UserSettings
 from reme_tui.text import hints, notices
 from reme_tui.text.mode import mode_badge
+from reme_tui.text.recovery import open_warnings
 from reme_tui.text.vectors import vectors_line
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.neighbours import NeighboursPane
@@ -229,7 +230,7 @@ class MainScreen(Host):
         self.set_interval(VECTOR_POLL_SECONDS, self.upkeep.poll_vectors)
         self.status.update_stats(stats)
         ws.add_listener(self._on_batch)
-        for warning in ws.warnings:
+        for warning in open_warnings(ws.warnings, ws.recovery):
             self.notify(warning, title="Workspace", severity="warning")
         self.reader.show_welcome(ws.root, has_notes=bool(stats.files))
 
