@@ -81,6 +81,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "UndoReport": ("reme_core.edit.undo", "UndoReport"),
     "WikilinkMatch": ("reme_core.parse.wikilinks", "WikilinkMatch"),
     "Workspace": ("reme_core.workspace", "Workspace"),
+    "WorkspaceWarning": ("reme_core.workspace_warning", "WorkspaceWarning"),
     "WorkspaceMode": ("reme_core.files.workspace_mode", "WorkspaceMode"),
     "WriteReport": ("reme_core.edit.write", "WriteReport"),
     "EditReport": ("reme_core.edit.note_jobs", "EditReport"),

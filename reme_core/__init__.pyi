@@ -113,6 +113,7 @@ from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
 from reme_core.vectors.state import VectorState, VectorStatus
 from reme_core.workspace import Workspace
+from reme_core.workspace_warning import WorkspaceWarning
 
 __all__ = [
     "BOOKMARKS_FILE",
@@ -191,6 +192,7 @@ __all__ = [
     "WikilinkMatch",
     "Workspace",
     "WorkspaceMode",
+    "WorkspaceWarning",
     "WriteReport",
     "add_bookmark",
     "adjacent_daily_note",

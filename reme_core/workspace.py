@@ -47,6 +47,7 @@ from reme_core.text.tokenizer import Tokenizer, tokenizer_for
 from reme_core.vectors.state import OFF, VectorStatus
 from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
+from reme_core.workspace_warning import WorkspaceWarning
 
 if TYPE_CHECKING:
     # The edit, rebuild and maintenance modules (and through them the parsers) are imported
@@ -70,7 +71,7 @@ class Workspace:
         self.mode_choice, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
         self.mode = self.mode_choice.mode  # "memory" or "vault"; `mode_choice` says why
         self.link_resolution = config.resolved_link_resolution(self.mode)
-        self.warnings: list[str] = []
+        self.warnings: list[WorkspaceWarning] = []
         self.recovery: list[RecoveryNote] = []  # what a crash left and the open did about it
         self.settings = ParseSettings.from_config(config, self.link_resolution == "obsidian")
         state_dir = root / state_dir_name(self.mode)
@@ -139,10 +140,10 @@ class Workspace:
         indexer.listeners.extend(old.indexer.listeners if old is not None else [])
         self._parts = WorkspaceParts(live, indexer)
 
-    def warn(self, message: str) -> None:
+    def warn(self, warning: WorkspaceWarning) -> None:
         """Record a warning once (the CLI prints them, the browser shows them)."""
-        if message not in self.warnings:
-            self.warnings.append(message)
+        if warning not in self.warnings:
+            self.warnings.append(warning)
 
     @property
     def state_dir(self) -> Path:

@@ -23,7 +23,7 @@ from reme_core import (
     Workspace,
     inbound_links,
 )
-from reme_tui.text.recovery import recovery_line
+from reme_tui.text.opening import recovery_line
 from reme_tui.text.reports import delete_lines, move_lines, undo_lines
 from tests.helpers import parts, tree_bytes
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import UndoRefused, Workspace
-from reme_tui.text.recovery import recovery_line
+from reme_tui.text.opening import recovery_line
 from tests.test_move_safety import Zygote
 
 pytestmark = pytest.mark.slow  # CI runs it; `pytest -m "not slow"` skips it

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import UndoRefused, Workspace
-from reme_tui.text.recovery import recovery_line
+from reme_tui.text.opening import recovery_line
 from tests.helpers import parts
 
 REPO = Path(__file__).resolve().parent.parent

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reme_core import SearchOptions, SearchOutcome, Workspace
+from reme_tui.text.opening import warning_line
 from reme_tui.text.reports import search_text
 from tests.conftest import write_files
 from tests.helpers import REME_TUI, parts
@@ -61,7 +62,9 @@ def test_word_forms_meet_through_stemming(tmp_path: Path) -> None:
     assert hit.matched_terms == ["tripling"]  # shown as written, not as the stem
     ws.close()
     plain = Workspace.open(tmp_path / "vault", {"stemmer": "none"})
-    assert any("index settings changed" in w for w in plain.warnings)  # rebuilt, and said
+    assert any(
+        "index settings changed" in w for w in map(warning_line, plain.warnings)
+    )  # rebuilt, and said
     assert _paths(plain, "tripling capacities") == []
     plain.close()
 

@@ -110,7 +110,6 @@ def _in_error_or_code(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
 
 
 # file -> (how many sentences it still builds, why they are there)
-_OPENING = "start-up warnings, still strings in ws.warnings (the open path is issue 32's now)"
 _STORED = "a file's parse warnings, stored per file in the index and shown with the note"
 _CORE_LEFT = {
     "reme_core/config.py": (1, "a config error's place (line, column), raised as ConfigError"),
@@ -120,14 +119,11 @@ _CORE_LEFT = {
     "reme_core/edit/undo.py": (5, "UndoRefused's words (raised) and undo history labels"),
     "reme_core/errors.py": (2, "SQLite's own message matched; the disk-full error"),
     "reme_core/files/paths.py": (1, "why a too-deep path is refused (raised, or stored)"),
-    "reme_core/files/state_files.py": (2, _OPENING),
+    "reme_core/files/state_files.py": (1, "NotRegular's reason (raised)"),
     "reme_core/files/text_decode.py": (3, _STORED),
-    "reme_core/indexing/live_index.py": (1, _OPENING),
-    "reme_core/indexing/opening.py": (9, _OPENING),
     "reme_core/parse/embeds.py": (4, "an embed's placeholder drawn inside the rendered note"),
     "reme_core/parse/frontmatter.py": (4, _STORED),
     "reme_core/parse/markdown_render.py": (6, "callout kinds: names, not sentences"),
-    "reme_core/parse/parse_pool.py": (1, _OPENING),
     "reme_core/query/query_language.py": (1, "the operators refused: listed in QueryError"),
     "reme_core/query/reading.py": (1, "ReMe's read truncation marker: agents parse it"),
     "reme_core/query/search.py": (1, "a type annotation in a string"),

@@ -62,7 +62,7 @@ from reme_tui.services import (
 from reme_tui.settings import UserSettings
 from reme_tui.text import hints, notices
 from reme_tui.text.mode import mode_badge
-from reme_tui.text.recovery import open_warnings
+from reme_tui.text.opening import open_warnings
 from reme_tui.text.vectors import vectors_line
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.neighbours import NeighboursPane

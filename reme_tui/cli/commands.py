@@ -97,7 +97,7 @@ def print_warnings(ws: Workspace, *, mode: bool = False) -> None:
     its mode and why, when `mode` or when worth saying (notes left out, layer-named folders
     read as notes)."""
     from reme_tui.text.mode import mode_line, worth_saying
-    from reme_tui.text.recovery import open_warnings
+    from reme_tui.text.opening import open_warnings
 
     if mode or worth_saying(ws.mode_choice):
         message(f"reme-tui: {mode_line(ws.mode_choice)}")
