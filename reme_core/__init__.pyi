@@ -24,6 +24,7 @@ from reme_core.edit.note_jobs import (
     stat_path,
     update_frontmatter,
 )
+from reme_core.edit.recovery_notes import JournalRefused, Recovered, RecoveryProblem
 from reme_core.edit.templates import (
     fill_template,
     list_templates,
@@ -105,13 +106,14 @@ from reme_core.query.options import SearchOptions
 from reme_core.query.query_language import UNSUPPORTED_OPERATORS, ParsedQuery, parse_query
 from reme_core.query.reading import ReadResult
 from reme_core.query.request import SearchRequest
-from reme_core.query.results import Neighbour, SearchHit, SearchResult
+from reme_core.query.results import Neighbour, SearchHit, SearchOutcome, SearchResult
 from reme_core.query.retrieve import RetrievedItem, RetrieveResult
 from reme_core.query.samples import FilterSamples
 from reme_core.query.tag_list import TagCount, list_tags
 from reme_core.text.tokenizer import est_tokens
-from reme_core.vectors.state import VectorState, VectorStatus, describe_vectors
+from reme_core.vectors.state import VectorState, VectorStatus
 from reme_core.workspace import Workspace
+from reme_core.workspace_warning import WorkspaceWarning
 
 __all__ = [
     "BOOKMARKS_FILE",
@@ -146,6 +148,7 @@ __all__ = [
     "Heading",
     "InboundLink",
     "IndexStats",
+    "JournalRefused",
     "LinkEdit",
     "LinkSpan",
     "MarkdownLinkMatch",
@@ -162,6 +165,8 @@ __all__ = [
     "RangeError",
     "ReadResult",
     "Rebuilt",
+    "Recovered",
+    "RecoveryProblem",
     "ReindexSummary",
     "RemeError",
     "RenderedLine",
@@ -171,6 +176,7 @@ __all__ = [
     "SearchFilters",
     "SearchHit",
     "SearchOptions",
+    "SearchOutcome",
     "SearchRequest",
     "SearchResult",
     "TagCount",
@@ -186,6 +192,7 @@ __all__ = [
     "WikilinkMatch",
     "Workspace",
     "WorkspaceMode",
+    "WorkspaceWarning",
     "WriteReport",
     "add_bookmark",
     "adjacent_daily_note",
@@ -198,7 +205,6 @@ __all__ = [
     "daily_notes",
     "daily_write",
     "date_ordinal",
-    "describe_vectors",
     "discover",
     "edit_note",
     "embed_section",

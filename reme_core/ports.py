@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from reme_core.config import Config
+    from reme_core.edit.recovery_notes import RecoveryNote
     from reme_core.files.scanner import Scope
     from reme_core.index.memory_index import MemoryIndex
     from reme_core.indexing.indexer import BatchReport, Changes
@@ -83,7 +84,7 @@ class EditIndex(ReadIndex, Protocol):
     root: Path
     mode: str  # "memory" or "vault": what a new note's frontmatter holds, where daily notes go
     settings: ParseSettings
-    warnings: list[str]
+    recovery: list[RecoveryNote]
     watch_scope: Scope
     rebuild_scope: Scope
 
@@ -137,7 +138,7 @@ class Facade(Protocol):
     mode: str
     config: Config
     settings: ParseSettings
-    warnings: list[str]
+    recovery: list[RecoveryNote]
     watch_scope: Scope
     rebuild_scope: Scope
 
@@ -187,7 +188,7 @@ class _Port:
         self.mode = ws.mode
         self.config = ws.config
         self.settings = ws.settings
-        self.warnings = ws.warnings
+        self.recovery = ws.recovery
         self.watch_scope = ws.watch_scope
         self.rebuild_scope = ws.rebuild_scope
 

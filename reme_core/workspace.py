@@ -47,12 +47,14 @@ from reme_core.text.tokenizer import Tokenizer, tokenizer_for
 from reme_core.vectors.state import OFF, VectorStatus
 from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
+from reme_core.workspace_warning import WorkspaceWarning
 
 if TYPE_CHECKING:
     # The edit, rebuild and maintenance modules (and through them the parsers) are imported
     # by the methods that use them: a program that only searches (a cold `reme-tui search`)
     # does not load them.
     from reme_core.edit.file_ops import DeleteReport, MoveReport
+    from reme_core.edit.recovery_notes import RecoveryNote
     from reme_core.edit.undo import UndoReport
     from reme_core.edit.write import WriteReport
     from reme_core.indexing.change_feed import ChangeFeed
@@ -69,7 +71,8 @@ class Workspace:
         self.mode_choice, self.watch_scope, self.rebuild_scope = scopes_for(root, config)
         self.mode = self.mode_choice.mode  # "memory" or "vault"; `mode_choice` says why
         self.link_resolution = config.resolved_link_resolution(self.mode)
-        self.warnings: list[str] = []
+        self.warnings: list[WorkspaceWarning] = []
+        self.recovery: list[RecoveryNote] = []  # what a crash left and the open did about it
         self.settings = ParseSettings.from_config(config, self.link_resolution == "obsidian")
         state_dir = root / state_dir_name(self.mode)
         fingerprint = repr((self.mode, self.link_resolution, self.settings))
@@ -137,10 +140,10 @@ class Workspace:
         indexer.listeners.extend(old.indexer.listeners if old is not None else [])
         self._parts = WorkspaceParts(live, indexer)
 
-    def warn(self, message: str) -> None:
+    def warn(self, warning: WorkspaceWarning) -> None:
         """Record a warning once (the CLI prints them, the browser shows them)."""
-        if message not in self.warnings:
-            self.warnings.append(message)
+        if warning not in self.warnings:
+            self.warnings.append(warning)
 
     @property
     def state_dir(self) -> Path:
@@ -350,7 +353,7 @@ class Workspace:
 
     def vector_status(self) -> VectorStatus:
         """Where vector recall stands (`VectorState`: off, starting, embedding with its
-        progress, on, unavailable with why); `describe_vectors` makes it a line for people."""
+        progress, on, unavailable with why); `reme_tui.text.vectors` says it in words."""
         return self.vectors.status() if self.vectors is not None else OFF
 
     def toggle_vectors(self, enabled: bool | None = None) -> VectorStatus:

@@ -37,6 +37,8 @@ from reme_core import (
     outline,
     template_body,
 )
+from reme_tui.text import hints
+from reme_tui.text.reports import search_note
 from reme_tui.widgets.files.model import FilesModel
 from reme_tui.widgets.graph.model import LocalGraph, build_graph
 from reme_tui.widgets.neighbours import (
@@ -62,7 +64,8 @@ def run_query(ws: Workspace, parsed: ParsedQuery) -> Found:
     # One block per note: its best chunk leads, "+N more" counts the rest.
     result = ws.search(parsed.request(SearchOptions(MAX_HITS, expand_links=False, group=True)))
     prompts = [HitBlock.of(h, [*parsed.highlight_terms, *h.matched_terms]) for h in result.results]
-    return Found(result.results, prompts, result.message, time.perf_counter() - started)
+    note = search_note(result.query, result.outcome, result.matched)
+    return Found(result.results, prompts, note, time.perf_counter() - started)
 
 
 @dataclass
@@ -205,7 +208,7 @@ def gather(ws: Workspace, path: str, *, traverse: bool = False) -> NeighbourData
     try:
         links = ws.links(path)
     except NotIndexed:
-        data.error = "Not an indexed note: no links to show."
+        data.error = hints.NOT_INDEXED_LINKS
         return data
     data.outlinks, data.inlinks = links.outlinks, links.inlinks
     data.mentions = unlinked_mentions(ws, path, {n.path for n in data.inlinks})

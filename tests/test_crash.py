@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from reme_core import Workspace
+from reme_tui.text.opening import warning_line
 from tests.helpers import read_text, wait_for
 
 pytestmark = pytest.mark.slow  # CI runs it; `pytest -m "not slow"` skips it
@@ -223,7 +224,7 @@ def verify(root: Path, scratch: Path) -> None:
     """Reopen the killed workspace and compare it with a fresh rebuild of a copy."""
     ws = Workspace.open(root)
     try:
-        assert not [w for w in ws.warnings if "rebuilt" in w], ws.warnings
+        assert not [w for w in map(warning_line, ws.warnings) if "rebuilt" in w], ws.warnings
         got = snapshot(ws)
         check_texts(ws)
     finally:

@@ -17,6 +17,7 @@ import pytest
 
 from reme_core import PathRefused, Workspace
 from reme_core.files.paths import MAX_DEPTH
+from reme_tui.text.opening import warning_line
 from tests.helpers import hits
 
 DEPTH = 1000
@@ -88,7 +89,7 @@ def test_the_library_walk_leaves_the_deep_part_out(vault: Path) -> None:
     ws = Workspace.open(root)
     try:
         assert hits(ws, "words") == sorted(["top.md", deep(MAX_DEPTH, f"at{MAX_DEPTH}.md")])
-        assert sum("folders deep" in w for w in ws.warnings) == 1
+        assert sum("folders deep" in w for w in map(warning_line, ws.warnings)) == 1
     finally:
         ws.close()
 

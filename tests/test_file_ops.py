@@ -23,6 +23,7 @@ from reme_core import (
     Workspace,
     inbound_links,
 )
+from reme_tui.text.opening import recovery_line
 from reme_tui.text.reports import delete_lines, move_lines, undo_lines
 from tests.helpers import parts, tree_bytes
 
@@ -566,7 +567,8 @@ def test_a_journal_naming_a_path_outside_the_workspace_is_dropped(
     ws.close()
     again = Workspace.open(ws.root)
     try:
-        assert any("not a valid journal; removed" in w for w in again.warnings)
+        assert [(n.kind, n.journal) for n in again.recovery] == [("invalid", f"journal/{op}.json")]
+        assert "not a valid journal; removed" in recovery_line(again.recovery[0])
         assert outside.read_text() == "not the workspace's\n"
         assert not (again.root / "gone.md").exists() and not list(journal.iterdir())
     finally:

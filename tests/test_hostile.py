@@ -15,6 +15,7 @@ import pytest
 
 from reme_core import Changes, PathRefused, Workspace
 from reme_core.indexing.watcher import watch_workspace
+from reme_tui.text.opening import warning_line
 from tests.helpers import hits, parts
 from tests.test_crash import check_texts, verify
 
@@ -34,7 +35,9 @@ def built(make_tree) -> Path:
 def assert_rebuilt(root: Path, fragment: str) -> None:
     ws = Workspace.open(root)
     try:
-        assert any(fragment in w and "rebuilt" in w for w in ws.warnings), ws.warnings
+        assert any(fragment in w and "rebuilt" in w for w in map(warning_line, ws.warnings)), (
+            ws.warnings
+        )
         assert ws.files() == sorted(FILES)
         assert hits(ws, "note") == sorted(FILES)
     finally:
@@ -85,7 +88,7 @@ def test_metadata_is_a_file(make_tree) -> None:
     root = make_tree({**FILES, "metadata": "not a folder"})
     for _ in range(2):
         ws = Workspace.open(root)
-        assert any("in memory" in w for w in ws.warnings)
+        assert any("in memory" in w for w in map(warning_line, ws.warnings))
         assert hits(ws, "note") == sorted(FILES)
         ws.apply(Changes(deleted=["daily/a.md"]))  # keeps working; nothing to persist to
         ws.close()
@@ -307,7 +310,9 @@ def test_the_watcher_survives_an_undecodable_file_name(make_tree) -> None:
 
     asyncio.run(run())
     assert hits(ws, "written") == ["daily/later.md"]
-    assert "daily/caf\\xe9.md: file name is not valid UTF-8; not indexed" in ws.warnings
+    assert "daily/caf\\xe9.md: file name is not valid UTF-8; not indexed" in map(
+        warning_line, ws.warnings
+    )
     ws.close()
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import UndoRefused, Workspace
+from reme_tui.text.opening import recovery_line
 from tests.test_move_safety import Zygote
 
 pytestmark = pytest.mark.slow  # CI runs it; `pytest -m "not slow"` skips it
@@ -81,7 +82,7 @@ def kill_walk(zygote: Zygote, tmp_path: Path, start: Path, check: Check, **req: 
 
 def deleted_note_comes_back(ws: Workspace, root: Path) -> None:
     """The note is in place, or in the trash and `undo` puts it back, byte for byte."""
-    said = [w for w in ws.warnings if "interrupted" in w]
+    said = list(map(recovery_line, ws.recovery))
     done = f"delete {NOTE} was interrupted; finished it now (`undo` brings it back)"
     undone = f"delete {NOTE} was interrupted; rolled back, every file is as it was"
     assert not said or said == [undone if (root / NOTE).exists() else done], said
@@ -129,7 +130,7 @@ def test_a_write_killed_anywhere_leaves_no_temp_file(zygote: Zygote, tmp_path: P
     def check(ws: Workspace, root: Path) -> None:
         data = (root / NOTE).read_bytes()
         assert data == FILES[NOTE] or data.endswith(NEW_BODY.encode()), data
-        said = [w for w in ws.warnings if "interrupted" in w]
+        said = list(map(recovery_line, ws.recovery))
         assert not said or said == [
             f"write {NOTE} was interrupted; removed its temp file (the note is whole)"
         ]

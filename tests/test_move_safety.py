@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import UndoRefused, Workspace
+from reme_tui.text.opening import recovery_line
 from tests.helpers import parts
 
 REPO = Path(__file__).resolve().parent.parent
@@ -167,9 +168,9 @@ def check_recovered(root: Path, states: dict[str, object], journal_was_there: bo
         assert not temp_files(root)
         journal = ws.state_dir / "journal"
         assert not journal.exists() or not list(journal.iterdir()), list(journal.iterdir())
-        messages = [w for w in ws.warnings if "was interrupted" in w]
+        messages = [recovery_line(n) for n in ws.recovery]
         if journal_was_there:
-            assert len(messages) == 1, ws.warnings
+            assert len(messages) == 1, messages
         if got == states["before"]:
             live = SRC
         else:
@@ -269,7 +270,7 @@ def test_a_file_appended_to_after_the_kill_is_planned_again(
 
     ws = Workspace.open(root)
     try:
-        assert [w for w in ws.warnings if "interrupted; finished it now" in w], ws.warnings
+        assert [w for w in map(recovery_line, ws.recovery) if "finished it now" in w], ws.recovery
         got = tree(root, ws.state_dir.name)
         want = dict(after)
         want["daily/2026-06-04/d.md"] += late.replace(SRC.encode(), DST.encode())

@@ -158,7 +158,8 @@ def killer():
 threading.Thread(target=killer, daemon=True).start()
 ws = Workspace.open(sys.argv[1])
 print("files", len(ws.files()))
-print("warnings", ws.warnings)
+from reme_tui.text.opening import warning_line
+print("warnings", [warning_line(w) for w in ws.warnings])
 """
 
 

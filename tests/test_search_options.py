@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_core import SearchOptions, Workspace, date_ordinal, parse_query
+from reme_core import SearchOptions, SearchOutcome, Workspace, date_ordinal, parse_query
 from reme_core.dates import NO_DATE, file_date
 from tests.conftest import write_files
 
@@ -96,7 +96,7 @@ def test_path_alone_lists_the_folder_by_name_or_mtime(ws: Workspace, vault: Path
     assert paths(ws, "path:en/ tag:plugin") == ["en/Plugins/Canvas.md"]
     assert paths(ws, "path:Journal/ after:2022-01-01") == ["Journal/2023/05/2023-05-06/walk.md"]
     found = ws.search("path:nowhere/")
-    assert not found.results and found.message == "No note matches the filters."
+    assert not found.results and found.outcome is SearchOutcome.NONE_LISTED
     assert not parse_query("path:en/").is_empty() and parse_query("-path:en/").is_empty()
     assert cli_paths(vault, "path:en/Plugins/") == [
         "en/Plugins/Backlinks.md",

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reme_core import SearchOptions, Workspace
+from reme_core import SearchOptions, SearchOutcome, Workspace
+from reme_tui.text.opening import warning_line
+from reme_tui.text.reports import search_text
 from tests.conftest import write_files
 from tests.helpers import REME_TUI, parts
 
@@ -60,7 +62,9 @@ def test_word_forms_meet_through_stemming(tmp_path: Path) -> None:
     assert hit.matched_terms == ["tripling"]  # shown as written, not as the stem
     ws.close()
     plain = Workspace.open(tmp_path / "vault", {"stemmer": "none"})
-    assert any("index settings changed" in w for w in plain.warnings)  # rebuilt, and said
+    assert any(
+        "index settings changed" in w for w in map(warning_line, plain.warnings)
+    )  # rebuilt, and said
     assert _paths(plain, "tripling capacities") == []
     plain.close()
 
@@ -140,7 +144,8 @@ def test_tags_alone_list_nested_tags_match_and_minus_tag_excludes(tmp_path: Path
     ws = Workspace.open(root)
     listed = ws.search("tag:project", expand_links=False)
     assert [h.path for h in listed.results] == ["a.md", "b.md"]  # nested project/solar too
-    assert "2 notes" in listed.message
+    assert listed.outcome is SearchOutcome.LISTED and listed.matched == 2
+    assert search_text(ws.search("tag:nowhere")) == "No note matches the filters."
     kept = {h.path for h in ws.search("panels -tag:project").results}
     assert kept == {"c.md"}
     from reme_core import parse_query

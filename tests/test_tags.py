@@ -18,6 +18,7 @@ from reme_core.models import frontmatter_tags
 from reme_core.parse.parse_pool import POOL_THRESHOLD
 from reme_core.parse.settings import ParseSettings
 from reme_core.parse.tags import inline_tags
+from reme_tui.text.opening import warning_line
 
 Tree = Callable[[dict[str, str | bytes]], Path]
 
@@ -141,7 +142,9 @@ def test_an_index_from_before_inline_tags_is_rebuilt(make_tree: Tree) -> None:
     conn.close()
     ws = Workspace.open(root)
     try:
-        assert any("older version" in w and "rebuilt" in w for w in ws.warnings), ws.warnings
+        assert any(
+            "older version" in w and "rebuilt" in w for w in map(warning_line, ws.warnings)
+        ), ws.warnings
         assert notes(ws, "tag:project") == ["a.md", "b.md", "c.md"]
     finally:
         ws.close()
@@ -160,7 +163,7 @@ def test_an_index_built_with_other_parse_settings_is_rebuilt(make_tree: Tree) ->
     conn.close()
     ws = Workspace.open(root)
     try:
-        assert any("settings changed" in w for w in ws.warnings), ws.warnings
+        assert any("settings changed" in w for w in map(warning_line, ws.warnings)), ws.warnings
     finally:
         ws.close()
 

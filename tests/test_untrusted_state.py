@@ -27,6 +27,7 @@ from reme_core import Workspace
 from reme_core.index import snapshot
 from reme_core.index.snapshot import SNAPSHOT_NAME
 from reme_core.query.chunk_check import ChunkCheck
+from reme_tui.text.opening import warning_line
 from tests.helpers import hits, parts
 
 FILES = {
@@ -99,7 +100,9 @@ def test_a_trigger_of_the_database_never_runs(make_tree: MakeTree) -> None:
     )
     (root / "daily" / "a.md").write_text("# Alpha\n\nalpha updated wording\n")
     ws = Workspace.open(root)  # the start-up diff commits the edit
-    assert any("trigger drop_note" in w and "rebuilt" in w for w in ws.warnings), ws.warnings
+    assert any(
+        "trigger drop_note" in w and "rebuilt" in w for w in map(warning_line, ws.warnings)
+    ), ws.warnings
     assert hits(ws, "updated") == ["daily/a.md"]
     ws.close()
     conn = sqlite3.connect(db)

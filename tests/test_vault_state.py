@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 from reme_core import Workspace, discover
+from reme_tui.text.opening import warning_line
 from tests.conftest import write_files
 from tests.helpers import REME_TUI
 
@@ -67,7 +68,9 @@ def test_an_old_vault_index_in_metadata_is_moved_with_a_message(tmp_path: Path) 
         leftover.unlink()
     (root / ".reme-tui").rmdir()
     ws = Workspace.open(root)
-    assert any("moved the index from metadata/" in w for w in ws.warnings), ws.warnings
+    assert any("moved the index from metadata/" in w for w in map(warning_line, ws.warnings)), (
+        ws.warnings
+    )
     assert not (root / "metadata").exists()  # emptied, so removed
     assert ws.last_reindex is None  # moved, not rebuilt
     assert ws.files() == ["Home.md"]
@@ -84,7 +87,7 @@ def test_a_users_own_metadata_database_is_left_alone(tmp_path: Path) -> None:
     before = (root / "metadata" / "index.sqlite").read_bytes()
     ws = Workspace.open(root)
     assert (root / "metadata" / "index.sqlite").read_bytes() == before
-    assert not any("moved" in w for w in ws.warnings)
+    assert not any("moved" in w for w in map(warning_line, ws.warnings))
     ws.close()
 
 

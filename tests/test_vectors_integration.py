@@ -16,12 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reme_core import VectorState, Workspace, describe_vectors
+from reme_core import VectorState, Workspace
 from reme_core.ports import vector_host
 from reme_core.vectors import Embedder, LocalEmbedder
 from reme_core.vectors.vector_index import VectorIndex
 from reme_tui.cli.program import main
 from reme_tui.text.reports import search_text
+from reme_tui.text.vectors import vectors_line
 from tests.helpers import parts
 
 BEACH = "digest/seaside-holiday.md"
@@ -103,7 +104,7 @@ def test_chinese_query_finds_the_english_note_only_with_vectors(make_tree, local
     assert keyword_only.counts["vector"] == 0 and not keyword_only.counts["hybrid"]
 
     attach(ws, CountingEmbedder(local))
-    assert describe_vectors(ws.vector_status()) == "vectors on (local:use-multilingual-v3, exact)"
+    assert vectors_line(ws.vector_status()) == "vectors on (local:use-multilingual-v3, exact)"
     result = ws.search(QUERY, limit=5)
     assert result.results[0].path == BEACH
     assert result.results[0].vector_score is not None
@@ -286,7 +287,7 @@ def test_provider_failure_keeps_bm25_and_recovery_resumes_backfill(
     assert not ws.wait_for_vectors(60)  # nothing listens on the port
     status = ws.vector_status()
     assert status.state is VectorState.UNAVAILABLE and f"127.0.0.1:{port}" in status.reason
-    assert describe_vectors(status).startswith("vectors unavailable: ")
+    assert vectors_line(status).startswith("vectors unavailable: ")
     assert ws.vector_search is None
     result = ws.search("banana")
     assert [h.path for h in result.results] == ["notes/a.md"]
@@ -295,7 +296,7 @@ def test_provider_failure_keeps_bm25_and_recovery_resumes_backfill(
     endpoint.append(serve(port))
     assert ws.toggle_vectors(True) != status  # a successful health check resumes the backfill
     assert ws.wait_for_vectors(60), ws.vector_status()
-    assert describe_vectors(ws.vector_status()) == f"vectors on (openai:bag-of-words, {store})"
+    assert vectors_line(ws.vector_status()) == f"vectors on (openai:bag-of-words, {store})"
     assert ws.vectors.progress() == (2, 2)
     result = ws.search("cherry banana")
     assert result.counts["hybrid"] and result.results[0].path == "notes/a.md"

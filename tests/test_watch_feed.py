@@ -18,6 +18,7 @@ from queue import Empty, Queue
 
 from reme_core import Committed, Gap, Rebuilt, Workspace
 from reme_core.store.change_rows import KEPT_GENERATIONS
+from reme_tui.text.opening import warning_line
 from tests.helpers import parts
 
 
@@ -190,12 +191,14 @@ def test_an_index_from_before_the_change_log_is_rebuilt_once(tmp_path: Path) -> 
     conn.close()
     ws = Workspace.open(root)
     try:
-        assert any("older version" in w and "rebuilt" in w for w in ws.warnings), ws.warnings
+        assert any(
+            "older version" in w and "rebuilt" in w for w in map(warning_line, ws.warnings)
+        ), ws.warnings
         assert ws.files() == ["a.md", "b.md"]
     finally:
         ws.close()
     again = Workspace.open(root)
     try:
-        assert not any("older version" in w for w in again.warnings)
+        assert not any("older version" in w for w in map(warning_line, again.warnings))
     finally:
         again.close()

@@ -14,6 +14,7 @@ from reme_core import (
     RangeError,
     RemeError,
     SearchOptions,
+    SearchOutcome,
     SearchRequest,
     Workspace,
 )
@@ -63,7 +64,7 @@ def test_first_open_builds_the_whole_rebuild_scope(ws: Workspace) -> None:
 
 def test_search_answer_format(ws: Workspace) -> None:
     result = ws.search("recall regression chunker", limit=2)
-    assert result.results, result.message
+    assert result.results, result.outcome
     top = result.results[0]
     assert top.path == "daily/2026-06-20/retrieval-regression.md"
     answer = search_text(result)
@@ -94,7 +95,8 @@ def test_empty_and_punctuation_queries_explain_themselves(ws: Workspace) -> None
     for query in ("", "   ", "?!...", "—"):
         result = ws.search(query)
         assert result.results == []
-        assert "no words" in result.message
+        assert result.outcome is SearchOutcome.NO_WORDS
+        assert "no words" in search_text(result)
 
 
 def test_date_filters_use_path_then_frontmatter(ws: Workspace) -> None:

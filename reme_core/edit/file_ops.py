@@ -254,16 +254,17 @@ def undo_last(ws: EditIndex) -> undo.UndoReport:
 
 
 def recover(ws: EditIndex) -> bool:
-    """At open: finish or roll back operations a crash interrupted, saying so in
-    `ws.warnings`; True when files changed (the start-up diff must then walk afresh)."""
+    """At open: finish or roll back operations a crash interrupted, what was done kept in
+    `ws.recovery`; True when files changed (the start-up diff must then walk afresh)."""
     factories: dict[str, journal_recovery.RebaseFactory] = {
         "move": lambda info: _move_rebase(ws, info),
         "undo": lambda info: undo.rebaser(ws, info),
     }
     with ws.write_lock:
-        done = journal_recovery.recover(ws, factories)
+        notes = journal_recovery.recover(ws, factories)
+        ws.recovery.extend(notes)
+        done = [op for op in notes if isinstance(op, journal_recovery.Recovered)]
         for op in done:
-            ws.warnings.append(op.message())
             if op.finished and op.kind == "move" and not undo.records(ws, op.info.get("undo")):
                 undo.record_unrecoverable(ws, f"{op.label} (finished after a crash)")
             elif op.finished and op.kind == "undo":

@@ -18,6 +18,7 @@ from typing import IO, Any
 from reme_core.files import state_files
 from reme_core.files.state_files import NEW_FILE, create_new, flock_exclusive, state_folder
 from reme_core.indexing.state_lock import LOCK_NAME
+from reme_core.workspace_warning import WorkspaceWarning
 
 JOURNAL_DIR = "journal"
 TEMP_SUFFIX = ".reme-tmp"
@@ -38,7 +39,7 @@ def journals_left(state_dir: Path) -> bool:
     return any(not name.endswith(REFUSED_SUFFIX) for name in names)
 
 
-def tidy_state(state_dir: Path) -> list[str]:
+def tidy_state(state_dir: Path) -> list[WorkspaceWarning]:
     """At open: entries of the state folder that are not what we make there (a symlinked
     `undo/`, a FIFO named like the undo record or a lock) are removed, never followed; one
     warning each. A folder where a file belongs is left (then that file is refused)."""

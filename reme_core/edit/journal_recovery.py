@@ -8,7 +8,8 @@ the temp files are removed. Killed while rolling back (`<id>.abort`), the rollba
 from the journal's copies. A journal whose process still holds its lock is left alone.
 Journals are derived state, never trusted: one naming paths outside the workspace is dropped,
 one whose notes, temp files or copies are not regular files (a symlink shipped where a temp
-file belongs would be written through) is set aside untouched, and the user told so.
+file belongs would be written through) is set aside untouched, and the user told so. What was
+done comes back as data (`Recovered`, `JournalRefused`); `reme_tui.text.recovery` says it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import json
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -26,13 +26,13 @@ from reme_core.edit.folders import make_parents
 from reme_core.edit.journal_files import (
     JOURNAL_DIR,
     REFUSED_SUFFIX,
-    TEMPS_ONLY,
     Journal,
     back_name,
     remove_file,
     temp_name,
     write_file,
 )
+from reme_core.edit.recovery_notes import JournalRefused, Recovered, RecoveryNote, RecoveryProblem
 from reme_core.edit.replace_phase import Rebase
 from reme_core.edit.trash import drop_second_name, rename_no_replace
 from reme_core.errors import RemeError
@@ -50,38 +50,12 @@ _JOURNAL_NAME = re.compile(r"[0-9a-f]{12}\.json")
 _JOURNAL_PART = re.compile(r"[0-9a-f]{12}(\.commit|\.abort)?")
 
 
-@dataclass(slots=True)
-class Recovered:
-    """What recovery did with one interrupted operation."""
-
-    kind: str
-    label: str
-    finished: bool
-    info: Mapping[str, Any] = field(default_factory=dict)
-    changed: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-    def message(self) -> str:
-        """One line for `ws.warnings`."""
-        if self.kind in TEMPS_ONLY:
-            text = f"{self.label} was interrupted; removed its temp file (the note is whole)"
-        elif self.finished and self.kind == "delete":
-            text = f"{self.label} was interrupted; finished it now (`undo` brings it back)"
-        elif self.finished:
-            n = len(self.changed)
-            text = f"{self.label} was interrupted; finished it now ({n} file{'s' * (n != 1)})"
-        else:
-            text = f"{self.label} was interrupted; rolled back, every file is as it was"
-        if self.problems:
-            text += "; but " + "; ".join(self.problems)
-        return text
-
-
-def recover(ws: EditIndex, rebasers: Mapping[str, RebaseFactory]) -> list[Recovered]:
-    """Finish or roll back every operation whose process died; returns what was done.
+def recover(ws: EditIndex, rebasers: Mapping[str, RebaseFactory]) -> list[RecoveryNote]:
+    """Finish or roll back every operation whose process died; returns what was done, and
+    each journal refused.
 
     A journal entry that is not a regular file (a symlink, a FIFO) is removed, and a journal
-    whose operation would touch an entry it never writes is set aside: one warning each.
+    whose operation would touch an entry it never writes is set aside: one note each.
     """
     folder = ws.state_dir / JOURNAL_DIR
     try:
@@ -102,7 +76,7 @@ def recover(ws: EditIndex, rebasers: Mapping[str, RebaseFactory]) -> list[Recove
     ids = {p[:12] for p in listing if _JOURNAL_PART.fullmatch(p)}
     for op_id in sorted(ids - {p[:12] for p in listing if p.endswith(".json")}):
         Journal(folder, op_id).remove_orphans()  # killed while removing its journal
-    done = []
+    done: list[RecoveryNote] = []
     for name in sorted(p for p in listing if _JOURNAL_NAME.fullmatch(p)):
         journal = Journal(folder, name[: -len(".json")])
         shown = f"{JOURNAL_DIR}/{name}"
@@ -111,7 +85,7 @@ def recover(ws: EditIndex, rebasers: Mapping[str, RebaseFactory]) -> list[Recove
         except NotRegular as exc:
             remove_file(journal.path)
             journal.remove_orphans()
-            ws.warnings.append(f"{shown}: {exc.strerror}; removed it, no file was changed")
+            done.append(JournalRefused("not_regular", shown, str(exc.strerror)))
             continue
         if fh is None:
             continue
@@ -121,11 +95,12 @@ def recover(ws: EditIndex, rebasers: Mapping[str, RebaseFactory]) -> list[Recove
                 files, renames = _checked(ws.root, journal.id, record)
             except (RemeError, KeyError, TypeError, ValueError):
                 journal.remove()
-                ws.warnings.append(f"{journal.path}: not a valid journal; removed")
+                done.append(JournalRefused("invalid", shown))
                 continue
             foreign = _foreign(ws.root, journal, files)
             if foreign is not None:
-                ws.warnings.append(f"{shown}: {foreign}; {_set_aside(journal)}")
+                entry, what = foreign
+                done.append(JournalRefused("foreign", shown, what, entry, _set_aside(journal)))
                 continue
             done.append(_recover_one(ws.root, journal, record, files, renames, rebasers))
     return done
@@ -148,10 +123,10 @@ def _claim(path: Path) -> IO[bytes] | None:
     return fh
 
 
-def _foreign(root: Path, journal: Journal, files: list[tuple[str, str]]) -> str | None:
-    """What recovery would read or replace but never writes itself, in words: a note, temp
-    file or copy that is not a regular file (a symlink would be written through or put in
-    a note's place). None when every entry is as an operation leaves it."""
+def _foreign(root: Path, journal: Journal, files: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """What recovery would read or replace but never writes itself, and what it is: a note,
+    temp file or copy that is not a regular file (a symlink would be written through or put
+    in a note's place). None when every entry is as an operation leaves it."""
     try:
         state_files.check_folder(journal.blobs)
         for n, (rel, temp) in enumerate(files):
@@ -160,22 +135,19 @@ def _foreign(root: Path, journal: Journal, files: list[tuple[str, str]]) -> str 
     except NotRegular as exc:
         where = Path(exc.filename)
         shown = where.relative_to(root) if where.is_relative_to(root) else where
-        return f"{shown} is {str(exc.strerror).replace(', not followed', '')}"
+        return str(shown), str(exc.strerror).replace(", not followed", "")
     return None
 
 
 def _set_aside(journal: Journal) -> str:
-    """Keep a refused journal out of every later recovery; the words saying so."""
+    """Keep a refused journal out of every later recovery; where it was set aside."""
     aside = journal.folder / f"{journal.id}{REFUSED_SUFFIX}"
     try:
         os.replace(journal.path, aside)
     except OSError:
         remove_file(journal.path)
     journal.remove_orphans()
-    return (
-        f"recovery refused it (set aside as {JOURNAL_DIR}/{aside.name}); "
-        "no file was changed, none outside the workspace was touched"
-    )
+    return f"{JOURNAL_DIR}/{aside.name}"
 
 
 def _checked(
@@ -245,8 +217,8 @@ def _finish(
             os.replace(root / temp, full)
             done.changed.append(rel)
         except (OSError, RemeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else str(exc)
-            done.problems.append(f"{rel} was left as it is ({reason})")
+            reason = str(exc.strerror) if isinstance(exc, OSError) else str(exc)
+            done.problems.append(RecoveryProblem("left", rel, reason))
     for a, b in renames:
         drop_second_name(root / a, root / b)  # killed between the link and the unlink
         if os.path.lexists(root / a) and not os.path.lexists(root / b):
@@ -255,7 +227,7 @@ def _finish(
                 rename_no_replace(root / a, root / b)
                 done.changed.extend((a, b))
             except OSError as exc:
-                done.problems.append(f"{a} could not be moved to {b} ({exc.strerror})")
+                done.problems.append(RecoveryProblem("not_moved", a, str(exc.strerror), b))
 
 
 def _roll_back(
@@ -283,4 +255,4 @@ def _roll_back(
                 os.replace(back, root / rel)
                 done.changed.append(rel)
         except OSError as exc:
-            done.problems.append(f"{rel} could not be put back ({exc.strerror})")
+            done.problems.append(RecoveryProblem("not_put_back", rel, str(exc.strerror)))

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from reme_core.workspace_warning import WorkspaceWarning
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX: no cross-process locks, one process assumed
@@ -198,9 +200,9 @@ def lstat_regular(path: Path | str) -> bool:
     return _is_kind(path, stat.S_ISREG)
 
 
-def remove_odd(state_dir: Path, expected: dict[str, bool]) -> list[str]:
+def remove_odd(state_dir: Path, expected: dict[str, bool]) -> list[WorkspaceWarning]:
     """Remove each entry ``state_dir/rel`` that is not what `expected` says (True: a real
-    folder, False: a regular file); returns a line for each. Only the entry goes (unlinking a
+    folder, False: a regular file); returns a warning for each. Only the entry goes (unlinking a
     symlink touches nothing it points at); a folder is never removed. Nothing is done when
     the state folder itself is not a real folder (the index is then in memory)."""
     try:
@@ -219,8 +221,5 @@ def remove_odd(state_dir: Path, expected: dict[str, bool]) -> list[str]:
             continue
         with contextlib.suppress(OSError):
             os.unlink(path)
-            said.append(
-                f"{state_dir.name}/{rel} was {kind_of(mode)}; removed it (derived state is "
-                "never followed)"
-            )
+            said.append(WorkspaceWarning("entry_removed", f"{state_dir.name}/{rel}", kind_of(mode)))
     return said

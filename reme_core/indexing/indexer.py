@@ -27,6 +27,7 @@ from reme_core.models import content_hash
 from reme_core.parse.settings import ParseSettings
 from reme_core.progress import ProgressFn, counting
 from reme_core.store.database import BatchWrite, retry_busy
+from reme_core.workspace_warning import Warn, WorkspaceWarning
 
 if TYPE_CHECKING:
     from reme_core.index.memory_index import MemoryIndex
@@ -113,7 +114,7 @@ class Indexer:
         rebuild_scope: Scope,
         settings: ParseSettings,
         workers: int,
-        warn: Callable[[str], None],
+        warn: Warn,
     ) -> None:
         self.live = live
         self.root: Path = live.place.root
@@ -138,9 +139,9 @@ class Indexer:
             disk = list_files(self.root, self.watch_scope)
             slots_of.look_up(disk, 0)
         for name in disk.undecodable:  # left out by the walk: no path of it can be stored
-            self.warn(f"{name}: {UNDECODABLE_NAME}; not indexed")
+            self.warn(WorkspaceWarning("not_indexed", name, UNDECODABLE_NAME))
         for name in disk.too_deep:
-            self.warn(f"{shortened(name)}: {TOO_DEEP}; not indexed")
+            self.warn(WorkspaceWarning("not_indexed", shortened(name), TOO_DEEP))
         changes = Changes()
         with self.live.lock:  # arrays, not an object per file: 50k files in a few ms
             memory = self.live.memory

@@ -124,12 +124,12 @@ class LiveIndex:
 
     def stale_reason(self) -> str | None:
         """None when the stored index is built with today's settings; else why it needs a
-        build ("" for a database that has never been built)."""
+        build: "settings" (built with others; worth a warning), "" (never built)."""
         stored = retry_busy(lambda: self.store.meta("fingerprint"))
         if not stored:
             return ""
         if stored != self.place.fingerprint:
-            return "index settings changed: rebuilding the index"
+            return "settings"
         return None
 
     def ino(self) -> int:

@@ -21,6 +21,7 @@ from reme_core.indexing.db_files import remove_db, remove_stale_rebuilds
 from reme_core.indexing.live_index import DB_NAME, IndexPlace, LiveIndex
 from reme_core.indexing.state_lock import StateLock
 from reme_core.store.database import Store, StoreError, retry_busy
+from reme_core.workspace_warning import Warn, WorkspaceWarning
 
 # Rebuilds `LiveIndex` from the files (the workspace's `reindex`).
 Reindex = Callable[[LiveIndex], object]
@@ -30,14 +31,14 @@ def open_live_index(
     place: IndexPlace,
     state_lock: StateLock,
     reindex: Reindex,
-    warn: Callable[[str], None],
+    warn: Warn,
 ) -> LiveIndex:
     """The workspace's index, loaded, or built by `reindex` when it must be."""
     state = place.state_dir.name
     db = place.db_path
     if db == ":memory:":
-        what = "a symbolic link" if place.state_dir.is_symlink() else "a file, not a folder"
-        warn(f"{state} is {what}: the index is kept in memory only")
+        what = "symlink" if place.state_dir.is_symlink() else "file"
+        warn(WorkspaceWarning("state_not_folder", state, what))
         return _rebuilt(LiveIndex(place, Store(":memory:")), reindex)
     assert isinstance(db, Path)
     live: LiveIndex | None = None
@@ -47,22 +48,22 @@ def open_live_index(
         live = LiveIndex(place, retry_busy(lambda: Store(db)))
         if live.stale_reason() is not None:
             # Another process may be building it right now: wait, then use what it built.
-            waited = lambda: warn("another process was building this index: waited for it")  # noqa: E731
+            waited = lambda: warn(WorkspaceWarning("waited_for_build"))  # noqa: E731
             with state_lock.held(waited):
                 reason = live.stale_reason()
                 if reason is not None:
                     if reason:
-                        warn(reason)
+                        warn(WorkspaceWarning("settings_changed"))
                     return _rebuilt(live, reindex)
         missing = _mostly_missing(live.store, place.root)
         if missing:
-            warn(f"{db.relative_to(place.root)}: {missing}; rebuilt from the files")
+            warn(WorkspaceWarning("mostly_missing", str(db.relative_to(place.root)), count=missing))
             with state_lock.held():
                 return _rebuilt(live, reindex)
         retry_busy(live.load)
         return live
     except StoreError as exc:
-        warn(f"{db.relative_to(place.root)}: {exc}; rebuilt from the files")
+        warn(WorkspaceWarning("damaged", str(db.relative_to(place.root)), str(exc)))
         if live is not None:
             live.store.close()
         remove_db(db)
@@ -71,16 +72,16 @@ def open_live_index(
         # A read-only mount, a folder we may not write, a full disk: not the index's fault,
         # and nothing to fix by deleting it; this run searches an index built in memory.
         if disk_full(exc):
-            why = "the disk is full"
+            why = WorkspaceWarning("disk_full")
         elif isinstance(exc, OSError) and (
             isinstance(exc, PermissionError) or exc.errno == errno.EROFS
         ):
-            why = f"cannot write {state}/ ({exc.strerror})"
+            why = WorkspaceWarning("unwritable", state, str(exc.strerror))
         else:
             raise
         if live is not None:
             live.store.close()
-        warn(f"{why}: index in memory")
+        warn(why)
         return _rebuilt(LiveIndex(place, Store(":memory:")), reindex)
 
 
@@ -91,12 +92,12 @@ MANY_FILES = 10_000
 _SAMPLE = 64
 
 
-def _mostly_missing(store: Store, root: Path) -> str:
-    """Why the store is not worth loading ("" when it is): it lists many files, and most of
-    a sample of them do not exist (a bounded check: a count and 64 look-ups)."""
+def _mostly_missing(store: Store, root: Path) -> int:
+    """How many files the store lists when it is not worth loading (0 when it is): many,
+    and most of a sample of them do not exist (a bounded check: a count and 64 look-ups)."""
     count, paths = retry_busy(lambda: store.sample_paths(_SAMPLE))
     if count <= MANY_FILES or not paths:
-        return ""
+        return 0
     absent = 0
     for path in paths:
         try:
@@ -104,8 +105,8 @@ def _mostly_missing(store: Store, root: Path) -> str:
         except (OSError, RemeError):
             absent += 1
     if absent * 4 <= len(paths) * 3:
-        return ""
-    return f"it lists {count} files, most of which do not exist"
+        return 0
+    return int(count)
 
 
 def _rebuilt(live: LiveIndex, reindex: Reindex) -> LiveIndex:
@@ -113,16 +114,13 @@ def _rebuilt(live: LiveIndex, reindex: Reindex) -> LiveIndex:
     return live
 
 
-def make_state_dir(place: IndexPlace, warn: Callable[[str], None]) -> None:
+def make_state_dir(place: IndexPlace, warn: Warn) -> None:
     """Create the state folder; in a vault, hidden and kept out of git, and an index that
     an older version left in the vault's `metadata/` is moved into it."""
     state = place.state_dir
     legacy = place.root / METADATA_DIR
     if place.mode == "vault" and not state.exists() and adopt_vault_index(legacy, state):
-        warn(
-            f"moved the index from {METADATA_DIR}/ to {state.name}/: in a vault, "
-            f"{METADATA_DIR}/ is notes like any other folder"
-        )
+        warn(WorkspaceWarning("index_moved", METADATA_DIR, state.name))
     state.mkdir(parents=True, exist_ok=True)
     if place.mode == "vault":
         # made once; whatever has the name stays (a symlink there is never written through)

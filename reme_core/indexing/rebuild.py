@@ -11,7 +11,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from reme_core.parse.parsing import (
 )
 from reme_core.progress import ProgressFn, counting
 from reme_core.store.database import Store, is_busy, retry_busy
+from reme_core.workspace_warning import Warn
 
 
 @dataclass(slots=True)
@@ -95,7 +96,7 @@ class Rebuild:
         scope: Scope,
         settings: ParseSettings,
         workers: int,
-        warn: Callable[[str], None],
+        warn: Warn,
     ) -> None:
         self.live = live
         self.root = live.place.root

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from reme_core.parse import pool_worker
 from reme_core.parse.parsing import ParsedBatch, parse_batch
 from reme_core.parse.settings import ParseSettings
+from reme_core.workspace_warning import Warn, WorkspaceWarning
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -93,7 +94,7 @@ def parse_many(
     settings: ParseSettings,
     workers: int = 0,
     progress: Callable[[int], None] | None = None,
-    warn: Callable[[str], None] | None = None,
+    warn: Warn | None = None,
     names: bool = False,
 ) -> Iterator[ParsedBatch]:
     """Yield parsed batches in order (map their terms with one `TermSpaces`, in that order).
@@ -114,7 +115,7 @@ def parse_many(
                     progress(n)
         except Exception as exc:  # the pool's start or its processes failed; nothing is lost
             if warn is not None:
-                warn(f"parallel parsing stopped ({type(exc).__name__}: {exc}); parsing here")
+                warn(WorkspaceWarning("parsing_here", detail=f"{type(exc).__name__}: {exc}"))
     for paths in batches[delivered:]:
         yield parse_batch(str(root), paths, settings, names=names)
         if progress:

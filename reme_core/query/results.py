@@ -6,8 +6,20 @@ of a hit as `reme-tui search` prints it.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+
+class SearchOutcome(enum.Enum):
+    """What a search came to, for the words a front end says when it has no hits: ranked
+    hits (or none), no words to search for, or the notes its filters alone listed."""
+
+    HITS = "hits"
+    NO_WORDS = "no_words"
+    NO_RESULTS = "no_results"
+    LISTED = "listed"
+    NONE_LISTED = "none_listed"
 
 
 @dataclass(slots=True)
@@ -47,16 +59,18 @@ class SearchHit:
 
 @dataclass(slots=True)
 class SearchResult:
-    """Hits, their neighbours, counts, and a message when there is nothing to search for."""
+    """Hits, their neighbours, counts, and what the search came to (`outcome`; `matched`:
+    how many notes the filters listed, of which `results` holds up to the limit)."""
 
     query: str
     results: list[SearchHit] = field(default_factory=list)
     link_expansion: dict[str, dict[str, list[Neighbour]]] = field(default_factory=dict)
     counts: dict[str, Any] = field(default_factory=dict)
-    message: str = ""
+    outcome: SearchOutcome = SearchOutcome.HITS
+    matched: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The structured result (`--json`)."""
+        """The structured result (`--json` adds the sentence its outcome reads as)."""
         return {
             "query": self.query,
             "results": [_hit_dict(h) for h in self.results],
@@ -65,7 +79,6 @@ class SearchResult:
                 for path, dirs in self.link_expansion.items()
             },
             "counts": self.counts,
-            "message": self.message,
         }
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from reme_core.errors import RemeError
 from reme_core.parse.anchors import line_ranges
 from reme_core.ports import Retrievable
+from reme_core.query.results import SearchOutcome
 from reme_core.text.tokenizer import est_tokens
 
 if TYPE_CHECKING:
@@ -46,10 +47,15 @@ class RetrieveResult:
     embedding_used: bool = False
     unresolved_links: list[str] = field(default_factory=list)
     dropped: list[RetrievedItem] = field(default_factory=list)
-    message: str = ""
+    outcome: SearchOutcome = SearchOutcome.HITS
+    """What the search under it came to (`matched`: the notes its filters listed)."""
+    matched: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The data (`--json` adds the sentence the outcome reads as)."""
+        data = asdict(self)
+        del data["outcome"], data["matched"]
+        return data
 
 
 def _link_item(ws: Retrievable, target: str, anchor: str, via: str) -> RetrievedItem | None:
@@ -83,7 +89,7 @@ def run_retrieve(
 ) -> RetrieveResult:
     """Search, inject one-hop link targets after their hit, de-duplicate, prefix-cut."""
     found = ws.search(query, limit=limit, expand_links=False)
-    result = RetrieveResult(query=query, message=found.message)
+    result = RetrieveResult(query=query, outcome=found.outcome, matched=found.matched)
     result.embedding_used = bool(found.counts.get("vector"))
     sequence: list[RetrievedItem] = []
     seen_chunks: set[tuple[str, int, int]] = set()

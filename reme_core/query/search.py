@@ -17,7 +17,7 @@ from reme_core.query.expansion import expand_many
 from reme_core.query.filters import SearchFilters, file_mask, validate_date
 from reme_core.query.notes import note_chunks
 from reme_core.query.options import ResolvedOptions
-from reme_core.query.results import SearchHit, SearchResult
+from reme_core.query.results import SearchHit, SearchOutcome, SearchResult
 from reme_core.query.text_checks import TextChecks, note_fields_text
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import fuse
@@ -66,7 +66,7 @@ def run_search(
     if not terms and not len(vec_docs) and filters.lists() and not phrases:
         return _listed_notes(ws, result, file_mask(index, filters), limit, options.order)
     if not terms and not len(vec_docs):
-        result.message = "Nothing to search for: the query has no words."
+        result.outcome = SearchOutcome.NO_WORDS
         result.counts = _counts(0, 0, 0, hybrid=False)
         return result
     fusion = ws.config.search.fusion
@@ -87,7 +87,7 @@ def run_search(
     hybrid = bool(len(kw.docs) and len(vec_docs))
     result.counts = _counts(len(vec_docs), len(kw.docs), len(hits), hybrid=hybrid)
     if not hits:
-        result.message = f"No results for {query!r}."
+        result.outcome = SearchOutcome.NO_RESULTS
     return result
 
 
@@ -290,8 +290,8 @@ def _listed_notes(
         if len(result.results) >= limit:
             break
     result.counts = _counts(0, 0, len(result.results), hybrid=False)
-    counted = "1 note matches" if len(paths) == 1 else f"{len(paths)} notes match"
-    result.message = counted if paths else "No note matches the filters."
+    result.outcome = SearchOutcome.LISTED if paths else SearchOutcome.NONE_LISTED
+    result.matched = len(paths)
     return result
 
 

@@ -1,4 +1,4 @@
-"""Where vector recall stands, as data (`VectorStatus`), and the one sentence made from it."""
+"""Where vector recall stands, as data (`VectorStatus`): `reme_tui.text` says it in words."""
 
 from __future__ import annotations
 
@@ -36,17 +36,3 @@ class VectorStatus:
 
 
 OFF = VectorStatus(VectorState.OFF)
-
-
-def describe_vectors(status: VectorStatus) -> str:
-    """The status as one line for the header and the CLI."""
-    match status.state:
-        case VectorState.OFF:
-            return "vectors off"
-        case VectorState.UNAVAILABLE:
-            return f"vectors unavailable: {status.reason}"
-        case VectorState.STARTING:
-            return f"vectors: starting {status.provider}"
-        case VectorState.EMBEDDING:
-            return f"vectors: embedding {status.done}/{status.total}"
-    return f"vectors on ({status.provider}, {status.store})"

@@ -23,6 +23,7 @@ from reme_core import (
 )
 from reme_core import daily_write as write_daily_note
 from reme_tui.agents.mcp_common import Date, Metadata, NotePath, Register, guarded, result
+from reme_tui.text.answers import frontmatter_deleted_text, frontmatter_updated_text
 from reme_tui.text.reports import delete_lines, edit_text, move_lines, save_text, write_text
 
 
@@ -143,7 +144,7 @@ def register_frontmatter_tools(tool: Register, ws: Workspace) -> None:
 
         def run() -> CallToolResult:
             report = update_frontmatter(ws, path, dict(metadata))
-            text = f"Updated {len(report.set_keys)} key(s) on {report.path}"
+            text = frontmatter_updated_text(report.path, len(report.set_keys))
             return result(text, report.to_dict())
 
         return guarded(run)
@@ -158,7 +159,7 @@ def register_frontmatter_tools(tool: Register, ws: Workspace) -> None:
         def run() -> CallToolResult:
             report = update_frontmatter(ws, path, remove=list(keys))
             missing = [k for k in keys if k not in report.removed_keys]
-            text = f"Deleted {len(report.removed_keys)} key(s) from {report.path}"
+            text = frontmatter_deleted_text(report.path, len(report.removed_keys))
             data = {"path": report.path, "deleted": report.removed_keys, "missing": missing}
             return result(text, data)
 

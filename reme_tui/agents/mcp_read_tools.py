@@ -25,8 +25,16 @@ from reme_core import (
     stat_path,
 )
 from reme_tui.agents.mcp_common import AnyPath, Date, NotePath, Register, guarded, result
-from reme_tui.text.answers import links_text, list_text, retrieve_text, traverse_text
-from reme_tui.text.reports import search_text, stat_text
+from reme_tui.text.answers import (
+    frontmatter_read_text,
+    health_text,
+    links_text,
+    listed_text,
+    no_daily_notes_text,
+    retrieve_text,
+    traverse_text,
+)
+from reme_tui.text.reports import search_dict, search_text, stat_text
 
 LIST_LIMIT = 100  # ReMe's default page; a vault may hold 50k notes
 Limit = Annotated[int, Field(ge=1, le=1000, description="most results to return")]
@@ -73,7 +81,7 @@ def register_query_tools(tool: Register, ws: Workspace) -> None:
                 options, strict_dates=strict_date_filter
             )
             found = ws.search(request.narrowed(start_date, end_date))
-            return result(search_text(found), found.to_dict())
+            return result(search_text(found), search_dict(found))
 
         return guarded(run)
 
@@ -91,7 +99,7 @@ def register_query_tools(tool: Register, ws: Workspace) -> None:
 
         def run() -> CallToolResult:
             got = ws.retrieve(query, limit, budget_tokens, expand_links, explain=True)
-            return result(retrieve_text(got, explain=True), got.to_dict())
+            return result(retrieve_text(got, explain=True), search_dict(got))
 
         return guarded(run)
 
@@ -200,11 +208,7 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
                 desc = node.description if node is not None else ""
                 entries.append({"path": p, "name": name, "description": desc})
             where = folder or "."
-            text = (
-                f"Listed {len(entries)} file(s) under {where}:\n{list_text(entries, len(paths))}"
-                if entries
-                else f"No files found under {where}."
-            )
+            text = listed_text(entries, len(paths), where)
             data = {
                 "path": folder,
                 "recursive": recursive,
@@ -229,7 +233,7 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
 
         def run() -> CallToolResult:
             meta = read_frontmatter(ws, path)
-            text = f"Read frontmatter from {path} ({len(meta)} key(s))"
+            text = frontmatter_read_text(path, len(meta))
             return result(text, {"path": path, "exists": True, "frontmatter": meta})
 
         return guarded(run)
@@ -242,7 +246,7 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
             notes = daily_notes(ws, date or None)
             day = notes[0]["path"].split("/")[1] if notes else (date or "today")
             lines = [_daily_line(n) for n in notes]
-            text = "\n".join(lines) if lines else f"No notes found for {day}"
+            text = "\n".join(lines) if lines else no_daily_notes_text(day)
             return result(text, {"date": date, "count": len(notes), "notes": notes})
 
         return guarded(run)
@@ -258,10 +262,8 @@ def register_listing_tools(tool: Register, ws: Workspace) -> None:
 
         def run() -> CallToolResult:
             stats = ws.stats().to_dict()
-            text = (
-                f"reme-tui v{version_text()} - healthy ({stats['files']} files, "
-                f"{stats['chunks']} chunks, {stats['links']} links indexed)"
-            )
+            counts = (stats["files"], stats["chunks"], stats["links"])
+            text = health_text(version_text(), *counts)
             return result(text, {"status": "healthy", "version": version_text(), **stats})
 
         return guarded(run)

@@ -33,7 +33,7 @@ from reme_tui.screens.bookmarks import BookmarksScreen
 from reme_tui.screens.pick_list import PickScreen
 from reme_tui.screens.tag_tree import TagTreeScreen
 from reme_tui.state import bookmarks_file
-from reme_tui.text.words import plural
+from reme_tui.text import hints, notices
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -46,7 +46,7 @@ class BrowseViews:
     def _workspace(self) -> Workspace | None:
         ws = self.screen.ws
         if ws is None:
-            self.screen.notify("The workspace is still opening.", timeout=2)
+            self.screen.notify(notices.STILL_OPENING, timeout=2)
         return ws
 
     def _in_thread(self, name: str, job: Callable[[], None]) -> None:
@@ -77,10 +77,10 @@ class BrowseViews:
         if query:
             rows.append((f"This search  {query}", bookmark_entry("search", query=query)))
         if not rows:
-            self.screen.notify("Open a note or type a search first.", timeout=2)
+            self.screen.notify(notices.BOOKMARK_NEEDS_SOMETHING, timeout=2)
             return
         file = bookmarks_file(ws.root, ws.mode)
-        hint = f"Enter bookmarks it · kept in {_shown_file(ws, file)}"
+        hint = hints.bookmark_here_hint(_shown_file(ws, file))
         self.screen.app.push_screen(
             PickScreen("Bookmark", rows, hint), partial(self._add_chosen, file)
         )
@@ -125,7 +125,7 @@ class BrowseViews:
     def _today(self, ws: Workspace) -> None:
         path, created = open_daily_note(ws)
         if created:
-            self._back_on_ui(self.screen.notify, path, title="Created today's note", timeout=3)
+            self._back_on_ui(self.screen.notify, path, title=notices.CREATED_TODAY, timeout=3)
         self._back_on_ui(self._open, path)
 
     def daily_step(self, step: int) -> None:
@@ -138,8 +138,7 @@ class BrowseViews:
         settings = daily_note_settings(ws.root, ws.mode)
         found = adjacent_daily_note(ws.files(), settings, here, step)
         if found is None:
-            which = "earlier" if step < 0 else "later"
-            self._back_on_ui(self.screen.notify, f"No {which} daily note.", timeout=2)
+            self._back_on_ui(self.screen.notify, notices.no_daily_note(step), timeout=2)
         else:
             self._back_on_ui(self._open, found)
 
@@ -158,9 +157,9 @@ class BrowseViews:
                     label.append("  (open)", "dim")
                 rows.append((label, path))
         if not rows:
-            self.screen.notify("No notes opened yet.", timeout=2)
+            self.screen.notify(notices.NO_HISTORY, timeout=2)
             return
-        hint = f"{plural(len(rows), 'recent note')}, newest first · Enter opens"
+        hint = hints.history_hint(len(rows))
         self.screen.app.push_screen(PickScreen("History", rows, hint), self._open)
 
     def random_note(self) -> None:
@@ -172,7 +171,7 @@ class BrowseViews:
     def _random(self, ws: Workspace, here: str) -> None:
         files = [p for p in ws.files() if p != here and p.endswith(".md")]
         if not files:
-            self._back_on_ui(self.screen.notify, "No other note to pick.", timeout=2)
+            self._back_on_ui(self.screen.notify, notices.NO_OTHER_NOTE, timeout=2)
             return
         self._back_on_ui(self._open, random.choice(files))
 

@@ -29,6 +29,7 @@ from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.state import WorkspaceState, load_state
+from reme_tui.text import hints, notices
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.files.view import FilesView
 from reme_tui.widgets.outline import OutlinePane
@@ -129,10 +130,10 @@ class RemeApp(App[None]):
         if worker.group == "search":
             main.search_pane.show_error(text)
             return
-        self.notify(text, title=f"{worker.name} failed", severity="error", timeout=8)
+        self.notify(text, title=notices.worker_failed(worker.name), severity="error", timeout=8)
         if worker.group == "open":
-            main.status.update_state(activity="could not open the workspace")
-            main.reader.show_message(f"[b]Could not open {self.root}[/b]\n\n{text}")
+            main.status.update_state(activity=hints.COULD_NOT_OPEN)
+            main.reader.show_message(hints.could_not_open(self.root, text))
         elif worker.group == "watcher":
             main.status.update_state(watcher=False)
         elif worker.group == "maintenance":

@@ -14,6 +14,7 @@ import posixpath
 from reme_core import Workspace, markdown_link_to, wikilink_to
 from reme_tui.app.host import Host
 from reme_tui.screens.copy import CopyChoice, CopyScreen
+from reme_tui.text import notices
 
 Target = tuple[str, int | None, int | None]  # path, first line, last line
 
@@ -64,7 +65,7 @@ class Copier:
         """Offer the choices for what has the focus."""
         ws, target = self.screen.ws, self.target()
         if ws is None or target is None:
-            self.screen.notify("Open or highlight a note to copy from.", timeout=2)
+            self.screen.notify(notices.COPY_NEEDS_A_NOTE, timeout=2)
             return
         self.screen.run_worker(
             lambda: self._offer(ws, target), thread=True, group="copy", name="copy", exclusive=True

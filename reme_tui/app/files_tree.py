@@ -19,6 +19,7 @@ from reme_tui.app.note_ops import NoteOps
 from reme_tui.app.pane_layout import FILES, PaneLayout
 from reme_tui.screens.new_folder import NewFolderScreen
 from reme_tui.services import FilesListed, FilesTimed, read_tree
+from reme_tui.text import notices
 from reme_tui.widgets.files.model import SORTS, FilesModel
 from reme_tui.widgets.files.pane import FilesPane
 
@@ -76,7 +77,7 @@ class FilesTree:
                 screen.focus_reader()
             return
         if screen.ws is None:
-            screen.notify("The workspace is still opening.", timeout=2)
+            screen.notify(notices.STILL_OPENING, timeout=2)
             return
         layout.choose_files(True)
         self.pane.view.focus()
@@ -149,9 +150,7 @@ class FilesTree:
             if ws is not None:
                 self.screen.app.push_screen(NewFolderScreen(ws, folder), self._folder_made)
         elif not path or model.is_folder(path):
-            self.screen.notify(
-                "A folder is not moved or deleted as a whole: highlight a note.", timeout=3
-            )
+            self.screen.notify(notices.FOLDER_NOT_MOVED, timeout=3)
         elif operation == "move":
             notes.move(path)
         elif operation == "delete":

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
-from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace, describe_vectors
+from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
 from reme_tui.app.browse_views import BrowseViews
 from reme_tui.app.clipboard import Copier
 from reme_tui.app.files_tree import FilesTree
@@ -49,7 +49,6 @@ from reme_tui.messages import (
     Undone,
     VectorsToggled,
 )
-from reme_tui.mode_text import mode_badge
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.services import (
     FilesListed,
@@ -61,6 +60,10 @@ from reme_tui.services import (
     run_query,
 )
 from reme_tui.settings import UserSettings
+from reme_tui.text import hints, notices
+from reme_tui.text.mode import mode_badge
+from reme_tui.text.opening import open_warnings
+from reme_tui.text.vectors import vectors_line
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.neighbours import NeighboursPane
 from reme_tui.widgets.reader.reader import Reader
@@ -149,7 +152,7 @@ class MainScreen(Host):
     def on_mount(self) -> None:
         self.progress_bar.display = False
         root = self.browser.root
-        self.status.update_state(workspace=root.name or str(root), activity="opening the index…")
+        self.status.update_state(workspace=root.name or str(root), activity=hints.OPENING_INDEX)
         query = self.search_pane.query_one("#query", Input)
         query.value = self.browser.app_state.last_query
         query.focus()
@@ -197,7 +200,7 @@ class MainScreen(Host):
     def _show_progress(self, verb: str, done: int, total: int) -> None:
         self.progress_bar.display = True
         self.progress_bar.update(total=max(total, 1), progress=done)
-        self.status.update_state(activity=f"{verb}: {total:,} notes found, {done:,} read")
+        self.status.update_state(activity=hints.progress_line(verb, total, done))
 
     def progress_done(self, activity: str = "") -> None:
         """Hide the bar; the header says `activity` (nothing by default)."""
@@ -222,12 +225,12 @@ class MainScreen(Host):
         """Show the opened workspace: counts, warnings, a first hint, results for the query."""
         self.progress_done()
         self.status.update_state(
-            mode=mode_badge(ws.mode_choice), vectors=describe_vectors(ws.vector_status())
+            mode=mode_badge(ws.mode_choice), vectors=vectors_line(ws.vector_status())
         )
         self.set_interval(VECTOR_POLL_SECONDS, self.upkeep.poll_vectors)
         self.status.update_stats(stats)
         ws.add_listener(self._on_batch)
-        for warning in ws.warnings:
+        for warning in open_warnings(ws.warnings, ws.recovery):
             self.notify(warning, title="Workspace", severity="warning")
         self.reader.show_welcome(ws.root, has_notes=bool(stats.files))
 
@@ -387,7 +390,7 @@ class MainScreen(Host):
         """Open a note by name (exact, prefix, typo), path or description."""
         ws = self.ws
         if ws is None:
-            self.notify("The workspace is still opening.", timeout=2)
+            self.notify(notices.STILL_OPENING, timeout=2)
             return
         recent = list(self.browser.app_state.recent)
         self.app.push_screen(SwitcherPalette(lambda: ranker_for(ws), recent, self.reader.path))
@@ -395,7 +398,7 @@ class MainScreen(Host):
     def action_tags(self) -> None:
         """Every tag with its count; the note chosen there opens in the reader."""
         if self.ws is None:
-            self.notify("The workspace is still opening.", timeout=2)
+            self.notify(notices.STILL_OPENING, timeout=2)
             return
         self.app.push_screen(TagsScreen(self.ws), self._tag_note_chosen)
 

@@ -15,6 +15,7 @@ from reme_core import FileRefused, PathRefused, Workspace
 from reme_tui.app.host import Host
 from reme_tui.messages import FollowLink, NoteUnreadable, OpenNote
 from reme_tui.services import NeighboursGathered, NoteRead, gather, load_note
+from reme_tui.text import notices
 from reme_tui.widgets.reader.note_view import parse_line_anchor
 from reme_tui.widgets.reader.reader import Place
 
@@ -44,9 +45,7 @@ class Navigator:
             screen.notify(str(exc), title="Link", severity="warning")
             return
         if node is None and not (ws.root / path).exists():
-            screen.notify(
-                f"Dangling link: {path} does not exist (yet).", title="Link", severity="warning"
-            )
+            screen.notify(notices.dangling_link(path), title="Link", severity="warning")
             return
         reader = screen.reader
         if record and path:
@@ -147,7 +146,7 @@ class Navigator:
     def back(self) -> None:
         """Return to the previous place."""
         reader = self.screen.reader
-        self._travel(reader.history.go_back(reader.here()), "Nothing to go back to.")
+        self._travel(reader.history.go_back(reader.here()), notices.NOTHING_BEHIND)
 
     def forward(self) -> None:
         """Undo a back."""

@@ -28,6 +28,7 @@ from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 from reme_tui.screens.pick_list import PickScreen
 from reme_tui.services import create_note, new_note_path
+from reme_tui.text import hints, notices
 from reme_tui.text.reports import deleted_toast, moved_toast, undone_toast
 from reme_tui.widgets.reader.note_links import LinkState
 
@@ -42,7 +43,7 @@ class NoteOps:
         """The open note's path, or "" after telling the user to open one."""
         path, ws = self.screen.reader.path, self.screen.ws
         if ws is None or not path or not (ws.root / path).exists():
-            self.screen.notify("Open a note first.", timeout=2)
+            self.screen.notify(notices.OPEN_A_NOTE_FIRST, timeout=2)
             return ""
         return path
 
@@ -50,7 +51,7 @@ class NoteOps:
         """The workspace, or None after saying it is still opening."""
         ws = self.screen.ws
         if ws is None:
-            self.screen.notify("The workspace is still opening.", timeout=2)
+            self.screen.notify(notices.STILL_OPENING, timeout=2)
         return ws
 
     def move(self, path: str = "") -> None:
@@ -88,10 +89,7 @@ class NoteOps:
         reader = self.screen.reader
         if reader.path != report.path:
             return
-        reader.forget(
-            f"[b]{report.path}[/b] was deleted.\n\n"
-            "Press [b]b[/b] to go back, or search for another note."
-        )
+        reader.forget(hints.gone(report.path, on_disk=False))
         self.screen.neighbours.clear(f"{report.path} was deleted.")
         if reader.history.back:
             self.screen.navigator.back()
@@ -144,13 +142,13 @@ class NoteOps:
                 screen = NewNoteScreen(ws, where, template)
                 self.screen.app.push_screen(screen, self.created)
 
-        hint = f"{len(templates)} templates · Enter chooses · Esc cancels"
-        self.screen.app.push_screen(PickScreen("New note from a template", rows, hint), chosen)
+        hint = hints.templates_hint(len(templates))
+        self.screen.app.push_screen(PickScreen(hints.NEW_FROM_TEMPLATE, rows, hint), chosen)
 
     def created(self, path: str | None) -> None:
         """A note was made here (the New-note dialog, a dangling link's): open it."""
         if path:
-            self.screen.notify(f"Created {path}", title="New note")
+            self.screen.notify(notices.created(path), title="New note")
             self.screen.navigator.open_path(path)
             self.screen.focus_reader()
 
@@ -164,9 +162,7 @@ class NoteOps:
             if ws.node(link.target) is not None or (ws.root / link.target).exists():
                 return False
         except RemeError as exc:  # e.g. `[[../../x]]`: a link out of the workspace
-            self.screen.notify(
-                f"This link cannot be followed: {exc}", title="Link", severity="warning"
-            )
+            self.screen.notify(notices.unfollowable_link(exc), title="Link", severity="warning")
             return True
         path = new_note_path(ws.root, link, self.screen.reader.path)
 

@@ -18,6 +18,7 @@ from textual.binding import Binding
 
 from reme_tui.app.host import Browser
 from reme_tui.settings import ensure_settings_file, load_settings, save_setting, settings_path
+from reme_tui.text import notices
 
 
 def binding_ids(*classes: type) -> set[str]:
@@ -64,7 +65,7 @@ class Preferences:
         try:
             save_setting(self.settings_file, "theme", theme)
         except OSError as exc:
-            self.app.notify(f"{self.settings_file}: cannot save the theme ({exc.strerror})")
+            self.app.notify(notices.cannot_save_theme(self.settings_file, exc.strerror))
             return
         self._saved_theme = theme
 
@@ -77,12 +78,12 @@ class Preferences:
                 subprocess.run([*shlex.split(editor), str(path)], check=False)
         except SuspendNotSupported:
             self.app.notify(
-                f"Edit {self.settings_file} from another shell; it applies at the next start.",
+                notices.edit_settings_elsewhere(self.settings_file),
                 title="Settings",
                 timeout=8,
             )
             return
         except OSError as exc:
-            self.app.notify(f"Cannot open {self.settings_file} with {editor!r}: {exc}")
+            self.app.notify(notices.cannot_open_with(self.settings_file, editor, exc))
             return
         self.apply(first=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from reme_core import properties
 from reme_tui.app.host import Host
 from reme_tui.screens.property_edit import PropertyChange, PropertyScreen
+from reme_tui.text import notices
 
 
 def edit_property(screen: Host) -> None:
@@ -13,7 +14,7 @@ def edit_property(screen: Host) -> None:
     reader, ws = screen.reader, screen.ws
     note = reader.note
     if ws is None or note is None or not reader.path:
-        screen.notify("Open a note first.", timeout=2)
+        screen.notify(notices.OPEN_A_NOTE_FIRST, timeout=2)
         return
     path = reader.path
     where, line = reader.view.current_place

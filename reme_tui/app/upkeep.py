@@ -14,10 +14,12 @@ from collections.abc import Callable
 
 from textual.app import SuspendNotSupported
 
-from reme_core import ReindexSummary, VectorStatus, describe_vectors
+from reme_core import ReindexSummary, VectorStatus
 from reme_tui.app.host import Host
 from reme_tui.messages import Optimized, Rebuilt, VectorsToggled
+from reme_tui.text import notices
 from reme_tui.text.reports import optimize_lines, rebuild_toast
+from reme_tui.text.vectors import VECTORS_SWITCHING, vectors_line
 
 
 class Upkeep:
@@ -37,7 +39,7 @@ class Upkeep:
         screen, ws = self.screen, self.screen.ws
         path, line = screen.reader.view.current_place
         if ws is None or not path or not (ws.root / path).exists():
-            screen.notify("Open a note first.", timeout=2)
+            screen.notify(notices.OPEN_A_NOTE_FIRST, timeout=2)
             return
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         command = [*shlex.split(editor), f"+{line}", str(ws.root / path)]
@@ -46,15 +48,14 @@ class Upkeep:
                 subprocess.run(command, check=False)
         except SuspendNotSupported:
             screen.notify(
-                f"This session has no terminal to lend {editor!r} (headless or web). Edit "
-                f"{path} from another shell: the watcher shows the change here.",
+                notices.no_terminal_to_lend(editor, path),
                 title="Edit",
                 severity="warning",
                 timeout=8,
             )
             return
         except OSError as exc:
-            screen.notify(f"Cannot run {editor!r}: {exc}", severity="error")
+            screen.notify(notices.cannot_run(editor, exc), severity="error")
             return
         self.sync()
         screen.navigator.read(screen.reader.path, list(screen.reader.view.ranges), "", None)
@@ -81,7 +82,7 @@ class Upkeep:
         """Show optimize's before → after."""
         self.last_optimize = lines
         self.screen.progress_done()
-        self.screen.notify("\n".join(lines), title="Optimize index: before → after", timeout=12)
+        self.screen.notify("\n".join(lines), title=notices.OPTIMIZE_TITLE, timeout=12)
         self.screen.refresh_stats()
 
     def rebuild(self) -> None:
@@ -116,9 +117,9 @@ class Upkeep:
         """Turn vector recall on or off; switching on may load a model, so in a worker."""
         ws = self.screen.ws
         if ws is None:
-            self.screen.notify("The workspace is still opening.", timeout=2)
+            self.screen.notify(notices.STILL_OPENING, timeout=2)
             return
-        self.screen.status.update_state(vectors="vectors: switching…")
+        self.screen.status.update_state(vectors=VECTORS_SWITCHING)
         self._run(
             lambda: self.screen.post_message(VectorsToggled(ws.toggle_vectors())),
             "maintenance",
@@ -127,7 +128,7 @@ class Upkeep:
 
     def vectors_toggled(self, status: VectorStatus) -> None:
         """Show the state vectors ended in (a warning when unavailable)."""
-        line = describe_vectors(status)
+        line = vectors_line(status)
         self.screen.status.update_state(vectors=line)
         bad = not status.ok
         self.screen.notify(line, title="Vectors", severity="warning" if bad else "information")
@@ -136,5 +137,5 @@ class Upkeep:
     def poll_vectors(self) -> None:
         """Keep the header's vector state current while a model starts or embeds (cheap)."""
         ws = self.screen.ws
-        if ws is not None and "switching" not in self.screen.status.state.vectors:
-            self.screen.status.update_state(vectors=describe_vectors(ws.vector_status()))
+        if ws is not None and self.screen.status.state.vectors != VECTORS_SWITCHING:
+            self.screen.status.update_state(vectors=vectors_line(ws.vector_status()))

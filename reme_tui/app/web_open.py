@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from reme_tui.app.host import Host
 from reme_tui.screens.web_link import OpenWebScreen, WebChoice
+from reme_tui.text import notices
 
 
 def has_display(env: Mapping[str, str] = os.environ) -> bool:
@@ -34,7 +35,7 @@ class WebOpener:
 
     def follow(self, url: str) -> None:
         if not url.lower().startswith(("http://", "https://")):
-            self.screen.notify("Only http and https links are opened.", severity="warning")
+            self.screen.notify(notices.ONLY_WEB_LINKS, severity="warning")
             return
         if has_display():
             self._open(url)
@@ -45,7 +46,7 @@ class WebOpener:
         if choice == "open":
             self._open(url)
         elif choice == "copy":
-            self._copy(url, "Copied: Web link")
+            self._copy(url, notices.WEB_COPIED)
 
     def _copy(self, url: str, title: str) -> None:
         self.screen.app.copy_to_clipboard(url)
@@ -58,8 +59,8 @@ class WebOpener:
             opened = webbrowser.open(url)
             app = self.screen.app
             if opened:
-                app.call_from_thread(self.screen.notify, url, title="Opening in the browser")
+                app.call_from_thread(self.screen.notify, url, title=notices.WEB_OPENING)
             else:
-                app.call_from_thread(self._copy, url, "No browser found: the link was copied")
+                app.call_from_thread(self._copy, url, notices.WEB_NO_BROWSER)
 
         self.screen.run_worker(start, thread=True, group="web", name="open web link")

@@ -96,11 +96,12 @@ def print_warnings(ws: Workspace, *, mode: bool = False) -> None:
     """The workspace's warnings (a rebuilt index, an index kept in memory) on stderr; first
     its mode and why, when `mode` or when worth saying (notes left out, layer-named folders
     read as notes)."""
-    from reme_tui.mode_text import mode_line, worth_saying
+    from reme_tui.text.mode import mode_line, worth_saying
+    from reme_tui.text.opening import open_warnings
 
     if mode or worth_saying(ws.mode_choice):
         message(f"reme-tui: {mode_line(ws.mode_choice)}")
-    for warning in ws.warnings:
+    for warning in open_warnings(ws.warnings, ws.recovery):
         message(f"reme-tui: warning: {warning}")
 
 

@@ -18,7 +18,7 @@ from reme_tui.cli.commands import (
     whole_number,
 )
 from reme_tui.text.answers import retrieve_text
-from reme_tui.text.reports import write_text
+from reme_tui.text.reports import search_dict, write_text
 
 
 def _retrieve_args(p: argparse.ArgumentParser) -> None:
@@ -40,7 +40,7 @@ def run_retrieve(args: argparse.Namespace) -> int:
         args.query, args.limit, args.budget_tokens, not args.no_links, explain=args.explain
     )
     if args.json:
-        emit_json(result.to_dict())
+        emit_json(search_dict(result))
     else:
         print(retrieve_text(result, explain=args.explain))
     return EXIT_OK

@@ -48,8 +48,8 @@ from reme_tui.text.terminal import message, terminal_safe_stdout
 def run_reindex(path: Path, vectors: bool | None = None) -> int:
     """Rebuild derived state from the files with a progress bar, then print a summary; with
     vector recall on, also embed every chunk without a stored vector and wait for it."""
-    from reme_core import describe_vectors
     from reme_tui.cli.progress import console_progress
+    from reme_tui.text.vectors import vectors_line
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
@@ -68,7 +68,7 @@ def run_reindex(path: Path, vectors: bool | None = None) -> int:
         rate = f"{v.embedded / v.embed_seconds:.1f}" if v.embedded and v.embed_seconds else "-"
         print(
             f"vectors {v.progress()[0]}  embedded {v.embedded}  reused {v.reused}  "
-            f"chunks/s {rate}  {describe_vectors(ws.vector_status())}"
+            f"chunks/s {rate}  {vectors_line(ws.vector_status())}"
         )
     return EXIT_OK
 
@@ -234,7 +234,7 @@ def report_crash(exc: Exception) -> None:
 def say_mode(path: Path) -> None:
     """The browser's first line on stderr: the workspace's mode and why (its header says it
     too). A bad reme.yaml is left for the browser to explain."""
-    from reme_tui.mode_text import mode_line
+    from reme_tui.text.mode import mode_line
 
     root = path.resolve()
     try:

@@ -20,7 +20,7 @@ from reme_tui.cli.commands import (
     whole_number,
 )
 from reme_tui.text.answers import links_text, traverse_text
-from reme_tui.text.reports import optimize_lines, search_text
+from reme_tui.text.reports import optimize_lines, search_dict, search_text
 from reme_tui.text.terminal import message
 
 if TYPE_CHECKING:
@@ -83,18 +83,15 @@ def vectors_override(args: argparse.Namespace) -> dict[str, Any]:
 def wait_for_vectors(ws: Workspace) -> None:
     """Embed what is missing (progress bar on a terminal) so a one-shot answer is hybrid;
     an unavailable provider is a warning, and the answer is keyword-only."""
-    from reme_core import describe_vectors
     from reme_tui.cli.progress import console_progress
+    from reme_tui.text.vectors import keyword_only_warning
 
     if ws.vectors is None:
         return
     with console_progress("Embedding", "chunks") as progress:
         ws.wait_for_vectors(progress=progress)
     if not ws.vectors.ready:
-        print(
-            f"reme-tui: warning: {describe_vectors(ws.vector_status())}; keyword search only",
-            file=sys.stderr,
-        )
+        print(keyword_only_warning(ws.vector_status()), file=sys.stderr)
 
 
 @command("search", "search the workspace")(_search_args)
@@ -120,7 +117,7 @@ def run_search(args: argparse.Namespace) -> int:
     given = (args.start_date, args.end_date, tuple(args.paths), tuple(args.tag or ()))
     result = ws.search(request.narrowed(*given))
     if args.json:
-        emit_json(result.to_dict())
+        emit_json(search_dict(result))
     else:
         print(search_text(result))
     return EXIT_OK

@@ -18,12 +18,11 @@ from textual.worker import Worker, WorkerState
 
 from reme_core import Bookmark, load_bookmarks, remove_bookmark
 from reme_tui.screens.pick_list import PickScreen
-from reme_tui.text.words import plural
+from reme_tui.text import hints
 from reme_tui.widgets.safe_text import drawable
 
 KIND_MARK = {"file": "▪", "search": "⌕", "folder": "▸", "url": "↗", "group": "▾"}
 OPENABLE = {"file", "search", "folder", "url"}
-HINT = "Enter opens · d removes · Esc closes"
 
 
 def bookmark_label(mark: Bookmark) -> Text:
@@ -35,7 +34,7 @@ def bookmark_label(mark: Bookmark) -> Text:
     if target and target != mark.title:
         text.append(f"  {drawable(target)}", "dim")
     if mark.kind not in OPENABLE and mark.kind != "group":
-        text.append(f"  ({drawable(mark.kind)}: kept, opens in Obsidian)", "dim italic")
+        text.append(hints.foreign_bookmark(drawable(mark.kind)), "dim italic")
     return text
 
 
@@ -75,8 +74,7 @@ class BookmarksScreen(PickScreen[Bookmark]):
         rows = [(bookmark_label(m), m if m.kind in OPENABLE else None) for m in message.marks]
         self.show_rows(rows)
         n = sum(1 for m in message.marks if m.kind != "group")
-        empty = "No bookmarks yet: Ctrl+B bookmarks the open note, a heading or the search."
-        self._hint(f"{plural(n, 'bookmark')} · {HINT}" if n else empty)
+        self._hint(hints.bookmarks_hint(n))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A file that cannot be read or written says so here (nothing is lost)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from reme_tui.text import hints
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -31,15 +31,8 @@ class CreateNoteScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Create the linked note?", classes="title")
-            yield Static(
-                Text.assemble(
-                    drawable(self.written),
-                    " points at a note that does not exist yet.\nCreate ",
-                    (drawable(self.path), "bold"),
-                    " and open it?",
-                )
-            )
+            yield Label(hints.CREATE_LINKED, classes="title")
+            yield Static(hints.create_linked(drawable(self.written), drawable(self.path)))
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button("Create", variant="primary", id="create")

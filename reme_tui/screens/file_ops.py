@@ -30,6 +30,7 @@ from reme_core import (
     suffix_warnings,
 )
 from reme_tui.services import create_note
+from reme_tui.text import hints
 from reme_tui.text.reports import move_preview
 from reme_tui.text.words import dangling
 
@@ -109,14 +110,14 @@ class MoveScreen(FileOpScreen[MoveReport]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(f"Move or rename {self.src}"), classes="title")
+            yield Label(Text(hints.move_title(self.src)), classes="title")
             yield Input(
                 value=self.src,
                 placeholder="new workspace-relative path",
                 select_on_focus=False,
                 id="dst",
             )
-            yield Checkbox("Rewrite links that point at it", value=True, id="rewrite")
+            yield Checkbox(hints.REWRITE_LINKS, value=True, id="rewrite")
             yield Static("", classes="preview", id="move-preview")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
@@ -131,7 +132,7 @@ class MoveScreen(FileOpScreen[MoveReport]):
     def refresh_preview(self) -> None:
         dst = self.query_one("#dst", Input).value.strip()
         if not dst or dst == self.src:
-            self.show("Type the new path.")
+            self.show(hints.TYPE_NEW_PATH)
             return
         self._dry_run(dst, self.query_one("#rewrite", Checkbox).value)
 
@@ -155,7 +156,7 @@ class MoveScreen(FileOpScreen[MoveReport]):
         warnings = suffix_warnings(self.src, dst)
         if warnings and self._warned != dst:
             self._warned = dst
-            self.show("\n".join([*warnings, "Press Move again to move it anyway."]), True)
+            self.show("\n".join([*warnings, hints.MOVE_ANYWAY]), True)
             return
         self._move(dst, self.query_one(Checkbox).value)
 
@@ -186,11 +187,11 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(f"Delete {self.path}?"), classes="title")
-            yield Label("It moves to .trash/ in the workspace; Ctrl+Z puts it back.")
-            yield Static("Looking for links to it…", classes="preview", id="delete-preview")
+            yield Label(hints.TRASH_EXPLAINED)
+            yield Static(hints.LOOKING_FOR_LINKS, classes="preview", id="delete-preview")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
-                yield Button("Move to trash", variant="error", id="delete")
+                yield Button(hints.MOVE_TO_TRASH, variant="error", id="delete")
 
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
@@ -204,7 +205,7 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
             self.post_message(self.Preview(str(exc), True))
             return
         if not links:
-            text = "No other note links to it."
+            text = hints.NO_INBOUND
         else:
             lines = [f"{dangling(len(links), ahead=True)}:"]
             lines += [f"  {x.path}:{x.line}  {x.raw}" for x in links]
@@ -241,7 +242,7 @@ class NewNoteScreen(FileOpScreen[str]):
     def compose(self) -> ComposeResult:
         start = f"{self.folder.strip('/')}/" if self.folder.strip("/") else ""
         vault = self.ws.mode == "vault"
-        optional = " (optional: a vault note gets no frontmatter unless given)" if vault else ""
+        optional = hints.VAULT_NAME_OPTIONAL if vault else ""
         with Vertical():
             yield Label("New note", classes="title")
             if self.template:

@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 
 from reme_core import RemeError, Workspace
 from reme_tui.services import local_graph
+from reme_tui.text import hints, notices
 from reme_tui.text.words import plural
 from reme_tui.widgets.graph.canvas import draw
 from reme_tui.widgets.graph.layout import layout, nearest
@@ -78,7 +79,7 @@ class GraphScreen(Screen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#graph-filter", Input).display = False
         self.view.focus()
-        self._say("Drawing the graph…")
+        self._say(hints.DRAWING_GRAPH)
 
     def on_resize(self) -> None:
         self._redraw(self.centre)
@@ -112,7 +113,7 @@ class GraphScreen(Screen[str | None]):
     def _drawn(self, message: Drawn) -> None:
         picture = message.picture
         if picture is None:
-            self._say(f"No graph for {drawable(self.centre)}: {message.error}")
+            self._say(hints.no_graph(drawable(self.centre), message.error))
             return
         graph = picture.graph
         selected = message.selected if message.selected in picture.layout.placed else graph.centre
@@ -128,7 +129,7 @@ class GraphScreen(Screen[str | None]):
             header.append(f", {len(picture.layout.hidden)} without room")
         if graph.filter:
             header.append(f"  filter: {drawable(graph.filter)}", style="italic")
-        header.append("   → links to  ← links here  ↔ both", style="dim")
+        header.append(hints.GRAPH_LEGEND, style="dim")
         self.header.update(header)
 
     # -- keys ----------------------------------------------------------------------------------
@@ -147,7 +148,7 @@ class GraphScreen(Screen[str | None]):
         if node is None:
             return None
         if not node.path:
-            self.notify(f"{node.label}: notes folded to keep the graph readable.", timeout=3)
+            self.notify(notices.folded(node.label), timeout=3)
             return None
         return node.path
 
@@ -156,7 +157,7 @@ class GraphScreen(Screen[str | None]):
         path = self._selected_note()
         if path is not None and path != self.centre:
             self.centre = path
-            self._say(f"Drawing the graph of {drawable(path)}…")
+            self._say(hints.drawing_graph_of(drawable(path)))
             self._redraw(path)
 
     def action_open(self) -> None:

@@ -9,6 +9,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from reme_core import RemeError, Workspace
 from reme_tui.screens.file_ops import FileOpScreen
+from reme_tui.text import hints
 
 
 class NewFolderScreen(FileOpScreen[str]):
@@ -45,7 +46,7 @@ class NewFolderScreen(FileOpScreen[str]):
     def _confirm(self) -> None:
         path = self.query_one("#folder-path", Input).value.strip().strip("/")
         if not path:
-            self.show("Type the folder's path.", True)
+            self.show(hints.TYPE_FOLDER_PATH, True)
             return
         self._make(path)
 

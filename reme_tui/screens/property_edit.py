@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from reme_core import Property, RemeError, property_value
+from reme_tui.text import hints
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -80,7 +81,7 @@ class PropertyScreen(ModalScreen[PropertyChange | None]):
         key = self.query_one("#property-key", Input).value.strip()
         error = self.query_one("#property-error", Static)
         if not key:
-            error.update("A property needs a key.")
+            error.update(hints.NEEDS_A_KEY)
             return
         try:
             value = property_value(self._kind(), self.query_one("#value", Input).value)

@@ -18,7 +18,7 @@ from textual.widgets.tree import TreeNode
 
 from reme_core import TagCount
 from reme_tui.screens.tags import TagListing
-from reme_tui.text.words import plural
+from reme_tui.text import hints
 from reme_tui.widgets.safe_text import drawable
 
 TREE_CSS = """
@@ -86,11 +86,7 @@ class TagTreeScreen(TagListing):
         grow(tree.root, "")
         tree.root.expand()
         n = len(message.tags)
-        self._status(
-            f"{plural(n, 'tag')} · Enter lists a tag's notes · ←/→ fold"
-            if n
-            else "No tags in this workspace."
-        )
+        self._status(hints.tag_tree_hint(n))
         tree.cursor_line = 0
 
     @on(Tree.NodeSelected, "#tag-tree")
@@ -108,7 +104,7 @@ class TagTreeScreen(TagListing):
         options.display = True
         options.focus()
         self.query_one("#tag-tree-title", Label).update(Text(f"Notes tagged #{drawable(tag.tag)}"))
-        self._status(f"{plural(tag.count, 'note')} · Enter opens · Esc: the tree")
+        self._status(hints.tagged_notes_hint(tag.count, "the tree"))
 
     @on(OptionList.OptionSelected, "#tag-tree-notes")
     def _note_chosen(self, event: OptionList.OptionSelected) -> None:

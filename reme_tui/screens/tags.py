@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from reme_core import TagCount, Workspace, list_tags
-from reme_tui.text.words import plural
+from reme_tui.text import hints
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -42,7 +42,7 @@ class TagListing(ModalScreen[str | None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A failed listing says so where the tags would be (never a silent empty view)."""
         if event.worker.group == "tags" and event.state is WorkerState.ERROR:
-            self._status(f"Cannot list the tags: {event.worker.error}")
+            self._status(hints.cannot_list_tags(event.worker.error))
 
     @dataclass
     class Loaded(Message):
@@ -97,7 +97,7 @@ class TagsScreen(TagListing):
         )
         self.query_one("#tags-title", Label).update("Tags")
         n = len(self.tags)
-        self._status(f"{len(picked)} of {plural(n, 'tag')} · Enter lists a tag's notes")
+        self._status(hints.tags_hint(len(picked), n))
 
     def _show_notes(self, tag: TagCount) -> None:
         self.shown = tag
@@ -105,7 +105,7 @@ class TagsScreen(TagListing):
         options.clear_options()
         options.add_options(Option(Text(drawable(path)), id=path) for path in tag.paths)
         self.query_one("#tags-title", Label).update(Text(f"Notes tagged #{drawable(tag.tag)}"))
-        self._status(f"{plural(tag.count, 'note')} · Enter opens · Esc: all tags")
+        self._status(hints.tagged_notes_hint(tag.count, "all tags"))
         options.highlighted = 0 if tag.paths else None
         options.focus()
 

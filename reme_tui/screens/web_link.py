@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from reme_tui.text import hints
 from reme_tui.widgets.safe_text import drawable
 
 WebChoice = Literal["open", "copy"]
@@ -31,15 +31,8 @@ class OpenWebScreen(ModalScreen[WebChoice | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Open the web link?", classes="title")
-            yield Static(
-                Text.assemble(
-                    (drawable(self.url), "bold"),
-                    "\nThis terminal has no display of its own (it may be remote): the system"
-                    " browser would start on this machine. Copy the link instead to open it"
-                    " where you are.",
-                )
-            )
+            yield Label(hints.OPEN_WEB_LINK, classes="title")
+            yield Static(hints.no_display(drawable(self.url)))
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button("Copy link", id="copy")

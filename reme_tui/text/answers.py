@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reme_tui.text.reports import search_note
 from reme_tui.text.words import plural
 
 if TYPE_CHECKING:
@@ -15,7 +16,9 @@ def retrieve_text(result: RetrieveResult, explain: bool = False) -> str:
     """One block per retrieved item (hit or link target), then the budget line; with
     `explain`, the items the budget dropped."""
     if not result.items:
-        return result.message or f"No results for {result.query!r}."
+        return search_note(result.query, result.outcome, result.matched) or (
+            f"No results for {result.query!r}."
+        )
     lines: list[str] = []
     for item in result.items:
         if item.source == "hit":
@@ -86,3 +89,32 @@ def list_text(entries: list[dict[str, str]], total: int) -> str:
     elif not entries:
         lines.append("no indexed files match")
     return "\n".join(lines)
+
+
+# -- ReMe's tool answers: its own words, byte for byte ("key(s)", "file(s)"), which its agents read
+def listed_text(entries: list[dict[str, str]], total: int, where: str) -> str:
+    """`list`'s answer: how many files under the folder, then one per line."""
+    if not entries:
+        return f"No files found under {where}."
+    return f"Listed {len(entries)} file(s) under {where}:\n{list_text(entries, total)}"
+
+
+def frontmatter_read_text(path: str, keys: int) -> str:
+    return f"Read frontmatter from {path} ({keys} key(s))"
+
+
+def frontmatter_updated_text(path: str, keys: int) -> str:
+    return f"Updated {keys} key(s) on {path}"
+
+
+def frontmatter_deleted_text(path: str, keys: int) -> str:
+    return f"Deleted {keys} key(s) from {path}"
+
+
+def no_daily_notes_text(day: str) -> str:
+    return f"No notes found for {day}"
+
+
+def health_text(version: str, files: int, chunks: int, links: int) -> str:
+    """`health_check`'s answer: the server answers, and what its index holds."""
+    return f"reme-tui v{version} - healthy ({files} files, {chunks} chunks, {links} links indexed)"

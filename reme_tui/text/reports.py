@@ -6,7 +6,7 @@ imported for checking only: the CLI imports this before its index modules load."
 from __future__ import annotations
 
 from itertools import groupby
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reme_tui.text.words import dangling, plural
 
@@ -19,8 +19,10 @@ if TYPE_CHECKING:
         NoteStat,
         OptimizeReport,
         ReindexSummary,
+        RetrieveResult,
         SaveReport,
         SearchHit,
+        SearchOutcome,
         SearchResult,
         UndoReport,
         WriteReport,
@@ -28,10 +30,35 @@ if TYPE_CHECKING:
 
 
 # -- search ---------------------------------------------------------------------------------------
+def search_note(query: str, outcome: SearchOutcome, matched: int) -> str:
+    """The sentence a search's outcome reads as: none for ranked hits; why there are none;
+    how many notes its filters alone listed."""
+    match outcome.value:
+        case "no_words":
+            return "Nothing to search for: the query has no words."
+        case "no_results":
+            return f"No results for {query!r}."
+        case "listed":
+            return f"{plural(matched, 'note')} {'matches' if matched == 1 else 'match'}"
+        case "none_listed":
+            return "No note matches the filters."
+    return ""
+
+
+def search_dict(result: SearchResult | RetrieveResult) -> dict[str, Any]:
+    """A search's or a retrieve's `--json` (and MCP structured content): the core's data and
+    the sentence its outcome reads as, under `message`."""
+    data = result.to_dict()
+    data["message"] = search_note(result.query, result.outcome, result.matched)
+    return data
+
+
 def search_text(result: SearchResult) -> str:
     """The answer to a search: one block per hit, then its outlinks and inlinks."""
     if not result.results:
-        return result.message or f"No results for {result.query!r}."
+        return search_note(result.query, result.outcome, result.matched) or (
+            f"No results for {result.query!r}."
+        )
     return "\n".join(hit_text(h, result.link_expansion.get(h.path)) for h in result.results)
 
 

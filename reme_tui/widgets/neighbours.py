@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from reme_core import Neighbour, TraverseNode
 from reme_tui.messages import OpenNote
-from reme_tui.text.words import plural
+from reme_tui.text import hints
 from reme_tui.widgets.neighbour_entry import Entry, EntryVisual, Target, header, neighbour
 
 
@@ -87,7 +87,7 @@ class NeighboursPane(Vertical):
         self._targets: list[Target | None] = []
 
     def compose(self) -> ComposeResult:
-        yield Static("Open a note to see its links.", id="neighbours-message")
+        yield Static(hints.LINKS_WAITING, id="neighbours-message")
         yield OptionList(id="neighbours-list")
 
     def on_mount(self) -> None:
@@ -119,13 +119,13 @@ class NeighboursPane(Vertical):
             message.update(data.error)
         elif not self.traverse_mode:
             entries = data.link_entries
-            mentions = plural(len(data.mentions), "mention", commas=True)
-            message.update(f"{len(data.outlinks):,} out · {len(data.inlinks):,} in · {mentions}")
+            counts = (len(data.outlinks), len(data.inlinks), len(data.mentions))
+            message.update(hints.link_counts(*counts))
         elif data.traverse is None:
-            message.update("Gathering the notes within 2 links…")
+            message.update(hints.GATHERING)
         else:
             entries = data.traverse_entries
-            message.update(f"{len(data.traverse):,} notes within 2 links")
+            message.update(hints.within_two_links(len(data.traverse)))
         self._targets = [e.target for e in entries]
         options = [
             Option(EntryVisual(e), id=f"n{i}", disabled=e.target is None)

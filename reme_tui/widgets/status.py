@@ -17,7 +17,7 @@ class IndexState:
     """Everything the header shows; the app replaces it as things change."""
 
     workspace: str = ""
-    mode: str = ""  # the mode and why, in a few words (`mode_text.mode_badge`)
+    mode: str = ""  # the mode and why, in a few words (`text.mode.mode_badge`)
     files: int | None = None
     chunks: int | None = None
     tombstones: int | None = None

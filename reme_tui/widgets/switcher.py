@@ -27,12 +27,12 @@ from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hit
 from textual.widgets import Input
 
 from reme_tui.messages import OpenNote
+from reme_tui.text import hints
 from reme_tui.widgets.note_ranking import NoteRanker, top_folder
 from reme_tui.widgets.safe_text import drawable
 
 DISCOVER_LIMIT = 200
 SEARCH_LIMIT = 50
-PLACEHOLDER = "Open note: name, path or description…"
 
 
 class SwitcherPalette(CommandPalette):
@@ -57,7 +57,7 @@ class SwitcherPalette(CommandPalette):
         """`notes` reads the ranker over the workspace's notes (run in a thread: it may wait on
         the index); `recent`: the recently opened notes, newest first; `near`: the open
         note's path ("" for none), whose top folder ranks first."""
-        super().__init__(providers=[NoteSwitcher], placeholder=PLACEHOLDER)
+        super().__init__(providers=[NoteSwitcher], placeholder=hints.SWITCHER_PLACEHOLDER)
         self.notes = notes
         self.recent = recent
         self.near = near

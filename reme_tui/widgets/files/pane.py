@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
+from reme_tui.text import hints
 from reme_tui.text.words import plural
 from reme_tui.widgets.files.model import FilesModel
 from reme_tui.widgets.files.view import FilesView
@@ -48,7 +49,7 @@ class FilesPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Files"
-        self.status = Static("Reading the notes…", id="files-status")
+        self.status = Static(hints.READING_NOTES, id="files-status")
         self.view = FilesView(id="files-tree")
 
     def compose(self) -> ComposeResult:
@@ -83,7 +84,7 @@ class FilesPane(Vertical):
         if model.filter:  # what is typed first: a narrow pane cuts the line's end
             line = Text.assemble((model.filter, "bold"), ("▏", "dim"), (f" {count}", "dim"))
         else:
-            line = Text.assemble(("type to filter", "dim"), f"  {count}")
+            line = Text.assemble((hints.TYPE_TO_FILTER, "dim"), f"  {count}")
         if model.sort != "name":
             line.append(f"  {SORT_WORDS[model.sort]}", "dim")
         self.status.update(line)

@@ -24,6 +24,7 @@ from textual.strip import Strip
 
 from reme_core import MARKDOWN_STYLES, RenderedLine
 from reme_tui.messages import FollowLink
+from reme_tui.text import notices
 from reme_tui.widgets.reader.anchors import find_anchor_line, parse_line_anchor
 from reme_tui.widgets.reader.note_links import LinkState
 from reme_tui.widgets.reader.wrap import wrap_cuts
@@ -280,7 +281,7 @@ class NoteView(ScrollView, can_focus=True):
 
     def _move_link(self, step: int) -> None:
         if not self._nav:
-            self.notify("This note has no links.", timeout=2)
+            self.notify(notices.NO_LINKS_HERE, timeout=2)
             return
         if self.link_cursor is None or self.link_cursor not in self._link_at:
             top = self._item_at_row(int(self.scroll_y))
@@ -299,7 +300,7 @@ class NoteView(ScrollView, can_focus=True):
         """Follow the link under the cursor (Tab selects one first)."""
         link = self.selected_link
         if link is None:
-            self.notify("Press Tab to select a link, then Enter to follow it.", timeout=3)
+            self.notify(notices.SELECT_A_LINK, timeout=3)
             return
         self.post_message(
             FollowLink(

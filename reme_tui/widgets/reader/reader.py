@@ -22,6 +22,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from reme_core import FileNode, RemeError, RenderedLine
+from reme_tui.text import hints, notices
 from reme_tui.widgets.outline import OutlinePane
 from reme_tui.widgets.reader.note_data import NoteData, render_note
 from reme_tui.widgets.reader.note_links import LinkState
@@ -92,7 +93,7 @@ class Reader(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="reader-header")
-        yield Static("Opening the workspace…", id="reader-message")
+        yield Static(hints.OPENING, id="reader-message")
         with Horizontal(id="reader-body"):
             yield NoteView(id="note")
             yield OutlinePane(id="outline")
@@ -121,17 +122,9 @@ class Reader(Vertical):
         """The first words once the workspace is open: the keys that matter most, or where
         notes go while there are none."""
         if has_notes:
-            self.show_message(
-                "Search on the left ([b]/[/b]), or press [b]o[/b] to open a note by name.\n\n"
-                "In a note: [b]Tab[/b] selects a link, [b]Enter[/b] follows it, "
-                "[b]b[/b] goes back;\n[b]r[/b] renames, [b]n[/b] makes a new note, "
-                "[b]l[/b] shows or hides the links, [b]Ctrl+P[/b] has the rest."
-            )
+            self.show_message(hints.WELCOME)
         else:
-            self.show_message(
-                f"[b]This workspace has no notes yet.[/b]\n\nAdd Markdown files under "
-                f"{root} (daily/, digest/ or any folder) and they appear here."
-            )
+            self.show_message(hints.no_notes_yet(root))
 
     def _show(self, which: str) -> None:
         self.query_one("#reader-message").display = which == "message"
@@ -162,12 +155,9 @@ class Reader(Vertical):
             self.note = None
             self.view.clear()
             self.query_one(OutlinePane).show_headings([])
-            self.show_message(
-                f"[b]{path}[/b] was deleted (or moved) on disk.\n\n"
-                "Press [b]b[/b] to go back, or search for another note."
-            )
+            self.show_message(hints.gone(path, on_disk=True))
         else:
-            self.notify(f"{path} is an attachment, not a note ({reason}).", severity="warning")
+            self.notify(notices.attachment(path, reason), severity="warning")
 
     def show_note(
         self,
@@ -200,7 +190,7 @@ class Reader(Vertical):
         if anchor and not ranges:
             line = find_anchor_line(view.lines, anchor)
             if line is None:
-                self.notify(f"#{anchor} is not in {note.path}; showing the top.", timeout=3)
+                self.notify(notices.anchor_missing(anchor, note.path), timeout=3)
             ranges = [(line, line)] if line else []
         self._update_header(note.path, note.node)
         self.query_one(OutlinePane).show_headings(note.headings)
@@ -237,7 +227,7 @@ class Reader(Vertical):
         ranges and scroll place)."""
         note = self.note
         if note is None or not self.path or self.query_one("#reader-message").display:
-            self.notify("Open a note first.", timeout=2)
+            self.notify(notices.OPEN_A_NOTE_FIRST, timeout=2)
             return
         self.markdown_mode = not self.markdown_mode
         if not self.markdown_mode:
@@ -277,7 +267,9 @@ class Reader(Vertical):
         self._set_busy(False)
         error = event.worker.error
         text = str(error) if isinstance(error, RemeError) else f"{type(error).__name__}: {error}"
-        self.notify(text, title=f"{event.worker.name} failed", severity="error", timeout=8)
+        self.notify(
+            text, title=notices.worker_failed(event.worker.name), severity="error", timeout=8
+        )
 
     def _set_busy(self, busy: bool) -> None:
         self.border_subtitle = "rendering…" if busy else ""

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from reme_core import FilterSamples, SearchHit, parse_query
 from reme_tui.messages import OpenNote, SearchRequested
-from reme_tui.text.words import plural
+from reme_tui.text import hints
 from reme_tui.widgets.search.hit_block import HitBlock
 
 DEBOUNCE_SECONDS = 0.15
@@ -32,21 +32,15 @@ def help_text(samples: FilterSamples) -> str:
     """What the search box accepts, its examples taken from the open workspace: a real top
     folder and the dates its notes span (a date example only when a note has a date)."""
     folder = f"{samples.folder}/" if samples.folder else "folder/"
-    dates = ""
+    dates = None
     if samples.first_date and samples.last_date:
-        dates = f"[b]after:[/b]{samples.first_date}  [b]before:[/b]{samples.last_date}\n"
-    return (
-        "Type to search.\n\n"
-        f'[b]"exact phrase"[/b]  [b]-word[/b]  [b]path:[/b]{escape(folder)}  [b]tag:[/b]x\n'
-        f"{dates}A filter alone lists its notes ([b]sort:mtime[/b]: newest first).\n\n"
-        "↓/Enter moves to the results; Enter opens a hit."
-    )
+        dates = (samples.first_date, samples.last_date)
+    return hints.search_help(escape(folder), dates)
 
 
 def placeholder(samples: FilterSamples) -> str:
     """The empty box's one-line example."""
-    example = f" path:{samples.folder}/" if samples.folder else ""
-    return f'Search  (e.g. words "a phrase" -word{example})'
+    return hints.search_placeholder(samples.folder or "")
 
 
 @dataclass(slots=True)
@@ -124,7 +118,7 @@ class SearchPane(Vertical):
             self.hits = []
             self.query_one(OptionList).clear_options()
             empty = not self.query_text.strip()
-            self.set_status(help_text(self.samples) if empty else "Add a word to search for.")
+            self.set_status(help_text(self.samples) if empty else hints.ADD_A_WORD)
             return
         self.post_message(SearchRequested(self.query_text, parsed))
 
@@ -132,7 +126,7 @@ class SearchPane(Vertical):
         """A query the index refused (a bad date, say): explain it under the box."""
         self.hits = []
         self.query_one(OptionList).clear_options()
-        self.set_status(f"[b red]Query error:[/] {message}")
+        self.set_status(hints.query_error(message))
 
     def show_results(self, line: str, found: Found) -> None:
         """Paint a finished search, unless the query changed meanwhile."""
@@ -151,19 +145,15 @@ class SearchPane(Vertical):
             options += [None, Option(prompt, id=f"hit{i}")] if i else [Option(prompt, id=f"hit{i}")]
         results.set_options(options)
         if hits:
-            more = (
-                " (showing the first 50: refine the query for more)"
-                if len(hits) >= MAX_HITS
-                else ""
-            )
+            more = hints.MORE_HITS if len(hits) >= MAX_HITS else ""
             timing = f" in {seconds * 1000:.0f} ms" if self.show_timing else ""
-            self.set_status(f"{plural(len(hits), 'hit')}{timing}{more}")
+            self.set_status(hints.hits_line(len(hits), timing, more))
             keep = next(
                 (i for i, h in enumerate(hits) if previous and h.chunk_id == previous.chunk_id), 0
             )
             results.highlighted = keep
         else:
-            self.set_status(message or "No results.")
+            self.set_status(message or hints.NO_RESULTS)
 
     def highlighted_target(self) -> tuple[str, int, int] | None:
         """The highlighted hit's path and line range (what `y` copies here)."""
