@@ -14,6 +14,7 @@ import numpy as np
 
 from reme_core.dates import file_date
 from reme_core.index.bm25 import BM25Index
+from reme_core.index.found_links import FoundLinks
 from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.index.name_field import NameColumns, NameRows
 from reme_core.index.postings_builder import PostingsBuilder
@@ -61,6 +62,7 @@ class IndexColumns:
     links: LinkColumns  # literal targets, as written
     names: NameColumns | None = None  # the Latin name field, when it was built
     props: NameColumns | None = None  # the Latin property field, likewise
+    found: FoundLinks | None = None  # a vault's links resolved (None: resolve them at load)
     # False for a snapshot's postings: `PostingLists` checks each term's when first read
     postings_checked: bool = True
 
