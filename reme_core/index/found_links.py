@@ -8,19 +8,19 @@ notes, so `FoundLinks` keeps each link's found target (a column beside the liter
 the attachments they were found among, compared with a walk after the first screen
 (`MemoryIndex.attachments_differ`).
 
-Like all derived state it is checked when read (`targets`): a found target other than the
-literal one must be a note or one of the attachments, found for a literal that is no note,
-and attachments must be workspace-relative text.
+Like all derived state it is checked when read (`resolved`): a found target other than the
+literal one must be a note or one of the attachments, and attachments must be
+workspace-relative text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from reme_core.index.index_columns import check_relative
 from reme_core.index.link_columns import LinkColumns
 from reme_core.index.stored_text import pack_json, unpack_json
 
@@ -56,9 +56,12 @@ class FoundLinks:
         if not isinstance(value, dict):
             return None
         extra, attachments = value.get("extra"), value.get("attachments")
-        if not isinstance(extra, list) or not _paths(extra):
+        if not isinstance(extra, list) or not isinstance(attachments, list | None):
             return None
-        if attachments is not None and not _paths(attachments):
+        try:
+            check_relative(extra)
+            check_relative(attachments or [])
+        except ValueError:
             return None
         return cls(target, extra, attachments)
 
@@ -77,9 +80,7 @@ class FoundLinks:
             def name(i: int) -> str:
                 return strings[i] if i < len(strings) else self.extra[i - len(strings)]
 
-            if any(strings[i] in notes for i in np.unique(links.target[moved]).tolist()):
-                return None  # a link to a note by its literal path finds that note
-            for i in np.unique(target[moved]).tolist():
+            for i in set(target[moved].tolist()):  # (np.unique would import numpy.ma)
                 path = name(i)
                 if path not in notes and path not in others:
                     return None
@@ -95,16 +96,3 @@ class FoundLinks:
             links.line,
             links.embed,
         )
-
-
-def _paths(values: Any) -> bool:
-    """Workspace-relative text paths: no NUL, no absolute path, no empty, "." or ".."
-    segment."""
-    return isinstance(values, list) and all(
-        isinstance(v, str)
-        and v
-        and "\0" not in v
-        and not v.startswith("/")
-        and all(s not in ("", ".", "..") for s in v.split("/"))
-        for v in values
-    )

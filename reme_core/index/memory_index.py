@@ -148,8 +148,7 @@ class MemoryIndex:
             self.found_unsaved = True
             return None
         if stored.attachments is not None:
-            self._attachment_paths = list(stored.attachments)
-            self._attachments = ObsidianResolver(self._attachment_paths)
+            self._attachment_paths = list(stored.attachments)  # indexed on first need
             self.attachments_unchecked = True
         self._found_pending = (links, resolved)
         return resolved
@@ -191,7 +190,7 @@ class MemoryIndex:
         key = (posixpath.dirname(source) if folder is None else folder, raw, literal)
         found = memo.get(key)
         if found is None or not (
-            found == literal or found in self.nodes or found in (self._attachments or ())
+            found == literal or found in self.nodes or found in (self._attachment_resolver() or ())
         ):
             finder = self.link_finder()
             assert finder is not None  # vaults only
@@ -470,9 +469,11 @@ class MemoryIndex:
         if self._list_attachments is None:
             return None
         if self._attachments is None:
-            others = [p for p in self._list_attachments() if p not in self.nodes]
-            self._attachment_paths = others
-            self._attachments = ObsidianResolver(others)
+            if self._attachment_paths is None:
+                self._attachment_paths = [
+                    p for p in self._list_attachments() if p not in self.nodes
+                ]
+            self._attachments = ObsidianResolver(self._attachment_paths)
         return self._attachments
 
     def _resolved(self, path: str) -> list[FileLink]:

@@ -87,7 +87,7 @@ class IndexPlace:
 
     def _exists(self, relpath: str) -> bool:
         try:  # os.path, not pathlib: `stats` asks this of every dangling target
-            return os.path.exists(os.path.join(self.root, normalize_relpath(relpath)))
+            return os.path.exists(f"{self.root}/{normalize_relpath(relpath)}")
         except RemeError:
             return False
 
