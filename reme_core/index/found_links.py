@@ -20,9 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reme_core.index.index_columns import check_relative
 from reme_core.index.link_columns import LinkColumns
-from reme_core.index.stored_text import pack_json, unpack_json
+from reme_core.index.stored_text import check_relative, pack_json, unpack_json
 
 
 @dataclass(slots=True)

@@ -8,22 +8,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
 from reme_core.dates import file_date
 from reme_core.index.bm25 import BM25Index
+from reme_core.index.found_links import FoundLinks
 from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.index.name_field import NameColumns, NameRows
 from reme_core.index.postings_builder import PostingsBuilder
-from reme_core.index.stored_text import JsonRows, is_mapping, is_text_list
+from reme_core.index.stored_text import JsonRows, check_relative, is_mapping, is_text_list
 from reme_core.parse.note_names import NameTerms
 from reme_core.store.database import BatchWrite, ChunkArrays, FileRow
 from reme_core.text.joined_strings import JoinedStrings
-
-if TYPE_CHECKING:
-    from reme_core.index.found_links import FoundLinks
 
 T = TypeVar("T")
 
@@ -154,22 +152,6 @@ def _check_links(links: LinkColumns) -> None:
         raise ValueError("link columns do not fit their strings")
     if len(links) and not (links.source.all() and links.target.all()):
         raise ValueError("a link without a source or a target")  # "" is string 0
-
-
-def check_relative(paths: Sequence[str]) -> None:
-    """ValueError unless every path is workspace-relative text (one pass over them joined)."""
-    _check_text(paths, "paths")
-    joined = "\0".join(paths)
-    # Every segment of every path between NULs: none may be empty (absolute paths, "//"),
-    # "." or "..", and a path may hold no NUL of its own.
-    segments = f"\0{joined}\0".replace("/", "\0")
-    if paths and (
-        joined.count("\0") != len(paths) - 1
-        or "\0\0" in segments
-        or "\0.\0" in segments
-        or "\0..\0" in segments
-    ):
-        raise ValueError("a path is not workspace-relative")
 
 
 def _check_text(values: Sequence[str], what: str) -> None:
