@@ -114,3 +114,31 @@ def test_found_targets_outside_the_vault_are_refused(
             assert extra[0] not in {link.target_path for link in ws.outlinks("b/sub/x.md")}
         finally:
             ws.close()
+
+
+def test_an_edit_after_a_warm_open_resolves_as_a_cold_one(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    """The first batch after a warm open takes the snapshot's resolutions in and makes the
+    name index then: a changed note's links find what a full resolution finds."""
+    from reme_core import Changes
+
+    root = make_tree(VAULT)
+    Workspace.open(root).close()
+    Workspace.open(root).close()
+    ws = Workspace.open(root, sync=False)
+    try:
+        (root / "b/sub/x.md").write_text("[[Note]] [[Missing]] ![[pic.png]]\n", "utf-8")
+        ws.apply(Changes(modified=["b/sub/x.md"]))  # the same notes: resolutions kept
+        assert inlinks(ws, "b/Note.md") == {"b/sub/x.md"}
+        assert inlinks(ws, "img/pic.png") == {"b/sub/x.md"}
+        assert inlinks(ws, "b/sub/Other.md") == set()
+        (root / "a/y.md").write_text("[[Note]] ![[pic.png]] [[Other]]\n", encoding="utf-8")
+        (root / "b/sub/x.md").write_text("[[Note]] [[Missing]]\n", encoding="utf-8")
+        ws.apply(Changes(added=["a/y.md"], modified=["b/sub/x.md"]))
+        assert inlinks(ws, "a/Note.md") == {"a/y.md"}  # the nearest folder's Note from a/
+        assert inlinks(ws, "b/Note.md") == {"b/sub/x.md"}
+        assert inlinks(ws, "img/pic.png") == {"a/y.md"}
+        assert inlinks(ws, "b/sub/Other.md") == {"a/y.md"}
+    finally:
+        ws.close()
