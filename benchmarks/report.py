@@ -86,6 +86,20 @@ TARGETS = (
         "first open in the browser / --reindex", "open_first", "first_over_reindex_p50", 1.3, "×"
     ),
     Target(
+        "warm open of a public vault / bare textual+numpy",
+        "open_warm_vault",
+        "open_over_bare_p50",
+        2.5,
+        "×",
+    ),
+    Target(
+        "first open of a public vault / --reindex",
+        "open_first_vault",
+        "first_over_reindex_p50",
+        1.3,
+        "×",
+    ),
+    Target(
         "search job / ranking, 4-20 links per note, p50",
         "job_dense",
         "job_over_ranking_p50",

@@ -18,7 +18,7 @@ import numpy as np
 from benchmarks.context import Context, Result, cli, lat, timed
 from benchmarks.corpus import corpus_paths, query_sets
 from benchmarks.measure import median, percentile, run_measured, time_calls
-from benchmarks.open_scenarios import open_first, open_warm
+from benchmarks.open_scenarios import open_first, open_first_vault, open_warm, open_warm_vault
 from benchmarks.ratio_scenarios import cold, job, job_dense
 from benchmarks.rebuild_scenarios import floor, reindex
 from benchmarks.wait_scenarios import under_batch
@@ -347,6 +347,8 @@ SCENARIOS: dict[str, Callable[[Context], Result]] = {
     "under_batch": under_batch,
     "open_warm": open_warm,
     "open_first": open_first,
+    "open_warm_vault": open_warm_vault,
+    "open_first_vault": open_first_vault,
     "query": query,
     "bm25s": bm25s_compare,
     "edit": edit,

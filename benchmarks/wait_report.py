@@ -4,29 +4,15 @@ the same run, with the load average the machine had while it was measured."""
 from __future__ import annotations
 
 from benchmarks.context import Result
+from benchmarks.open_scenarios import PUBLIC_VAULT
 
 
 def waits(results: dict[str, Result]) -> list[str]:
     """The opens, a search while a batch commits, and the search job on dense links."""
     out = ["## What the person waits for", ""]
-    w, f = results.get("open_warm"), results.get("open_first")
     b, d = results.get("under_batch"), results.get("job_dense")
-    if w is not None and w.status == "ok":
-        m = w.metrics
-        out.append(
-            f"- warm open in the browser (pty, until the file count is drawn): p50 "
-            f"**{m['open_p50_s']:.2f} s**, p95 {m['open_p95_s']:.2f} s; bare `python -c "
-            f"'import textual.app, numpy'` {m['bare_p50_s']:.2f} s: "
-            f"**{m['open_over_bare_p50']:.2f}×** (load {m['load_avg_1m']:.1f})"
-        )
-    if f is not None and f.status == "ok":
-        m = f.metrics
-        out.append(
-            f"- first open of a never-indexed copy in the browser: "
-            f"**{m['first_open_p50_s']:.2f} s**; `--reindex` of another copy "
-            f"{m['reindex_p50_s']:.2f} s: "
-            f"**{m['first_over_reindex_p50']:.2f}×** (load {m['load_avg_1m']:.1f})"
-        )
+    for suffix, of in (("", "the corpus"), ("_vault", PUBLIC_VAULT)):
+        out += _opens(results.get(f"open_warm{suffix}"), results.get(f"open_first{suffix}"), of)
     if b is not None and b.status == "ok":
         m = b.metrics
         out.append(
@@ -46,3 +32,24 @@ def waits(results: dict[str, Result]) -> list[str]:
             f"it (load {m['load_avg_1m']:.1f})"
         )
     return [*out, ""] if len(out) > 2 else []
+
+
+def _opens(w: Result | None, f: Result | None, of: str) -> list[str]:
+    out = []
+    if w is not None and w.status == "ok":
+        m = w.metrics
+        out.append(
+            f"- warm open of {of} in the browser (pty, until the file count is drawn): p50 "
+            f"**{m['open_p50_s']:.2f} s**, p95 {m['open_p95_s']:.2f} s; bare `python -c "
+            f"'import textual.app, numpy'` {m['bare_p50_s']:.2f} s: "
+            f"**{m['open_over_bare_p50']:.2f}×** (load {m['load_avg_1m']:.1f})"
+        )
+    if f is not None and f.status == "ok":
+        m = f.metrics
+        out.append(
+            f"- first open of a never-indexed copy of {of} in the browser: "
+            f"**{m['first_open_p50_s']:.2f} s** (p95 {m['first_open_p95_s']:.2f} s); "
+            f"`--reindex` of another copy {m['reindex_p50_s']:.2f} s: "
+            f"**{m['first_over_reindex_p50']:.2f}×** (load {m['load_avg_1m']:.1f})"
+        )
+    return out

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import corpus
+from benchmarks import corpus, open_scenarios
 from benchmarks.report import render
 from benchmarks.scenarios import SCENARIOS, Context, run
 
@@ -17,6 +17,11 @@ OPTIONAL = {"tui": {"pending"}, "vectors": {"skipped"}, "bm25s": {"skipped"}}
 @pytest.fixture()
 def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Context:
     monkeypatch.setattr(corpus, "CACHE", tmp_path / "corpus")
+    vault = tmp_path / "vaults" / open_scenarios.PUBLIC_VAULT  # the public vault's stand-in
+    (vault / ".obsidian").mkdir(parents=True)
+    for i in range(5):
+        (vault / f"Note {i}.md").write_text(f"# Note {i}\n\nsee [[Note {i + 1}]]\n", "utf-8")
+    monkeypatch.setattr(open_scenarios, "VAULTS", vault.parent)
     return Context(n_files=30, seed=3, runs=1, quick=True, scratch=tmp_path / "scratch")
 
 

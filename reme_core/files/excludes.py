@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 GITIGNORE = ".gitignore"
 _MAX_GITIGNORE_BYTES = 1 << 20
@@ -20,10 +24,10 @@ class Excludes:
     __slots__ = ("_spec", "patterns")
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        from pathspec import GitIgnoreSpec  # here: a workspace without excludes never loads it
-
         self.patterns = tuple(patterns)
-        self._spec = GitIgnoreSpec.from_lines(self.patterns)
+        # Compiled on the first match: a warm open walks nothing before its first screen,
+        # and pathspec's import (~0.1 s) waits for the walk after it.
+        self._spec: GitIgnoreSpec | None = None
 
     @classmethod
     def for_workspace(cls, root: Path, patterns: Sequence[str], gitignore: bool) -> Excludes | None:
@@ -39,6 +43,10 @@ class Excludes:
 
     def excludes(self, relpath: str, is_dir: bool = False) -> bool:
         """Whether a file (or, with ``is_dir``, a folder and all below it) is kept out."""
+        if self._spec is None:
+            from pathspec import GitIgnoreSpec  # here: a workspace without excludes never loads it
+
+            self._spec = GitIgnoreSpec.from_lines(self.patterns)
         return self._spec.match_file(relpath + "/" if is_dir else relpath)
 
 

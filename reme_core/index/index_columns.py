@@ -14,10 +14,11 @@ import numpy as np
 
 from reme_core.dates import file_date
 from reme_core.index.bm25 import BM25Index
+from reme_core.index.found_links import FoundLinks
 from reme_core.index.link_graph import LinkColumns, LinkColumnsBuilder, link_columns
 from reme_core.index.name_field import NameColumns, NameRows
 from reme_core.index.postings_builder import PostingsBuilder
-from reme_core.index.stored_text import JsonRows, is_mapping, is_text_list
+from reme_core.index.stored_text import JsonRows, check_relative, is_mapping, is_text_list
 from reme_core.parse.note_names import NameTerms
 from reme_core.store.database import BatchWrite, ChunkArrays, FileRow
 from reme_core.text.joined_strings import JoinedStrings
@@ -61,6 +62,7 @@ class IndexColumns:
     links: LinkColumns  # literal targets, as written
     names: NameColumns | None = None  # the Latin name field, when it was built
     props: NameColumns | None = None  # the Latin property field, likewise
+    found: FoundLinks | None = None  # a vault's links resolved (None: resolve them at load)
     # False for a snapshot's postings: `PostingLists` checks each term's when first read
     postings_checked: bool = True
 
@@ -95,18 +97,7 @@ def _check_files(files: FileColumns) -> None:
     ids = np.asarray(files.ids)
     if n and (ids[0] < 0 or ids[-1] >= n + _MAX_ID_GAP or np.any(ids[1:] <= ids[:-1])):
         raise ValueError("file ids are not ascending and bounded")
-    _check_text(files.paths, "paths")
-    joined = "\0".join(files.paths)
-    # Every segment of every path between NULs: none may be empty (absolute paths, "//"),
-    # "." or "..", and a path may hold no NUL of its own.
-    segments = f"\0{joined}\0".replace("/", "\0")
-    if n and (
-        joined.count("\0") != n - 1
-        or "\0\0" in segments
-        or "\0.\0" in segments
-        or "\0..\0" in segments
-    ):
-        raise ValueError("a path is not workspace-relative")
+    check_relative(files.paths)
     _check_text(files.hashes, "hashes")
     _check_text(files.origins, "origins")
     if files.tags and len(files.tags) != n:

@@ -21,6 +21,7 @@ from reme_core.dates import file_date
 from reme_core.index.bm25 import BM25Index
 from reme_core.index.chunk_table import ChunkTable
 from reme_core.index.file_table import FileTable
+from reme_core.index.found_links import FoundLinks
 from reme_core.index.index_columns import IndexColumns, check_columns
 from reme_core.index.link_graph import LinkColumns, LinkGraph
 from reme_core.index.link_resolution import LinkFinder, ObsidianResolver
@@ -46,9 +47,20 @@ class MemoryIndex:
         self.files = FileTable()
         self.chunks = ChunkTable()
         self.graph = LinkGraph(exists=exists)
-        self.resolver: ObsidianResolver | None = ObsidianResolver([]) if obsidian else None
+        self._obsidian = obsidian
+        self._resolver: ObsidianResolver | None = None  # made on first need (`resolver`)
         self._list_attachments = attachments
         self._attachments: ObsidianResolver | None = None
+        self._attachment_paths: list[str] | None = None  # what `_attachments` was made of
+        # (folder, written, literal) -> the path found: valid for the notes and attachments
+        # as they are, so emptied by `relink_all`; filled from a snapshot's found links when
+        # first needed (`_found_pending`: the loaded links, literal and resolved)
+        self._found: dict[tuple[str, str, str], str] = {}
+        self._found_pending: tuple[LinkColumns, LinkColumns] | None = None
+        # Attachments adopted from a snapshot, not yet compared with a walk (`attachments_differ`)
+        self.attachments_unchecked = False
+        # Links resolved that the loaded snapshot lacked: the next snapshot keeps them.
+        self.found_unsaved = False
         self._version = 0  # bumped by every change of a node: keys the filter caches
         # Chunk rowids whose stored text is known to match their file (reme_core.query.chunk_check):
         # those this process indexed, and those checked against the disk since the load.
@@ -89,10 +101,10 @@ class MemoryIndex:
         links = cols.links
         self.nodes = NodeTable(files, links)
         self._version += 1
-        if self.resolver is not None:
-            for path in paths:
-                self.resolver.add(path)
-            links = self._resolved_columns(links)
+        if self._obsidian:
+            self._resolver = None
+            adopted = self._adopt_found(cols.found, links)
+            links = adopted if adopted is not None else self._resolved_columns(links)
         self.graph.load(list(paths), links)
         for kind, stored in ((NAMES, cols.names), (PROPERTIES, cols.props)):
             if stored is not None:
@@ -120,6 +132,71 @@ class MemoryIndex:
             entry = self._cache[key]
         return entry[1].columns(self.files.slots(paths))
 
+    @property
+    def resolver(self) -> ObsidianResolver | None:
+        """Obsidian's resolution over the notes (None: memory mode's literal paths), made
+        on first need: a warm open takes its links as found (`FoundLinks`)."""
+        if self._obsidian and self._resolver is None:
+            self._resolver = ObsidianResolver(list(self.nodes))
+        return self._resolver
+
+    def _adopt_found(self, stored: FoundLinks | None, links: LinkColumns) -> LinkColumns | None:
+        """``links`` as a snapshot found them, with the attachments they were found among
+        (compared with a walk after the first screen); None when there are none that stand."""
+        resolved = stored.resolved(links, self.nodes) if stored is not None else None
+        if stored is None or resolved is None:
+            self.found_unsaved = True
+            return None
+        if stored.attachments is not None:
+            self._attachment_paths = list(stored.attachments)  # indexed on first need
+            self.attachments_unchecked = True
+        self._found_pending = (links, resolved)
+        return resolved
+
+    def found_links(self, links: LinkColumns) -> FoundLinks | None:
+        """``links`` (literal) as found now, for the snapshot (None: memory mode)."""
+        if not self._obsidian:
+            return None
+        attachments = None if self._attachment_paths is None else list(self._attachment_paths)
+        return FoundLinks.of(links, self._resolved_columns(links), attachments)
+
+    def _memo(self) -> dict[tuple[str, str, str], str]:
+        """The found paths by (folder, written, literal) target, a snapshot's taken in."""
+        if self._found_pending is not None:
+            links, resolved = self._found_pending
+            self._found_pending = None
+            strings, found = links.strings, resolved.strings
+            sources, raws = links.source.tolist(), links.raw.tolist()
+            for i, (t, f) in enumerate(zip(links.target.tolist(), resolved.target.tolist())):
+                literal = strings[t]
+                if literal and literal not in self.nodes:
+                    source = strings[sources[i]]
+                    key = (posixpath.dirname(source), strings[raws[i]] or literal, literal)
+                    self._found.setdefault(key, found[f])
+        return self._found
+
+    def attachments_differ(self, listed: Iterable[str]) -> bool:
+        """Whether the vault's files other than notes (``listed``: every file, a walk made
+        after the first screen) are not those the snapshot's resolutions were made among."""
+        self.attachments_unchecked = False
+        others = {p for p in listed if p not in self.nodes}
+        return others != set(self._attachment_paths or ())
+
+    def _find(self, source: str, literal: str, raw: str, folder: str | None = None) -> str:
+        """What ``source``'s link finds (the literal target when nothing), once per
+        (folder, written, literal) target while the files stay the same (a found note
+        since removed is looked for again)."""
+        memo = self._memo()
+        key = (posixpath.dirname(source) if folder is None else folder, raw, literal)
+        found = memo.get(key)
+        if found is None or not (
+            found == literal or found in self.nodes or found in (self._attachment_resolver() or ())
+        ):
+            finder = self.link_finder()
+            assert finder is not None  # vaults only
+            found = memo[key] = finder.find(source, literal, raw) or literal
+        return found
+
     def _resolved_columns(self, links: LinkColumns) -> LinkColumns:
         """Obsidian vaults: each literal target that is not a note, found as `_resolved` does.
 
@@ -133,24 +210,19 @@ class MemoryIndex:
         target = links.target.copy()
         sources, raws = links.source.tolist(), links.raw.tolist()
         folder_of: dict[int, str] = {}
-        resolved: dict[tuple[str, str, str], int] = {}
-        finder = self.link_finder()
         for i, t in enumerate(links.target.tolist()):
             literal = strings[t]
             if not literal or literal in self.nodes:
                 continue
+            source = strings[sources[i]]
             folder = folder_of.get(sources[i])
             if folder is None:
-                folder = folder_of[sources[i]] = posixpath.dirname(strings[sources[i]])
-            raw = strings[raws[i]] or literal
-            found_id = resolved.get((folder, raw, literal))
+                folder = folder_of[sources[i]] = posixpath.dirname(source)
+            found = self._find(source, literal, strings[raws[i]] or literal, folder)
+            found_id = sid.get(found)
             if found_id is None:
-                found = finder.find(strings[sources[i]], literal, raw) if finder else None
-                found = found or literal
-                if found not in sid:
-                    sid[found] = len(strings)
-                    strings.append(found)
-                found_id = resolved[folder, raw, literal] = sid[found]
+                found_id = sid[found] = len(strings)
+                strings.append(found)
             target[i] = found_id
         return LinkColumns(
             strings,
@@ -169,8 +241,8 @@ class MemoryIndex:
         self._changed_at[path] = self._version
         self.nodes.put(node)
         self.files.put(path, file_id, origin, file_date(path, node.frontmatter))
-        if self.resolver is not None:
-            self.resolver.add(path)
+        if self._resolver is not None:
+            self._resolver.add(path)
 
     def remove_file(self, path: str) -> None:
         """Tombstone a file's chunks and drop its node and outgoing edges."""
@@ -188,8 +260,8 @@ class MemoryIndex:
             self.nodes.discard(path)
             self.files.remove(path)
             self.graph.remove_file(path)
-            if self.resolver is not None:
-                self.resolver.remove(path)
+            if self._resolver is not None:
+                self._resolver.remove(path)
         if dead:
             self.bm25.remove_many(np.concatenate(dead))
 
@@ -255,6 +327,7 @@ class MemoryIndex:
             names = self.name_columns(paths)
         with part:
             props = self.name_columns(paths, PROPERTIES)
+            found = self.found_links(links)
         return IndexColumns(
             vocab=vocab,
             postings=postings,
@@ -267,6 +340,7 @@ class MemoryIndex:
             links=links,
             names=names,
             props=props,
+            found=found,
         )
 
     # -- filters (cached per version: searches between batches reuse them) ------------------
@@ -378,7 +452,9 @@ class MemoryIndex:
 
     def relink_all(self) -> None:
         """Re-resolve every file's links (Obsidian resolution depends on the set of files)."""
-        self._attachments = None
+        self._attachments = self._attachment_paths = None
+        self._found, self._found_pending = {}, None
+        self.found_unsaved = True
         self.relink(list(self.nodes))
 
     def link_finder(self) -> LinkFinder | None:
@@ -393,15 +469,17 @@ class MemoryIndex:
         if self._list_attachments is None:
             return None
         if self._attachments is None:
-            others = (p for p in self._list_attachments() if p not in self.nodes)
-            self._attachments = ObsidianResolver(others)
+            if self._attachment_paths is None:
+                self._attachment_paths = [
+                    p for p in self._list_attachments() if p not in self.nodes
+                ]
+            self._attachments = ObsidianResolver(self._attachment_paths)
         return self._attachments
 
     def _resolved(self, path: str) -> list[FileLink]:
         node = self.nodes.get(path)
         links = node.links if node is not None else []
-        finder = self.link_finder()
-        if finder is None:
+        if not self._obsidian:
             return [link for link in links if link.target_path]
         out = []
         for link in links:
@@ -409,7 +487,7 @@ class MemoryIndex:
                 continue
             target = link.target_path
             if target not in self.nodes:
-                target = finder.find(path, target, link.raw_target or target) or target
+                target = self._find(path, target, link.raw_target or target)
             out.append(
                 FileLink(
                     path,

@@ -36,6 +36,7 @@ from typing import IO, Any
 import numpy as np
 
 from reme_core.files.state_files import NEW_FILE, open_regular
+from reme_core.index.found_links import FoundLinks
 from reme_core.index.index_columns import FileColumns, IndexColumns
 from reme_core.index.link_columns import LinkColumns
 from reme_core.index.name_field import NameColumns
@@ -109,6 +110,12 @@ _PROP_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
     "prop_tfs": (_I4, ("props",)),
     "prop_vocab": (np.dtype("u1"), (None,)),
 }
+# A vault's links as resolved, and the attachments among which (`FoundLinks`): optional too.
+_FOUND_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
+    "found_target": (_I4, ("links",)),
+    "found_head": (np.dtype("u1"), (None,)),
+}
+_OPTIONAL = (_NAME_MEMBERS, _PROP_MEMBERS, _FOUND_MEMBERS)
 _SHARED = ("postings", "names", "props")  # dimensions fixed by the first member having them
 # Not checksummed (nine tenths of the file): `PostingLists` checks each term's postings when
 # a search first reads them, so an open maps them without touching a page.
@@ -148,12 +155,19 @@ def _read_members(fh: IO[bytes], expected: np.ndarray) -> dict[str, np.ndarray] 
     size = os.fstat(fh.fileno()).st_size
     with zipfile.ZipFile(fh) as archive:
         infos = sorted(archive.infolist(), key=lambda info: info.filename != "stamp.npy")
-    members = {**_MEMBERS, **_NAME_MEMBERS, **_PROP_MEMBERS}
-    names = sorted(i.filename for i in infos)
-    if names not in (
-        sorted(f"{key}.npy" for key in {**_MEMBERS, **extra})
-        for extra in ({}, _NAME_MEMBERS, _PROP_MEMBERS, {**_NAME_MEMBERS, **_PROP_MEMBERS})
-    ):
+    members = {**_MEMBERS, **_NAME_MEMBERS, **_PROP_MEMBERS, **_FOUND_MEMBERS}
+    names = {i.filename for i in infos}
+    required = {f"{key}.npy" for key in _MEMBERS}
+    # every required member, and each optional group whole or not at all
+    if len(names) != len(infos) or not required <= names:
+        return None
+    rest = names - required
+    for group in _OPTIONAL:
+        keys = {f"{key}.npy" for key in group}
+        if keys & rest and not keys <= rest:
+            return None
+        rest -= keys
+    if rest:
         return None
     view = memoryview(mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_COPY))
     out: dict[str, np.ndarray] = {}
@@ -250,6 +264,7 @@ def load(path: Path, expected: np.ndarray) -> IndexColumns | None:
                 ),
                 names=_names(data, "name"),
                 props=_names(data, "prop"),
+                found=_found(data),
                 postings_checked=False,
             )
     except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, MemoryError):
@@ -336,6 +351,7 @@ def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
                 link_embed=links.embed,
                 **_name_members(cols.names, "name"),
                 **_name_members(cols.props, "prop"),
+                **_found_member(cols.found),
             )
         os.replace(tmp, path)
     except (OSError, ValueError):
@@ -352,6 +368,18 @@ def _name_members(names: NameColumns | None, prefix: str) -> dict[str, Any]:
         f"{prefix}_tfs": np.asarray(names.tfs, dtype=np.int32),
         f"{prefix}_vocab": pack_json({"vocab": names.vocab, "cjk_free": names.cjk_free}),
     }
+
+
+def _found_member(found: FoundLinks | None) -> dict[str, Any]:
+    if found is None:
+        return {}
+    return {"found_target": found.target.astype(np.int32), "found_head": found.head()}
+
+
+def _found(data: dict[str, np.ndarray]) -> FoundLinks | None:
+    if "found_target" not in data:
+        return None
+    return FoundLinks.unpack(data["found_target"], data["found_head"])
 
 
 def remove_stale(path: Path, alive: Callable[[int], bool]) -> None:

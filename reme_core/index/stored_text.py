@@ -241,6 +241,23 @@ def pack_rows(values: Sequence[Any]) -> np.ndarray:
     return np.frombuffer(b"\0".join(texts), dtype=np.uint8)
 
 
+def check_relative(paths: Sequence[str]) -> None:
+    """ValueError unless every path is workspace-relative text (one pass over them joined)."""
+    if not isinstance(paths, JoinedStrings) and set(map(type, paths)) - {str}:
+        raise ValueError("paths are not all text")
+    joined = "\0".join(paths)
+    # Every segment of every path between NULs: none may be empty (absolute paths, "//"),
+    # "." or "..", and a path may hold no NUL of its own.
+    segments = f"\0{joined}\0".replace("/", "\0")
+    if paths and (
+        joined.count("\0") != len(paths) - 1
+        or "\0\0" in segments
+        or "\0.\0" in segments
+        or "\0..\0" in segments
+    ):
+        raise ValueError("a path is not workspace-relative")
+
+
 def pack_json(value: Any) -> np.ndarray:
     """One JSON value as stored (ASCII)."""
     # ensure_ascii: one byte per character of the JSON, whatever the text

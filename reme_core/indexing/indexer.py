@@ -201,6 +201,7 @@ class Indexer:
     ) -> BatchReport:
         """The start-up diff: bring the index up to date with the files, one transaction."""
         self.live.refresh_if_changed()
+        self.live.check_attachments()  # the snapshot's, adopted at open: now, off the screen
         changes = self.diff(ahead)
         if not changes:
             return BatchReport(generation=self.live.generation)

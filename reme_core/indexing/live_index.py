@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,13 +79,15 @@ class IndexPlace:
     def new_memory(self) -> MemoryIndex:
         """An empty in-memory index; Obsidian vaults may resolve links to any file (attachments)."""
         obsidian = self.link_resolution == "obsidian"
-        every_file = Scope(("",), ("",), self.state_dir.name)
-        lister = (lambda: scan(self.root, every_file)) if obsidian else None
-        return MemoryIndex(obsidian, self._exists, lister)
+        return MemoryIndex(obsidian, self._exists, self.list_files if obsidian else None)
+
+    def list_files(self) -> Iterable[str]:
+        """Every file of the workspace but its state (a walk): what links may find."""
+        return scan(self.root, Scope(("",), ("",), self.state_dir.name))
 
     def _exists(self, relpath: str) -> bool:
-        try:
-            return (self.root / normalize_relpath(relpath)).exists()
+        try:  # os.path, not pathlib: `stats` asks this of every dangling target
+            return os.path.exists(f"{self.root}/{normalize_relpath(relpath)}")
         except RemeError:
             return False
 
@@ -185,9 +187,24 @@ class LiveIndex:
                 )
                 memory.load(cols)
                 if snap is not None:
+                    cols.found = memory.found_links(cols.links)
                     snapshot.save(snap, current, cols)
+                    memory.found_unsaved = False
             self._snapshot_stale = False
         return memory, generation, rebuild_id
+
+    def check_attachments(self) -> None:
+        """After a load that adopted a snapshot's attachments: walk the vault (outside the
+        locks) and re-resolve every link when its other files changed since."""
+        memory = self.memory
+        if not memory.attachments_unchecked:
+            return
+        listed = list(self.place.list_files())
+        with self.write_lock, self.lock:
+            if self.memory is not memory or not memory.attachments_differ(listed):
+                return
+            memory.relink_all()
+        self.snapshot_soon()
 
     def check_postings(self) -> None:
         """Check the postings a snapshot left to be checked per term, before anything is
@@ -335,7 +352,7 @@ class LiveIndex:
             with bulk_objects():
                 cols = memory.columns(self.lock)
             with self.lock:
-                self._snapshot_stale = memory.names_unsaved = False
+                self._snapshot_stale = memory.names_unsaved = memory.found_unsaved = False
                 _STALE.discard(self)
         finally:
             self.write_lock.release()
@@ -345,8 +362,10 @@ class LiveIndex:
         return True
 
     def _worth_saving(self) -> bool:
-        """A commit of ours left the snapshot stale, or it lacks a name field built since."""
-        return self._snapshot_stale or self.memory.names_unsaved
+        """A commit of ours left the snapshot stale, or it lacks a name field or resolved
+        links made since."""
+        memory = self.memory
+        return self._snapshot_stale or memory.names_unsaved or memory.found_unsaved
 
     def close(self) -> None:
         """Write a stale snapshot, then release the database."""

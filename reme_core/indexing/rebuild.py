@@ -228,11 +228,13 @@ class Rebuild:
         copier.start()
         try:
             cols = built.load_columns(columns)
+            cols.found = built.memory.found_links(cols.links)  # the links just resolved, kept
             if snap is not None and current is not None:
                 # The name field (`cols.names`, from the workers' name terms) travels in the
                 # snapshot: otherwise every cold search builds it (~0.5 s at 50k).
                 snapshot.save(snap, current, cols)
                 built.memory.names_unsaved = False  # saved just now: not again at close
+                built.memory.found_unsaved = False
         finally:
             copier.join()
         if failed:

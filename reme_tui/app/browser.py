@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -40,6 +41,8 @@ from reme_tui.widgets.switcher import SwitcherPalette
 
 # How often the browser reads the change log for other processes' commits.
 FEED_POLL_SECONDS = 1.0
+# How often the open's worker looks whether the browser is closing.
+OPEN_POLL_SECONDS = 0.05
 
 
 class RemeApp(App[None]):
@@ -143,8 +146,30 @@ class RemeApp(App[None]):
     @work(thread=True, exclusive=True, group="open", name="open workspace", exit_on_error=False)
     def open_workspace(self, progress: Callable[[int, int], None]) -> None:
         """Load (or build) the index off the UI thread; the screen is already up. The
-        start-up diff runs after (`catch_up`): the panes answer from the loaded index at once."""
-        ws = Workspace.open(self.root, progress=progress, sync=False)
+        start-up diff runs after (`catch_up`): the panes answer from the loaded index at once.
+
+        The open itself runs in a daemon thread this worker waits on: a quit during a first
+        build leaves at once (Textual waits for its worker threads at exit, so the process
+        lived on until the build ended, and a browser opened meanwhile waited for its lock).
+        An abandoned build is a killed one, which the next open clears and does again."""
+        outcome: list[Workspace | BaseException] = []
+
+        def attempt() -> None:
+            try:
+                outcome.append(Workspace.open(self.root, progress=progress, sync=False))
+            except BaseException as exc:  # re-raised in the worker: the error hub reports it
+                outcome.append(exc)
+
+        opener = threading.Thread(target=attempt, name="reme-open", daemon=True)
+        opener.start()
+        worker = get_current_worker()
+        while opener.is_alive():
+            opener.join(OPEN_POLL_SECONDS)
+            if worker.is_cancelled:
+                return  # the browser is closing: the open is left to the process's exit
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        ws = outcome[0]
         # Through the screen, behind the progress messages posted there: it bubbles up to the
         # app only after the last of them has been drawn (and hidden again by the open).
         self.main.post_message(WorkspaceOpened(ws, ws.stats(), ws.filter_samples()))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import shutil
 import sys
@@ -20,6 +21,7 @@ from typing import Any, NoReturn
 import reme_core
 from reme_core import RemeError
 from reme_core.errors import DISK_FULL, disk_full
+from reme_core.gc_pause import bulk_objects
 from reme_tui.cli import files as cli_files  # noqa: F401  (their commands register on import)
 from reme_tui.cli import mcp as cli_mcp  # noqa: F401  (their commands register on import)
 from reme_tui.cli import memory as cli_memory  # noqa: F401  (their commands register on import)
@@ -190,7 +192,9 @@ theme, keymap and pane defaults in settings.yaml under the user config folder.
 
 def run_browser(path: Path) -> int:
     """Open the Textual app on a workspace."""
-    from reme_tui.app.browser import RemeApp
+    with bulk_objects():  # ~1,700 classes and functions: no collector pass while they load
+        from reme_tui.app.browser import RemeApp
+    gc.freeze()  # and none over them later: the modules live as long as the process
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
