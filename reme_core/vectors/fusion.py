@@ -131,12 +131,17 @@ def guard_names(fused: Ranked, keyword_docs: Sequence[int], names: Mapping[int, 
         slots[place] = (doc, score[doc])
     placed = {item[0] for item in slots if item is not None}
     rest = iter(item for item in fused if item[0] not in placed)
-    out = [item if item is not None else next(rest) for item in slots]
-    for i in range(len(out) - 2, -1, -1):  # strictly: the caller breaks ties by path
-        doc, s = out[i]
-        if s <= out[i + 1][1]:
-            out[i] = (doc, math.nextafter(out[i + 1][1], math.inf))
-    return out
+    return strictly_ordered([item if item is not None else next(rest) for item in slots])
+
+
+def strictly_ordered(ranked: Ranked) -> Ranked:
+    """`ranked` (in place) with scores raised where needed so each is above the next one: a
+    reordered ranking keeps its order (the caller sorts hits by score, then path)."""
+    for i in range(len(ranked) - 2, -1, -1):
+        doc, score = ranked[i]
+        if score <= ranked[i + 1][1]:
+            ranked[i] = (doc, math.nextafter(ranked[i + 1][1], math.inf))
+    return ranked
 
 
 def agreement(vector_docs: Sequence[int], keyword_docs: Sequence[int]) -> bool:
