@@ -149,7 +149,8 @@ def variants(sweep: bool) -> list[Variant]:
             out.append((f"BM25 name_weight={w:g}", False, _name_weight(w)))
         out.append(("BM25 query stop words dropped", False, _stop_words))
     out += [(f"+vectors {name}", True, fused(name)) for name in FUSION_ROWS]
-    out.append(("vectors alone", True, fused("convex", CONVEX_WEIGHT=1.0, CONVEX_WEIGHT_CJK=1.0)))
+    alone = fused("convex", CONVEX_WEIGHT=1.0, CONVEX_WEIGHT_CJK=1.0)
+    out.append(("vectors alone", True, lambda ws: _both(alone(ws), _no_name_rule())))
     if sweep:
         for w in (0.1, 0.2, 0.4, 0.5):
             out.append((f"+vectors guarded w={w:g}", True, fused("guarded", CONVEX_WEIGHT=w)))
@@ -247,6 +248,14 @@ def _stop_words(ws: Any) -> Any:
         return search(dataclasses.replace(request, text=text), *args, **kwargs)
 
     return patched(ws, search=without)
+
+
+def _no_name_rule() -> Any:
+    """The known-item rule off (it compares no name), so that "vectors alone" is the
+    embedder's own ranking."""
+    from reme_core.query import known_item
+
+    return patched(known_item, MAX_COMPARED=0)
 
 
 def _bm25(k1: float, b: float) -> Callable[[Any], Any]:

@@ -1,7 +1,8 @@
 """Known-item and cross-language query sets made from the public vaults (DEVELOPERS.md).
 
-Known item: the query is a note's file name (without `.md`), the one relevant answer that
-note. The vaults are copied once into `work/` (git-ignored) with their folders:
+Known item: the query is a note's file name (without `.md`), the relevant answer that note
+(and any other note of that file name: such a query is ambiguous, and counted). The vaults
+are copied once into `work/` (git-ignored) with their folders:
 `Learning-Record-Write-By-Obsidian` whole (2,154 notes; its 136 notes with Chinese names make
 the Chinese set, 200 of the others the English one); `Pokerole-Obsidian-SRD` and
 `obsidian-secops` as a seeded sample of 1,000 notes each (embedding all 10k notes with the
@@ -112,9 +113,19 @@ def _notes(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*.md") if not any(s in p.parts for s in skip))
 
 
-def _known(root: Path, notes: list[Path], count: int) -> list[tuple[str, dict[str, int], None]]:
+def _known(
+    name: str, root: Path, notes: list[Path], count: int, every: list[Path]
+) -> list[tuple[str, dict[str, int], None]]:
+    """`count` known items sampled from `notes`. A query that is the file name of several of
+    `every` note (the same name in two folders) is ambiguous: each of those notes is a right
+    answer (a person typing it cannot say which they mean); how many are is said on stderr."""
+    by_name: dict[str, list[str]] = {}
+    for p in every:
+        by_name.setdefault(p.stem, []).append(p.relative_to(root).as_posix())
     picked = random.Random(SEED).sample(notes, min(count, len(notes)))
-    return [(p.stem, {p.relative_to(root).as_posix(): 1}, None) for p in picked]
+    ambiguous = sum(len(by_name[p.stem]) > 1 for p in picked)
+    print(f"{name}: {ambiguous} of {len(picked)} known items are ambiguous", file=sys.stderr)
+    return [(p.stem, dict.fromkeys(by_name[p.stem], 1), None) for p in picked]
 
 
 def query_sets(work: Path, only: list[str]) -> Iterator[QuerySet]:
@@ -133,9 +144,11 @@ def query_sets(work: Path, only: list[str]) -> Iterator[QuerySet]:
             zh = [p for p in notes if _HAN.search(p.stem)]
             en = [p for p in notes if not _HAN.search(p.stem)]
             if wanted("learning-en"):
-                yield QuerySet("learning-en", root, _known(root, en, KNOWN_ITEMS))
+                yield QuerySet(
+                    "learning-en", root, _known("learning-en", root, en, KNOWN_ITEMS, notes)
+                )
             if wanted("learning-zh"):
-                yield QuerySet("learning-zh", root, _known(root, zh, len(zh)))
+                yield QuerySet("learning-zh", root, _known("learning-zh", root, zh, len(zh), notes))
             if wanted("learning-xlang"):
                 cross = [
                     (query, {path: 1}, path.rsplit("/", 1)[0])
@@ -154,4 +167,5 @@ def query_sets(work: Path, only: list[str]) -> Iterator[QuerySet]:
         notes = _notes(src)
         root = work / short
         _copy(src, root, random.Random(SEED).sample(notes, min(size, len(notes))))
-        yield QuerySet(short, root, _known(root, _notes(root), KNOWN_ITEMS))
+        sample = _notes(root)
+        yield QuerySet(short, root, _known(short, root, sample, KNOWN_ITEMS, sample))

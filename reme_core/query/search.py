@@ -15,6 +15,7 @@ from reme_core.index.name_field import NAMES, PROPERTIES
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.expansion import expand_many
 from reme_core.query.filters import SearchFilters, file_mask, validate_date
+from reme_core.query.known_item import exact_name_docs, names_first
 from reme_core.query.notes import note_chunks
 from reme_core.query.options import ResolvedOptions
 from reme_core.query.results import SearchHit, SearchOutcome, SearchResult
@@ -71,6 +72,7 @@ def run_search(
         return result
     fusion = ws.config.search.fusion
     ranked = _fused(kw, vec_docs, vec_scores, options, fusion, any(map(has_cjk, terms)))
+    ranked = names_first(ranked, exact_name_docs(ws, query, kw.names))
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.chunks, ranked)

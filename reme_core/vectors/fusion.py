@@ -12,9 +12,10 @@ vector ranking with cosine scores.
   scaled scores keep how far ahead a strong keyword match is.
 - `guarded` (the default): `convex`, with the vector branch's weight for a Latin-script query
   kept only where the branches agree (at least 3 of the keyword top 10 in the vector top 10;
-  else 1 %: the vector branch then only adds candidates, below BM25's), and the notes whose
-  *name* matches the query best kept at their keyword places or better, so typing a note's
-  name still ranks it first with vectors on.
+  else BM25's candidates keep BM25's order and the vector branch only adds its others below
+  them, in its order), and the notes whose *name* matches the query best kept at their
+  keyword places or better. Whatever the fusion, a note whose whole name is the query then
+  ranks first (`reme_core.query.known_item`).
 
 Weights and the agreement rule were chosen by measurement (benchmarks/quality.py, RESULTS.md):
 on NPL the bundled embedder is far weaker than BM25 (nDCG@10 0.04 against 0.435) and a fixed
@@ -32,8 +33,7 @@ from reme_core.config import FUSIONS
 CONVEX_WEIGHT = 0.3  # the vector branch's share for a query in Latin script, where it agrees
 CONVEX_WEIGHT_CJK = 0.85  # ... and for a query with Chinese (or other CJK) characters
 AGREEMENT_DEPTH = 10  # agreement: the share of the keyword top 10 that the vector top 10 holds
-AGREEMENT_MIN = 0.3  # ... under which the vector branch only adds candidates:
-DISAGREEING_WEIGHT = 0.01  # its weight then (enough to order what it adds, below BM25's)
+AGREEMENT_MIN = 0.3  # ... under which the vector branch only adds candidates
 NAME_GUARD = 0.5  # a name part at least this share of the best one keeps its keyword place
 
 Ranked = list[tuple[int, float]]
@@ -109,6 +109,20 @@ def convex_fuse(
     return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
 
 
+def appended(
+    vector_docs: Sequence[int], keyword_docs: Sequence[int], keyword_scores: Sequence[float]
+) -> Ranked:
+    """BM25's candidates in BM25's order (scores scaled as in `convex_fuse`), then the vector
+    branch's others in its order, scored below BM25's last: a weak vector branch adds
+    candidates and moves none of BM25's (any weight of its own cost NPL a little)."""
+    fused = list(_scaled_keyword(keyword_docs, keyword_scores).items())  # BM25's order as is
+    low = fused[-1][1] if fused else 1.0
+    seen = dict(fused)
+    extra = [d for d in dict.fromkeys(map(int, vector_docs)) if d not in seen]
+    fused += [(d, low * (len(extra) - i) / (len(extra) + 1)) for i, d in enumerate(extra)]
+    return fused
+
+
 def guard_names(fused: Ranked, keyword_docs: Sequence[int], names: Mapping[int, float]) -> Ranked:
     """`fused` with each doc whose name part is within NAME_GUARD of the best name part at
     its keyword rank or better: in keyword order, each takes its fused place if that is
@@ -131,12 +145,17 @@ def guard_names(fused: Ranked, keyword_docs: Sequence[int], names: Mapping[int, 
         slots[place] = (doc, score[doc])
     placed = {item[0] for item in slots if item is not None}
     rest = iter(item for item in fused if item[0] not in placed)
-    out = [item if item is not None else next(rest) for item in slots]
-    for i in range(len(out) - 2, -1, -1):  # strictly: the caller breaks ties by path
-        doc, s = out[i]
-        if s <= out[i + 1][1]:
-            out[i] = (doc, math.nextafter(out[i + 1][1], math.inf))
-    return out
+    return strictly_ordered([item if item is not None else next(rest) for item in slots])
+
+
+def strictly_ordered(ranked: Ranked) -> Ranked:
+    """`ranked` (in place) with scores raised where needed so each is above the next one: a
+    reordered ranking keeps its order (the caller sorts hits by score, then path)."""
+    for i in range(len(ranked) - 2, -1, -1):
+        doc, score = ranked[i]
+        if score <= ranked[i + 1][1]:
+            ranked[i] = (doc, math.nextafter(ranked[i + 1][1], math.inf))
+    return ranked
 
 
 def agreement(vector_docs: Sequence[int], keyword_docs: Sequence[int]) -> bool:
@@ -174,6 +193,7 @@ def fuse(
     if method == "convex":
         return convex_fuse(vec_docs, vec_scores, kw_docs, kw_scores, weight)
     if not cjk and not agreement(vec_docs, kw_docs):
-        weight = DISAGREEING_WEIGHT
-    fused = convex_fuse(vec_docs, vec_scores, kw_docs, kw_scores, weight)
+        fused = appended(vec_docs, kw_docs, kw_scores)
+    else:
+        fused = convex_fuse(vec_docs, vec_scores, kw_docs, kw_scores, weight)
     return guard_names(fused, kw_docs, names)

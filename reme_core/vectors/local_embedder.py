@@ -16,6 +16,7 @@ import numpy as np
 from reme_core.errors import ConfigError, EmbedderUnavailable
 from reme_core.vectors.codec import l2_normalize
 from reme_core.vectors.embedder import Embedder
+from reme_core.vectors.wordllama_embedder import MODEL as WORDLLAMA
 
 DEFAULT_MODEL = "use-multilingual-v3"
 _DIM = 512
@@ -30,7 +31,8 @@ class LocalEmbedder(Embedder):
         # and bulk embedding measured no slower.
         if model not in ("", DEFAULT_MODEL):
             raise ConfigError(
-                f"vectors.model: the local provider only offers {DEFAULT_MODEL!r}, got {model!r}"
+                f"vectors.model: the local provider offers {DEFAULT_MODEL!r} (the default) "
+                f"or {WORDLLAMA!r}, got {model!r}"
             )
         self._threads = threads
         self._model: Any = None

@@ -7,6 +7,7 @@ from typing import Any
 
 from reme_core.errors import ConfigError
 from reme_core.vectors.embedder import Embedder
+from reme_core.vectors.wordllama_embedder import MODEL as WORDLLAMA
 
 
 def _positive_int(settings: Mapping[str, Any], key: str, default: int) -> int:
@@ -27,6 +28,10 @@ def make_embedder(settings: Mapping[str, Any]) -> Embedder:
     provider = settings.get("provider") or "local"
     model = settings.get("model") or ""
     if provider == "local":
+        if model == WORDLLAMA:  # the English option (the `wordllama` extra)
+            from reme_core.vectors.wordllama_embedder import WordLlamaEmbedder
+
+            return WordLlamaEmbedder()
         from reme_core.vectors.local_embedder import LocalEmbedder  # its imports are heavy
 
         return LocalEmbedder(model=model)

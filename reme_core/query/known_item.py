@@ -1,0 +1,67 @@
+"""The known-item rule: a note whose whole name is the query ranks first (issue 28).
+
+A person who types a note's name means that note. The name field (BM25F-style, added to the
+note's best chunk) usually ranks it first, but not always: `java-reflect` with a long body
+outscored `java-reflect-field` for the query `java-reflect-field`, and `csharp-comment`
+outscored `java-comment`. So after the ranking is made (BM25 alone or any fusion), the notes
+one of whose names (`names_of`: file name, `name`, `title`, aliases) has exactly the query's
+terms move to the top, in the order the ranking gave them. "Exactly" is the tokenizer's
+word: case and punctuation never count, and with `stemmer: none` neither does anything else
+(`java-comments` is then not `java-comment`). A name shared by several notes is ambiguous:
+all of them go first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from reme_core.parse.note_names import names_of
+from reme_core.text.tokenizer import has_cjk
+from reme_core.vectors.fusion import Ranked, strictly_ordered
+
+if TYPE_CHECKING:
+    from reme_core.ports import SearchIndex
+
+# Only the notes whose name part is at least this share of the best one are compared (a note
+# whose name is the query holds every query term in its name, so it scores near the best),
+# and at most MAX_COMPARED of them: the rule costs a few tokenizer calls per search.
+NAME_SHARE = 0.5
+MAX_COMPARED = 32
+
+
+def exact_name_docs(ws: SearchIndex, query: str, names: Mapping[int, float]) -> set[int]:
+    """The docs (each a note's best chunk, the keys of `names`: the name field's parts) whose
+    note has a name with exactly the query's terms."""
+    best = max(names.values(), default=0.0)
+    if best <= 0:
+        return set()
+    tokenize = ws.tokenizer.tokenize
+    wanted = tokenize(query)
+    if not wanted:
+        return set()
+    index, cjk = ws.index, has_cjk(query)
+    strong = [d for d, part in names.items() if part >= NAME_SHARE * best]
+    docs = sorted(strong, key=lambda d: (-names[d], d))[:MAX_COMPARED]
+    slots = index.chunks.slots(np.fromiter(docs, np.int64, len(docs))).tolist()
+    out: set[int] = set()
+    for doc, slot in zip(docs, slots, strict=True):
+        path = index.files.path(slot)
+        names_here = names_of(path, index.nodes.frontmatter(path))
+        # A Latin query is no CJK name: those are not tokenised (no wait for jieba).
+        if any(tokenize(n) == wanted for n in names_here if cjk or not has_cjk(n)):
+            out.add(doc)
+    return out
+
+
+def names_first(ranked: Ranked, exact: set[int]) -> Ranked:
+    """`ranked` with the `exact` docs first (in their order there), the others after them in
+    theirs (`strictly_ordered`)."""
+    if not exact:
+        return ranked
+    out = [item for item in ranked if item[0] in exact]
+    if not out or len(out) == len(ranked) or out == ranked[: len(out)]:
+        return ranked
+    return strictly_ordered(out + [item for item in ranked if item[0] not in exact])
