@@ -129,6 +129,7 @@ _CORE_LEFT = {
     "reme_core/query/search.py": (1, "a type annotation in a string"),
     "reme_core/store/schema.py": (1, "a schema check's reason: a StoreError rebuilds"),
     "reme_core/vectors/local_embedder.py": (1, "VectorStatus.reason: the install hint"),
+    "reme_core/vectors/wordllama_embedder.py": (1, "VectorStatus.reason: the install hint"),
     "reme_core/vectors/openai_embedder.py": (3, "VectorStatus.reason: why the endpoint failed"),
     "reme_core/vectors/vector_index.py": (1, "a type annotation in a string"),
 }
