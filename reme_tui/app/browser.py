@@ -156,7 +156,9 @@ class RemeApp(App[None]):
         if get_current_worker().is_cancelled:
             return  # the browser is closing: a quit waits for no dictionary
         if report.changes:
-            self.call_from_thread(self.main.progress_done)
+            # Through the screen's queue, behind the progress messages posted there: a direct
+            # call could run first and leave the last one's full bar up for good.
+            self.main.call_later(self.main.progress_done)
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
 
