@@ -24,6 +24,9 @@ from reme_tui.cli.program import main
 from reme_tui.text.reports import search_text
 from tests.helpers import parts
 
+# One worker builds the module's costly fixture once (not once per worker).
+pytestmark = pytest.mark.xdist_group("vectors_integration")
+
 BEACH = "digest/seaside-holiday.md"
 NOTES = {
     BEACH: (
