@@ -42,6 +42,9 @@ class Terminal:
         cwd: Path | None = None,
     ) -> None:
         self.screen = pyte.Screen(columns, lines)
+        # The size is the pty's: an inherited COLUMNS/LINES (xdist's workers set 80×24) would
+        # override it in the program.
+        env = {k: v for k, v in env.items() if k not in ("COLUMNS", "LINES")}
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
         self.code: int | None = None

