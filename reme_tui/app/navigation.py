@@ -7,7 +7,9 @@ A controller of `MainScreen`: it reads notes and gathers their links in the scre
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from textual.worker import get_current_worker
 
@@ -34,26 +36,56 @@ class Navigator:
         record: bool = True,
         top: int | None = None,
     ) -> None:
-        """Show a note (with ranges or an anchor) and its neighbours; explain dangling links."""
-        screen, ws = self.screen, self.screen.ws
-        if ws is None:
-            return
-        try:
-            node = ws.node(path)
-        except PathRefused as exc:  # a `../..` link out of the workspace
-            screen.notify(str(exc), title="Link", severity="warning")
-            return
-        if node is None and not (ws.root / path).exists():
-            screen.notify(
-                f"Dangling link: {path} does not exist (yet).", title="Link", severity="warning"
+        """Show a note (with ranges or an anchor) and its neighbours; explain dangling links.
+
+        Whether the path is a note is asked in a worker: the index's lock may be held for
+        seconds (a reload after another process's rebuild), and the keys must not wait."""
+        ws = self.screen.ws
+        if ws is not None:
+            self.screen.run_worker(
+                partial(self._locate, ws, path, list(ranges or []), anchor, record, top),
+                thread=True,
+                exclusive=True,
+                group="locate",
+                name="open note",
+                exit_on_error=False,
             )
+
+    def _locate(
+        self,
+        ws: Workspace,
+        path: str,
+        ranges: list[tuple[int, int]],
+        anchor: str,
+        record: bool,
+        top: int | None,
+    ) -> None:
+        """In a worker: refuse a path out of the workspace, explain a dangling one, else show
+        it (back on the UI thread, unless a newer open replaced this one)."""
+        try:
+            found = ws.node(path) is not None or (ws.root / path).exists()
+        except PathRefused as exc:  # a `../..` link out of the workspace
+            self._on_ui(self.screen.notify, str(exc), title="Link", severity="warning")
             return
+        if not found:
+            dangling = f"Dangling link: {path} does not exist (yet)."
+            self._on_ui(self.screen.notify, dangling, title="Link", severity="warning")
+        elif not get_current_worker().is_cancelled:
+            self._on_ui(self._show, path, ranges, anchor, record, top)
+
+    def _on_ui(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self.screen.app.call_from_thread(fn, *args, **kwargs)
+
+    def _show(
+        self, path: str, ranges: list[tuple[int, int]], anchor: str, record: bool, top: int | None
+    ) -> None:
+        screen = self.screen
         reader = screen.reader
         if record and path:
             current = reader.here()
             if current is None or current.path != path or ranges or anchor:
                 reader.history.visit(current)
-        self.read(path, list(ranges or []), anchor, top)
+        self.read(path, ranges, anchor, top)
         self.gather_neighbours(path)
         screen.browser.app_state.opened(path)  # first among the recent notes,
         screen.browser.app_state.save()  # saved at once (a kill keeps it)
@@ -135,8 +167,12 @@ class Navigator:
         dangling one offers to make its note."""
         link = self.screen.reader.view.selected_link
         dangling = link is not None and link.kind == "dangling" and link.target == message.target
-        if link is not None and dangling and self.screen.notes.offer_note(link):
-            return
+        if link is not None and dangling:
+            self.screen.notes.offer_note(link, partial(self._follow, message))
+        else:
+            self._follow(message)
+
+    def _follow(self, message: FollowLink) -> None:
         ranges = parse_line_anchor(message.anchor)
         anchor = "" if ranges else message.anchor
         if message.target == message.source:
