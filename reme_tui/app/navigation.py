@@ -14,6 +14,7 @@ from typing import Any
 from textual.worker import get_current_worker
 
 from reme_core import FileRefused, PathRefused, Workspace
+from reme_core.files.paths import normalize_relpath
 from reme_tui.app.host import Host
 from reme_tui.messages import FollowLink, NoteUnreadable, OpenNote
 from reme_tui.services import NeighboursGathered, NoteRead, gather, load_note
@@ -38,18 +39,29 @@ class Navigator:
     ) -> None:
         """Show a note (with ranges or an anchor) and its neighbours; explain dangling links.
 
-        Whether the path is a note is asked in a worker: the index's lock may be held for
+        A path with no file is looked up in the index in a worker: its lock may be held for
         seconds (a reload after another process's rebuild), and the keys must not wait."""
-        ws = self.screen.ws
-        if ws is not None:
-            self.screen.run_worker(
-                partial(self._locate, ws, path, list(ranges or []), anchor, record, top),
-                thread=True,
-                exclusive=True,
-                group="locate",
-                name="open note",
-                exit_on_error=False,
-            )
+        screen, ws = self.screen, self.screen.ws
+        if ws is None:
+            return
+        try:
+            normalize_relpath(path)
+        except PathRefused as exc:  # a `../..` link out of the workspace
+            screen.notify(str(exc), title="Link", severity="warning")
+            return
+        place = (list(ranges or []), anchor, record, top)
+        if (ws.root / path).exists():
+            screen.workers.cancel_group(screen, "locate")  # an earlier open, still looking
+            self._show(path, *place)
+            return
+        screen.run_worker(
+            partial(self._locate, ws, path, *place),
+            thread=True,
+            exclusive=True,
+            group="locate",
+            name="open note",
+            exit_on_error=False,
+        )
 
     def _locate(
         self,
@@ -60,14 +72,9 @@ class Navigator:
         record: bool,
         top: int | None,
     ) -> None:
-        """In a worker: refuse a path out of the workspace, explain a dangling one, else show
-        it (back on the UI thread, unless a newer open replaced this one)."""
-        try:
-            found = ws.node(path) is not None or (ws.root / path).exists()
-        except PathRefused as exc:  # a `../..` link out of the workspace
-            self._on_ui(self.screen.notify, str(exc), title="Link", severity="warning")
-            return
-        if not found:
+        """In a worker: a path with no file is shown if the index knows it (the reader then
+        says it is gone), else explained as a dangling link."""
+        if ws.node(path) is None:
             dangling = f"Dangling link: {path} does not exist (yet)."
             self._on_ui(self.screen.notify, dangling, title="Link", severity="warning")
         elif not get_current_worker().is_cancelled:
