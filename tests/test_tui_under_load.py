@@ -162,3 +162,34 @@ async def test_the_results_cursor_stays_on_its_note_when_a_batch_rewrites_it(
         await settle(pilot)
         assert results.highlighted is not None
         assert pane.hits[results.highlighted].path == chosen
+
+
+async def test_following_a_dangling_link_while_the_index_is_held_leaves_the_keys_live(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    """Enter on a dangling link asks the index whether its note exists by now: in a worker,
+    so the next key is handled while the index is held; the offer to create it comes after."""
+    root = make_tree({"Home.md": "# Home\n\nSee [[Missing]].\n"})
+    app = RemeApp(root, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert app.ws is not None
+        app.main.navigator.open_path("Home.md")
+        await settle(pilot)
+        app.main.focus_reader()
+        await pilot.press("tab")
+        holder = Holder(app.ws)
+        holder.start()
+        assert holder.held.wait(SAFETY_S)
+        try:
+            await pilot.press("enter")
+            await pilot.press("slash")  # to the search box
+            await pilot.pause()
+            box = app.main.search_pane.query_one("#query", Input)
+            live_while_held = app.focused is box and holder.holding
+        finally:
+            holder.done.set()
+            holder.join()
+        assert live_while_held, "following a dangling link waited for the index's locks"
+        await settle(pilot)
+        assert type(app.screen).__name__ == "CreateNoteScreen"
