@@ -21,6 +21,7 @@ from benchmarks.measure import median, percentile, run_measured, time_calls
 from benchmarks.open_scenarios import open_first, open_first_vault, open_warm, open_warm_vault
 from benchmarks.ratio_scenarios import cold, job, job_dense
 from benchmarks.rebuild_scenarios import floor, reindex
+from benchmarks.tui_load import tui_load
 from benchmarks.wait_scenarios import under_batch
 
 __all__ = ["SCENARIOS", "Context", "Result", "cli", "run"]
@@ -353,6 +354,7 @@ SCENARIOS: dict[str, Callable[[Context], Result]] = {
     "bm25s": bm25s_compare,
     "edit": edit,
     "tui": tui,
+    "tui_load": tui_load,
     "vectors": vectors,
 }
 

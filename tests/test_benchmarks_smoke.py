@@ -11,7 +11,12 @@ from benchmarks.report import render
 from benchmarks.scenarios import SCENARIOS, Context, run
 
 # Scenarios that may legitimately have nothing to measure on a given setup.
-OPTIONAL = {"tui": {"pending"}, "vectors": {"skipped"}, "bm25s": {"skipped"}}
+OPTIONAL = {
+    "tui": {"pending"},
+    "tui_load": {"skipped"},
+    "vectors": {"skipped"},
+    "bm25s": {"skipped"},
+}
 
 
 @pytest.fixture()

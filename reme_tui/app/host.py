@@ -62,7 +62,7 @@ class Navigating(Protocol):
 class OffersNotes(Protocol):
     """What the `Navigator` asks of `NoteOps`: a dangling link's note."""
 
-    def offer_note(self, link: LinkState) -> bool: ...
+    def offer_note(self, link: LinkState, otherwise: Callable[[], None]) -> None: ...
 
 
 class Host(Screen[None]):

@@ -7,11 +7,14 @@ A controller of `MainScreen`: it reads notes and gathers their links in the scre
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from textual.worker import get_current_worker
 
 from reme_core import FileRefused, PathRefused, Workspace
+from reme_core.files.paths import normalize_relpath
 from reme_tui.app.host import Host
 from reme_tui.messages import FollowLink, NoteUnreadable, OpenNote
 from reme_tui.services import NeighboursGathered, NoteRead, gather, load_note
@@ -35,24 +38,62 @@ class Navigator:
         record: bool = True,
         top: int | None = None,
     ) -> None:
-        """Show a note (with ranges or an anchor) and its neighbours; explain dangling links."""
+        """Show a note (with ranges or an anchor) and its neighbours; explain dangling links.
+
+        A path with no file is looked up in the index in a worker: its lock may be held for
+        seconds (a reload after another process's rebuild), and the keys must not wait."""
         screen, ws = self.screen, self.screen.ws
         if ws is None:
             return
         try:
-            node = ws.node(path)
+            normalize_relpath(path)
         except PathRefused as exc:  # a `../..` link out of the workspace
             screen.notify(str(exc), title="Link", severity="warning")
             return
-        if node is None and not (ws.root / path).exists():
-            screen.notify(notices.dangling_link(path), title="Link", severity="warning")
+        place = (list(ranges or []), anchor, record, top)
+        if (ws.root / path).exists():
+            screen.workers.cancel_group(screen, "locate")  # an earlier open, still looking
+            self._show(path, *place)
             return
+        screen.run_worker(
+            partial(self._locate, ws, path, *place),
+            thread=True,
+            exclusive=True,
+            group="locate",
+            name="open note",
+            exit_on_error=False,
+        )
+
+    def _locate(
+        self,
+        ws: Workspace,
+        path: str,
+        ranges: list[tuple[int, int]],
+        anchor: str,
+        record: bool,
+        top: int | None,
+    ) -> None:
+        """In a worker: a path with no file is shown if the index knows it (the reader then
+        says it is gone), else explained as a dangling link."""
+        if ws.node(path) is None:
+            dangling = notices.dangling_link(path)
+            self._on_ui(self.screen.notify, dangling, title="Link", severity="warning")
+        elif not get_current_worker().is_cancelled:
+            self._on_ui(self._show, path, ranges, anchor, record, top)
+
+    def _on_ui(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self.screen.app.call_from_thread(fn, *args, **kwargs)
+
+    def _show(
+        self, path: str, ranges: list[tuple[int, int]], anchor: str, record: bool, top: int | None
+    ) -> None:
+        screen = self.screen
         reader = screen.reader
         if record and path:
             current = reader.here()
             if current is None or current.path != path or ranges or anchor:
                 reader.history.visit(current)
-        self.read(path, list(ranges or []), anchor, top)
+        self.read(path, ranges, anchor, top)
         self.gather_neighbours(path)
         screen.browser.app_state.opened(path)  # first among the recent notes,
         screen.browser.app_state.save()  # saved at once (a kill keeps it)
@@ -134,8 +175,12 @@ class Navigator:
         dangling one offers to make its note."""
         link = self.screen.reader.view.selected_link
         dangling = link is not None and link.kind == "dangling" and link.target == message.target
-        if link is not None and dangling and self.screen.notes.offer_note(link):
-            return
+        if link is not None and dangling:
+            self.screen.notes.offer_note(link, partial(self._follow, message))
+        else:
+            self._follow(message)
+
+    def _follow(self, message: FollowLink) -> None:
         ranges = parse_line_anchor(message.anchor)
         anchor = "" if ranges else message.anchor
         if message.target == message.source:

@@ -10,6 +10,8 @@ so the refresh re-reads the right file instead of reporting the old path as dele
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
+from functools import partial
 
 from rich.text import Text
 
@@ -152,18 +154,34 @@ class NoteOps:
             self.screen.navigator.open_path(path)
             self.screen.focus_reader()
 
-    def offer_note(self, link: LinkState) -> bool:
+    def offer_note(self, link: LinkState, otherwise: Callable[[], None]) -> None:
         """A dangling link of the open note: offer to create its note where Obsidian would,
-        then open it. False when its note exists by now (the link is followed as any other)."""
+        then open it; `otherwise` (follow it as any other link) when its note exists by now.
+        Asked in a worker: the index's lock may be held, and the keys must not wait."""
         ws = self.screen.ws
-        if ws is None:
-            return True
+        if ws is not None:
+            self.screen.run_worker(
+                partial(self._offer_if_missing, ws, link, otherwise),
+                thread=True,
+                exclusive=True,
+                group="offer-note",
+                name="dangling link",
+                exit_on_error=False,
+            )
+
+    def _offer_if_missing(
+        self, ws: Workspace, link: LinkState, otherwise: Callable[[], None]
+    ) -> None:
+        app = self.screen.app
         try:
-            if ws.node(link.target) is not None or (ws.root / link.target).exists():
-                return False
+            exists = ws.node(link.target) is not None or (ws.root / link.target).exists()
         except RemeError as exc:  # e.g. `[[../../x]]`: a link out of the workspace
-            self.screen.notify(notices.unfollowable_link(exc), title="Link", severity="warning")
-            return True
+            message = notices.unfollowable_link(exc)
+            app.call_from_thread(self.screen.notify, message, title="Link", severity="warning")
+            return
+        app.call_from_thread(otherwise if exists else partial(self._offer, ws, link))
+
+    def _offer(self, ws: Workspace, link: LinkState) -> None:
         path = new_note_path(ws.root, link, self.screen.reader.path)
 
         def confirmed(create: bool | None) -> None:
@@ -178,4 +196,3 @@ class NoteOps:
                 )
 
         self.screen.app.push_screen(CreateNoteScreen(path, link.match.raw), confirmed)
-        return True

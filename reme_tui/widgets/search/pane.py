@@ -148,10 +148,7 @@ class SearchPane(Vertical):
             more = hints.MORE_HITS if len(hits) >= MAX_HITS else ""
             timing = f" in {seconds * 1000:.0f} ms" if self.show_timing else ""
             self.set_status(hints.hits_line(len(hits), timing, more))
-            keep = next(
-                (i for i, h in enumerate(hits) if previous and h.chunk_id == previous.chunk_id), 0
-            )
-            results.highlighted = keep
+            results.highlighted = _kept(hits, previous)
         else:
             self.set_status(message or hints.NO_RESULTS)
 
@@ -169,3 +166,13 @@ class SearchPane(Vertical):
         event.stop()
         hit = self.hits[int((event.option.id or "hit0")[3:])]
         self.post_message(OpenNote(hit.path, hit.start_line, hit.end_line))
+
+
+def _kept(hits: list[SearchHit], previous: SearchHit | None) -> int:
+    """Where the cursor stays when the results are painted again: on the same chunk, else on
+    the same note (a batch that rewrote it gives its chunks new ids), else the first hit."""
+    if previous is None:
+        return 0
+    chunk = (i for i, h in enumerate(hits) if h.chunk_id == previous.chunk_id)
+    note = (i for i, h in enumerate(hits) if h.path == previous.path)
+    return next(chunk, next(note, 0))
