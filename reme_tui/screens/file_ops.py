@@ -48,6 +48,9 @@ FileOpScreen Button { margin-left: 2; }
 """
 
 
+DIALOG_SHARE = 0.9  # of the screen's rows, as the CSS's max-height
+PREVIEW_ROWS = 20  # the preview's rows when the screen has them
+
 # The workers whose result ends a screen: a report, or the new note's path (None: refused).
 DONE_GROUPS = ("move", "delete", "create")
 
@@ -70,6 +73,20 @@ class FileOpScreen(ModalScreen[ResultT | None], Generic[ResultT]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_preview)
+
+    def _fit_preview(self) -> None:
+        """Keep the buttons on screen: the preview scrolls in the rows the dialog's other parts
+        leave (four in a 24-row terminal, up to twenty in a tall one)."""
+        box = self.query_one(Vertical)
+        preview = self.query_one(".preview", Static)
+        others = sum(
+            w.outer_size.height + w.styles.margin.height for w in box.children if w is not preview
+        )
+        room = int(self.size.height * DIALOG_SHARE) - others - box.styles.gutter.height
+        preview.styles.max_height = max(2, min(PREVIEW_ROWS, room - preview.styles.margin.height))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Dismiss with an operation's result once its worker is done (dismissing from inside
