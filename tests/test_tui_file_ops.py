@@ -17,11 +17,17 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 
 from reme_core import DeleteReport, MoveReport, Workspace
 from reme_tui.app.browser import RemeApp
-from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
+from reme_tui.screens.file_ops import (
+    DeleteScreen,
+    FileOpScreen,
+    MoveScreen,
+    NewNoteScreen,
+    PreviewPane,
+)
 from tests.helpers import settle as settle_pilot
 from tests.helpers import settle_workers, tree_bytes, workers_done
 from tests.test_tui_upkeep import run_command
@@ -204,6 +210,31 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(indexed_de
         assert str(app.query_one("#reader-header", Static).render()).startswith(dst)
         assert sorted(n.path for n in app.main.neighbours.data.inlinks) == inlinks
         assert any(n.title == "Moved" for n in app._notifications)
+
+
+async def test_a_long_rename_preview_scrolls_and_keeps_the_buttons_on_a_24_row_screen(
+    indexed_demo: Path,
+) -> None:
+    """At 80x24 the preview of a rename that rewrites 9 links holds more lines than the dialog
+    has rows for: the buttons stay on screen, and Tab reaches the preview to read its end."""
+    app = RemeApp(indexed_demo, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_note(pilot, NOTE)
+        await pilot.press("r")
+        await settle_workers(pilot)
+        assert isinstance(app.screen, MoveScreen)
+        app.screen.query_one("#dst", Input).value = "digest/wiki/retrieval-regression.md"
+        await settle_workers(pilot)
+        await pilot.pause()
+        move = app.screen.query_one("#move", Button)
+        assert move.region.bottom <= 24 and move.region.height > 0
+        box = app.screen.query_one(PreviewPane)
+        assert box.max_scroll_y > 0, "the preview holds more lines than it shows"
+        await pilot.press("tab", "tab")  # the path, the checkbox, then the preview
+        assert app.focused is box
+        await pilot.press("end")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y
 
 
 async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(

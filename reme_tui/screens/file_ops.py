@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
@@ -41,7 +41,8 @@ FileOpScreen > Vertical {
     border: thick $accent; background: $surface; padding: 1 2;
 }
 FileOpScreen .title { text-style: bold; margin-bottom: 1; }
-FileOpScreen .preview { height: auto; max-height: 20; overflow-y: auto; margin: 1 0; }
+FileOpScreen .preview-box { height: auto; max-height: 20; margin: 1 0; }
+FileOpScreen .preview { height: auto; }
 FileOpScreen .error { color: $error; }
 FileOpScreen Horizontal { height: auto; align-horizontal: right; }
 FileOpScreen Button { margin-left: 2; }
@@ -56,6 +57,21 @@ DONE_GROUPS = ("move", "delete", "create")
 
 
 ResultT = TypeVar("ResultT")
+
+
+class PreviewPane(VerticalScroll):
+    """The preview's text (a `.preview` Static) in a box that scrolls: Tab reaches it, and the
+    arrows move it, only when it holds more lines than it shows."""
+
+    def __init__(self, text: str, *, id: str) -> None:
+        super().__init__(classes="preview-box")
+        self._first = Static(text, classes="preview", id=id)
+
+    def compose(self) -> ComposeResult:
+        yield self._first
+
+    def allow_focus(self) -> bool:
+        return self.max_scroll_y > 0
 
 
 class FileOpScreen(ModalScreen[ResultT | None], Generic[ResultT]):
@@ -81,7 +97,7 @@ class FileOpScreen(ModalScreen[ResultT | None], Generic[ResultT]):
         """Keep the buttons on screen: the preview scrolls in the rows the dialog's other parts
         leave (four in a 24-row terminal, up to twenty in a tall one)."""
         box = self.query_one(Vertical)
-        preview = self.query_one(".preview", Static)
+        preview = self.query_one(PreviewPane)
         others = sum(
             w.outer_size.height + w.styles.margin.height for w in box.children if w is not preview
         )
@@ -135,7 +151,7 @@ class MoveScreen(FileOpScreen[MoveReport]):
                 id="dst",
             )
             yield Checkbox(hints.REWRITE_LINKS, value=True, id="rewrite")
-            yield Static("", classes="preview", id="move-preview")
+            yield PreviewPane("", id="move-preview")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button("Move", variant="primary", id="move")
@@ -205,7 +221,7 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
         with Vertical():
             yield Label(Text(f"Delete {self.path}?"), classes="title")
             yield Label(hints.TRASH_EXPLAINED)
-            yield Static(hints.LOOKING_FOR_LINKS, classes="preview", id="delete-preview")
+            yield PreviewPane(hints.LOOKING_FOR_LINKS, id="delete-preview")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button(hints.MOVE_TO_TRASH, variant="error", id="delete")
@@ -272,7 +288,7 @@ class NewNoteScreen(FileOpScreen[str]):
             )
             yield Input(placeholder=f"name{optional}", id="name")
             yield Input(placeholder="description: one line on what it holds", id="description")
-            yield Static("", classes="preview", id="new-preview")
+            yield PreviewPane("", id="new-preview")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button("Create", variant="primary", id="create")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label
 
 from reme_core import RemeError, Workspace
-from reme_tui.screens.file_ops import FileOpScreen
+from reme_tui.screens.file_ops import FileOpScreen, PreviewPane
 from reme_tui.text import hints
 
 
@@ -29,7 +29,7 @@ class NewFolderScreen(FileOpScreen[str]):
                 select_on_focus=False,
                 id="folder-path",
             )
-            yield Static("", classes="preview", id="folder-preview")
+            yield PreviewPane("", id="folder-preview")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button("Create", variant="primary", id="create")
