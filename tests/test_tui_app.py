@@ -87,6 +87,27 @@ async def test_enter_opens_hit_with_highlighted_range(indexed_demo: Path) -> Non
         assert f"{hit.start_line}▌" in shown.replace(" ", ""), "range lines are marked"
 
 
+async def test_a_longer_query_starts_at_its_best_hit_not_where_a_shorter_one_was(
+    indexed_demo: Path,
+) -> None:
+    """Hits of a half-typed query can be painted while one types on (the debounce fired under
+    load): the finished query's Enter must still open its own best hit, not the note the cursor
+    sat on a moment before."""
+    app = RemeApp(indexed_demo, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "retrieval")
+        results = app.query_one("#results", OptionList)
+        before = app.main.search_pane.hits[results.highlighted or 0].path
+        await pilot.press(*" regression")
+        await settle(pilot)
+        hits = app.main.search_pane.hits
+        assert hits[0].path != before and before in {h.path for h in hits}, "a shared hit moved"
+        assert results.highlighted == 0
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert app.main.reader.path == hits[0].path
+
+
 async def test_tab_follows_link_and_back_returns(indexed_demo: Path) -> None:
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:

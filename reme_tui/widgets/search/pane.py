@@ -64,6 +64,7 @@ class SearchPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.hits: list[SearchHit] = []
+        self._hits_line = ""  # the query the painted hits answer
         self.show_timing = True
         self._timer: Timer | None = None
         self.samples = FilterSamples()  # until the workspace is open: no real values yet
@@ -134,12 +135,14 @@ class SearchPane(Vertical):
             return
         hits, prompts, message, seconds = found.hits, found.prompts, found.message, found.seconds
         results = self.query_one(OptionList)
+        # The same query painted again (the index changed) keeps the cursor's hit; a new query
+        # starts at its best hit, even when the hits of a half-typed one came in between.
         previous = (
             self.hits[results.highlighted]
-            if results.highlighted is not None and self.hits
+            if results.highlighted is not None and self.hits and line == self._hits_line
             else None
         )
-        self.hits = hits
+        self.hits, self._hits_line = hits, line
         options: list[Option | None] = []
         for i, prompt in enumerate(prompts):
             options += [None, Option(prompt, id=f"hit{i}")] if i else [Option(prompt, id=f"hit{i}")]
