@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Footer, Input, OptionList, ProgressBar
+from textual.widgets import Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
@@ -65,6 +65,7 @@ from reme_tui.text.mode import mode_badge
 from reme_tui.text.opening import open_warnings
 from reme_tui.text.vectors import vectors_line
 from reme_tui.widgets.files.pane import FilesPane
+from reme_tui.widgets.key_footer import KeyFooter
 from reme_tui.widgets.neighbours import NeighboursPane
 from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane
@@ -147,7 +148,7 @@ class MainScreen(Host):
             yield self.search_pane
             yield self.reader
             yield self.neighbours
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.progress_bar.display = False

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from reme_core import RemeError, Workspace
@@ -29,6 +29,7 @@ from reme_tui.text.words import plural
 from reme_tui.widgets.graph.canvas import draw
 from reme_tui.widgets.graph.layout import layout, nearest
 from reme_tui.widgets.graph.view import GraphView, Picture
+from reme_tui.widgets.key_footer import KeyFooter
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -74,7 +75,7 @@ class GraphScreen(Screen[str | None]):
         yield self.header
         yield self.view
         yield Input(placeholder="tag:x or folder/ (Enter applies, empty clears)", id="graph-filter")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#graph-filter", Input).display = False
