@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 Shown = tuple[tuple[str, str, str, bool, str], ...]
@@ -14,7 +17,8 @@ class KeyFooter(Footer):
     A focus move announces the screen's bindings again, and the stock footer then rebuilds
     every key widget (each restyled twice as it mounts): a Tab cost a quarter of a second of
     CPU, though the keys shown were the same. Here the announcements of one refresh share one
-    look at the bindings, and the keys are rebuilt only when that look differs from the last.
+    look at the bindings, and the keys are rebuilt only when that look differs from the last;
+    each key is made already in the footer's style, so mounting it restyles nothing.
     """
 
     def __init__(self) -> None:
@@ -39,3 +43,18 @@ class KeyFooter(Footer):
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._shown = shown  # the stock footer rebuilds the keys only in this case
         super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            setting = _compact_setting(widget)
+            # A key bound to the footer's style takes it before it mounts (the palette's own
+            # key is not bound, and keeps its default).
+            if setting is not None and not widget.has_class("-command-palette"):
+                widget.set_reactive(setting, self.compact)
+            yield widget
+
+
+def _compact_setting(widget: Widget) -> Reactive[bool] | None:
+    """A footer key's own `compact` setting (bound to the footer's), if the widget has one."""
+    setting = getattr(type(widget), "compact", None)
+    return setting if isinstance(setting, Reactive) else None
