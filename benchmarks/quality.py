@@ -10,7 +10,8 @@ Everything lives under `benchmarks/.collections/` (git-ignored, `$REME_COLLECTIO
 collections' files, and `work/`, one workspace per row whose state folder keeps the chunks'
 vectors, so that only the first run embeds (the bundled embedder does ~9-30 chunks/s on this
 2-core machine). A collection or vault that is absent is skipped with a line saying so.
-`--sweep` adds rows for the fusion weights and BM25's k1 and b (measured, not defaults).
+`--sweep` adds rows for the fusion weights, the agreement gate, BM25's k1 and b, the name
+field's weight and query stop words (measured, not defaults).
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def variants(sweep: bool) -> list[Variant]:
 
     out: list[Variant] = [("BM25", False, lambda ws: patched(ws))]
     if sweep:
-        for k1, b in ((1.2, 0.75), (0.9, 0.4), (1.5, 0.5), (1.5, 0.9)):
+        for k1, b in ((1.2, 0.75), (2.0, 0.75), (0.9, 0.4), (1.5, 0.5), (1.5, 0.9)):
             out.append((f"BM25 k1={k1:g} b={b:g}", False, _bm25(k1, b)))
         for w in (1.0, 3.0):
             out.append((f"BM25 name_weight={w:g}", False, _name_weight(w)))
@@ -158,6 +159,9 @@ def variants(sweep: bool) -> list[Variant]:
             out.append(
                 (f"+vectors guarded cjk w={w:g}", True, fused("guarded", CONVEX_WEIGHT_CJK=w))
             )
+        for depth, least in ((10, 0.3), (20, 0.3), (30, 0.25), (50, 0.15), (50, 0.25)):
+            gate = fused("guarded", AGREEMENT_DEPTH=depth, AGREEMENT_MIN=least)
+            out.append((f"+vectors guarded agree {least:g} of {depth}", True, gate))
         for w in (0.3, 0.5):
             out.append((f"+vectors rrf w={w:g}", True, _rrf_weight(w)))
     return out

@@ -6,6 +6,7 @@ The index and the embedder are real (the bundled local model, loaded once per mo
 from __future__ import annotations
 
 import itertools
+import math
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,14 @@ from hypothesis import strategies as st
 
 from reme_core import Workspace, load_config
 from reme_core.errors import ConfigError
-from reme_core.vectors.fusion import FUSIONS, NAME_GUARD, convex_fuse, fuse, guard_names
+from reme_core.vectors.fusion import (
+    AGREEMENT_MIN,
+    FUSIONS,
+    NAME_GUARD,
+    convex_fuse,
+    fuse,
+    guard_names,
+)
 
 # One worker builds the module's costly fixture once (not once per worker).
 pytestmark = pytest.mark.xdist_group("fusion_guard")
@@ -160,16 +168,16 @@ def test_guard_moves_a_named_note_back_up() -> None:
 
 
 def test_a_vector_branch_that_disagrees_with_bm25_only_adds_candidates() -> None:
-    # the embedder's top 10 shares nothing with BM25's: its order must not move BM25's
-    keyword = ([1, 2, 3, 4, 5], [9.0, 3.0, 2.0, 1.0, 0.5])
+    # the embedder's list shares one of BM25's six (under a fifth): its order must not move BM25's
+    keyword = ([1, 2, 3, 4, 5, 6], [9.0, 3.0, 2.0, 1.0, 0.5, 0.4])
     vector = ([15, 14, 13, 12, 11, 5], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
     guarded = [d for d, _ in fuse("guarded", vector, keyword, {}, cjk=False)]
-    assert guarded == [1, 2, 3, 4, 5, 15, 14, 13, 12, 11]  # then its own, in its order
+    assert guarded == [1, 2, 3, 4, 5, 6, 15, 14, 13, 12, 11]  # then its own, in its order
     convex = [d for d, _ in fuse("convex", vector, keyword, {}, cjk=False)]
     assert convex[:2] == [1, 15]  # a fixed weight lets it reorder BM25's
     # a Chinese query is not gated: there the embedder is what finds notes in other languages
     assert fuse("guarded", vector, keyword, {}, cjk=True)[0][0] == 15
-    # where the branches agree (3 of BM25's top 10 in the vector top 10) the vector counts
+    # where the branches agree (3 of BM25's 6 in the vector list) the vector counts
     vector = ([3, 2, 1, 11], [0.9, 0.8, 0.7, 0.1])
     agreeing = fuse("guarded", vector, keyword, {}, cjk=False)
     assert agreeing == fuse("convex", vector, keyword, {}, cjk=False)
@@ -177,14 +185,15 @@ def test_a_vector_branch_that_disagrees_with_bm25_only_adds_candidates() -> None
 
 @st.composite
 def disagreeing(draw: st.DrawFn) -> tuple[tuple[list[int], list[float]], tuple[list, list]]:
-    """BM25's candidates with close scores, and a vector branch whose top 10 holds under 3
-    of BM25's top 10 (the rest its own), with any cosines."""
+    """BM25's candidates with close scores, and a vector branch that holds under a fifth
+    (AGREEMENT_MIN) of them (the rest its own), with any cosines."""
     kw_docs = draw(st.lists(st.integers(0, 50), min_size=10, max_size=20, unique=True))
     kw_scores = sorted(
         draw(st.lists(st.floats(1, 1.05), min_size=len(kw_docs), max_size=len(kw_docs))),
         reverse=True,
     )
-    shared = draw(st.lists(st.sampled_from(kw_docs[:10]), max_size=2, unique=True))
+    most = math.ceil(AGREEMENT_MIN * len(kw_docs)) - 1
+    shared = draw(st.lists(st.sampled_from(kw_docs), max_size=most, unique=True))
     own = draw(st.lists(st.integers(100, 150), min_size=8, max_size=15, unique=True))
     vec_docs = draw(st.permutations(shared + own))
     vec_scores = sorted(
@@ -204,3 +213,18 @@ def test_a_disagreeing_vector_branch_never_reorders_bm25(case) -> None:
     assert out[: len(kw_docs)] == kw_docs  # BM25's order, BM25's candidates first
     added = [d for d in dict.fromkeys(vector[0]) if d not in kw_docs]
     assert out[len(kw_docs) :] == added  # then the vector's others, in its order
+
+
+def test_agreement_is_counted_over_the_top_fifty() -> None:
+    """Three of BM25's top 10 near the vector top, nothing else of its 50: too little to
+    trust (the NPL query that the top-10 gate let through); ten of its 50 are enough."""
+    kw_docs = list(range(50))
+    keyword = (kw_docs, [10.0 - d / 10 for d in kw_docs])
+    own = list(range(100, 147))
+    vector = ([9, 8, 7, *own], [1.0 - i / 100 for i in range(50)])
+    out = [d for d, _ in fuse("guarded", vector, keyword, {}, cjk=False)]
+    assert out[:50] == kw_docs and out[50:] == own  # BM25's order, then the vector's others
+    vector = ([49, 48, 47, 46, 45, 44, 43, 42, 41, 40, *own[:40]], vector[1])
+    out = [d for d, _ in fuse("guarded", vector, keyword, {}, cjk=False)]
+    assert out == [d for d, _ in fuse("convex", vector, keyword, {}, cjk=False)]
+    assert out[:50] != kw_docs  # the vector branch counts: it moves BM25's candidates

@@ -11,16 +11,21 @@ vector ranking with cosine scores.
   the vector candidates' worst and best), then `(1 − w)·keyword + w·vector`. Unlike ranks,
   scaled scores keep how far ahead a strong keyword match is.
 - `guarded` (the default): `convex`, with the vector branch's weight for a Latin-script query
-  kept only where the branches agree (at least 3 of the keyword top 10 in the vector top 10;
-  else BM25's candidates keep BM25's order and the vector branch only adds its others below
-  them, in its order), and the notes whose *name* matches the query best kept at their
+  kept only where the branches agree (at least a fifth of the keyword top 50 in the vector
+  top 50; else BM25's candidates keep BM25's order and the vector branch only adds its others
+  below them, in its order), and the notes whose *name* matches the query best kept at their
   keyword places or better. Whatever the fusion, a note whose whole name is the query then
   ranks first (`reme_core.query.known_item`).
 
 Weights and the agreement rule were chosen by measurement (benchmarks/quality.py, RESULTS.md):
 on NPL the bundled embedder is far weaker than BM25 (nDCG@10 0.04 against 0.435) and a fixed
-weight lost 7 points; on MED and CACM it helps. Chinese queries keep a fixed, larger weight:
-word segmentation is lossy and cross-language recall needs the embedder.
+weight lost 7 points; on MED and CACM it helps. The agreement is counted over the top 50, not
+the top 10: ten documents are too few to tell an embedder that follows the query from one
+that shares a few documents by chance (NPL's mean overlap is 0.06 at 50, MED's 0.43, CACM's
+0.27), and the top-10 gate let NPL queries through that the vector branch then hurt. With
+fewer candidates (an ungrouped search asks each branch for 5 x limit) the agreement is counted
+over all of them. Chinese queries keep a fixed, larger weight: word segmentation is lossy and
+cross-language recall needs the embedder.
 """
 
 from __future__ import annotations
@@ -32,8 +37,8 @@ from reme_core.config import FUSIONS
 
 CONVEX_WEIGHT = 0.3  # the vector branch's share for a query in Latin script, where it agrees
 CONVEX_WEIGHT_CJK = 0.85  # ... and for a query with Chinese (or other CJK) characters
-AGREEMENT_DEPTH = 10  # agreement: the share of the keyword top 10 that the vector top 10 holds
-AGREEMENT_MIN = 0.3  # ... under which the vector branch only adds candidates
+AGREEMENT_DEPTH = 50  # agreement: the share of the keyword top 50 that the vector top 50 holds
+AGREEMENT_MIN = 0.2  # ... under which the vector branch only adds candidates
 NAME_GUARD = 0.5  # a name part at least this share of the best one keeps its keyword place
 
 Ranked = list[tuple[int, float]]
@@ -159,9 +164,10 @@ def strictly_ordered(ranked: Ranked) -> Ranked:
 
 
 def agreement(vector_docs: Sequence[int], keyword_docs: Sequence[int]) -> bool:
-    """Whether the vector branch ranks at least AGREEMENT_MIN of the keyword branch's top docs
-    near its own top: where an embedder is weak (technical English, a domain it never saw) it
-    agrees with BM25 on little, and it then only adds candidates."""
+    """Whether the vector branch ranks at least AGREEMENT_MIN of the keyword branch's top
+    AGREEMENT_DEPTH docs among its own top AGREEMENT_DEPTH (fewer candidates: all of them):
+    where an embedder is weak (technical English, a domain it never saw) it agrees with BM25
+    on little, and it then only adds candidates."""
     top_kw = set(keyword_docs[:AGREEMENT_DEPTH])
     if not top_kw:
         return False
