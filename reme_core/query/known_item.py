@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from reme_core.index.name_field import NAMES
 from reme_core.parse.note_names import names_of
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import Ranked, strictly_ordered
@@ -45,7 +46,11 @@ def exact_name_docs(ws: SearchIndex, query: str, names: Mapping[int, float]) -> 
     index, cjk = ws.index, has_cjk(query)
     strong = [d for d, part in names.items() if part >= NAME_SHARE * best]
     docs = sorted(strong, key=lambda d: (-names[d], d))[:MAX_COMPARED]
-    slots = index.chunks.slots(np.fromiter(docs, np.int64, len(docs))).tolist()
+    at = index.chunks.slots(np.fromiter(docs, np.int64, len(docs)))
+    if not cjk:  # only notes whose Latin name field holds every query term can match
+        keep = index.name_field(tokenizer.tokenize_many, False, NAMES).holding(at, wanted)
+        docs, at = [d for d, k in zip(docs, keep.tolist(), strict=True) if k], at[keep]
+    slots = at.tolist()
     # Each name's words; only those with as many words as the query can be its terms (a
     # word stems to one term), and they are stemmed in one call: `tokenize(name) == wanted`.
     named: list[int] = []
