@@ -14,6 +14,7 @@ import pytest
 from reme_core import Workspace
 from reme_core.index import snapshot
 from reme_core.index.name_field import NameField
+from reme_core.parse.note_names import names_of
 from reme_core.text.tokenizer import without_cjk
 from tests.conftest import write_files
 from tests.helpers import parts
@@ -180,3 +181,24 @@ def test_edits_saved_by_a_live_process_keep_the_field_exact(tmp_path: Path) -> N
         assert ws.search("lantern").results[0].path == "notes/zz-new.md"
     finally:
         ws.close()
+
+
+def test_holding_is_every_term_in_a_notes_names(tmp_path: Path) -> None:
+    """`holding` (the known-item rule's first cut) keeps exactly the notes whose names,
+    tokenised one by one, hold every asked term; a term no name has keeps none."""
+    _notes(tmp_path, 40, cjk=False)
+    ws = Workspace.open(tmp_path)
+    index, tok = parts(ws).index, ws.tokenizer
+    field = index.name_field(tok.tokenize_many, False)
+    slots = np.arange(len(index.files), dtype=np.int64)
+    for terms in (["apple"], ["river", "guide"], ["stone", "notebook"], ["harbor", "apple"], []):
+        wanted = tok.tokenize(" ".join(terms))
+        got = field.holding(slots, wanted).tolist()
+        for slot, kept in zip(slots.tolist(), got, strict=True):
+            path = index.files.path(slot)
+            held = {
+                t for n in names_of(path, index.nodes.frontmatter(path)) for t in tok.tokenize(n)
+            }
+            assert kept == (set(wanted) <= held), (terms, path)
+    assert not field.holding(slots, ["zzzunknown"]).any()
+    ws.close()

@@ -106,8 +106,8 @@ class ChunkTable:
         """The doc ids of a live file's chunks, in order; None for a file with none."""
         return self._docs.get(path)
 
-    def first_docs(self, slots: Sequence[int], path_of: Callable[[int], str]) -> list[int | None]:
-        """Each file's first doc id (None for a file with none), by file slot (``path_of``:
+    def first_docs(self, slots: np.ndarray, path_of: Callable[[int], str]) -> np.ndarray:
+        """Each file's first doc id (-1 for a file with none), by file slot (``path_of``:
         the file table's path of a slot): a search adds a name match to the first chunk of
         each note it did not rank otherwise (found by slot: a path per note was most of the
         name fields' share)."""
@@ -184,25 +184,24 @@ class FileDocs:
         docs = self._grouped.rows_of(slot)
         return docs if len(docs) else None
 
-    def first(self, slots: Sequence[int], path_of: Callable[[int], str]) -> list[int | None]:
-        """`get(path)[0]` of each slot's path, the loaded files' in one gather; a loaded file
-        not changed since is found by its slot (its row in the loaded columns)."""
-        out: list[int | None] = [None] * len(slots)
-        at: list[int] = []
-        loaded: list[int] = []
+    def first(self, slots: np.ndarray, path_of: Callable[[int], str]) -> np.ndarray:
+        """`get(path)[0]` of each slot's path (-1: none), the loaded files' in one gather; a
+        loaded file not changed since is found by its slot (its row in the loaded columns)."""
+        slots = np.asarray(slots, dtype=np.int64)
+        out = np.full(len(slots), -1, dtype=np.int64)
         n = len(self._paths) if self._grouped is not None else 0
-        own, gone, paths = self._own, self._gone, self._paths
-        for i, slot in enumerate(slots):
-            if slot < n and not (gone and paths[slot] in gone):
-                at.append(i)
-                loaded.append(slot)
-                continue
-            docs = own.get(path_of(slot))
-            out[i] = int(docs[0]) if docs is not None and len(docs) else None
-        if loaded and self._grouped is not None:
-            rows = self._grouped.first_rows(np.asarray(loaded, dtype=np.int64)).tolist()
-            for i, row in zip(at, rows, strict=True):
-                out[i] = row if row >= 0 else None
+        loaded = slots < n
+        if self._gone and loaded.any():
+            at = np.flatnonzero(loaded)
+            paths, gone = self._paths, self._gone
+            moved = [paths[slot] in gone for slot in slots[at].tolist()]
+            loaded[at[np.asarray(moved, dtype=bool)]] = False
+        if self._grouped is not None and loaded.any():
+            out[loaded] = self._grouped.first_rows(slots[loaded])
+        for i in np.flatnonzero(~loaded).tolist():
+            docs = self._own.get(path_of(int(slots[i])))
+            if docs is not None and len(docs):
+                out[i] = int(docs[0])
         return out
 
     def pop(self, path: str) -> np.ndarray | None:

@@ -81,6 +81,7 @@ class NameField:
         self._csr = csr  # doc-major (ptr, term ids, counts), kept for `columns`
         self.cjk_free = cjk_free
         self.kind = kind
+        self._doc_of: np.ndarray | None = None  # file slot -> its document, made on first need
 
     @classmethod
     def from_columns(cls, cols: NameColumns, n_files: int, kind: FieldKind = NAMES) -> NameField:
@@ -167,6 +168,31 @@ class NameField:
         bm25 = BM25Index.from_arrays(*csr, len(vocab), b=self.kind.b)
         slots = np.concatenate([old_slots[kept], fresh])
         return NameField(slots, bm25, vocab, csr, self.cjk_free and cjk_free, self.kind)
+
+    def holding(self, slots: np.ndarray, terms: Sequence[str]) -> np.ndarray:
+        """Bool per file slot: its document here holds every one of ``terms`` (a note one
+        of whose names has exactly a query's terms passes; most others need not be read)."""
+        found_ids = [self.vocab.id_of(t) for t in dict.fromkeys(terms)]
+        ids = [i for i in found_ids if i is not None]
+        if not len(slots) or len(ids) < len(found_ids):
+            return np.zeros(len(slots), dtype=bool)
+        if self._doc_of is None:
+            self._doc_of = np.full(int(self._slots.max(initial=-1)) + 1, -1, dtype=np.int64)
+            self._doc_of[self._slots] = np.arange(len(self._slots))
+        inside = slots < len(self._doc_of)
+        docs = np.full(len(slots), -1, dtype=np.int64)
+        docs[inside] = self._doc_of[slots[inside]]
+        have = np.flatnonzero(docs >= 0)
+        ptr, term_ids, _ = self._csr
+        starts = ptr[docs[have]]
+        counts = ptr[docs[have] + 1] - starts
+        owner = np.repeat(np.arange(len(have)), counts)
+        rows = np.arange(len(owner)) + np.repeat(starts - (np.cumsum(counts) - counts), counts)
+        # A document's terms are distinct: it holds them all when as many of its rows match.
+        found = np.bincount(owner[np.isin(term_ids[rows], ids)], minlength=len(have))
+        out = np.zeros(len(slots), dtype=bool)
+        out[have[found == len(ids)]] = True
+        return out
 
     def search(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top `k` (file slots, name scores) for query terms (already analysed)."""

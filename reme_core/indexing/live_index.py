@@ -134,10 +134,11 @@ class LiveIndex:
             return "settings"
         return None
 
-    def ino(self) -> int:
-        """The database file's inode; 0 when it is missing (or the state is not a folder)."""
+    def ino(self, db_file: str | None = None) -> int:
+        """The database file's inode (``db_file``: its path, when known already); 0 when it
+        is missing (or the state is not a folder)."""
         try:
-            return os.stat(self.place.db_file).st_ino
+            return os.stat(db_file or self.place.db_file).st_ino
         except OSError:
             return 0
 
@@ -236,12 +237,13 @@ class LiveIndex:
                 return False
             # Cheaper than `shared()` (every search calls this); where they differ, the state
             # is no longer a folder and `_refresh` finds no database file either.
-            if str(self.store.path) != self.place.db_file:
+            db_file = self.place.db_file
+            if str(self.store.path) != db_file:
                 return False
-            return retry_busy(self._refresh)
+            return retry_busy(lambda: self._refresh(db_file))
 
-    def _refresh(self) -> bool:
-        ino = self.ino()
+    def _refresh(self, db_file: str) -> bool:
+        ino = self.ino(db_file)
         if ino == 0:  # deleted under us: keep answering from memory; the next open rebuilds
             return False
         if ino != self._db_ino:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from reme_core.index.name_field import NAMES
 from reme_core.parse.note_names import names_of
 from reme_core.text.tokenizer import has_cjk
 from reme_core.vectors.fusion import Ranked, strictly_ordered
@@ -38,22 +39,34 @@ def exact_name_docs(ws: SearchIndex, query: str, names: Mapping[int, float]) -> 
     best = max(names.values(), default=0.0)
     if best <= 0:
         return set()
-    tokenize = ws.tokenizer.tokenize
-    wanted = tokenize(query)
+    tokenizer = ws.tokenizer
+    wanted = tokenizer.tokenize(query)
     if not wanted:
         return set()
     index, cjk = ws.index, has_cjk(query)
     strong = [d for d, part in names.items() if part >= NAME_SHARE * best]
     docs = sorted(strong, key=lambda d: (-names[d], d))[:MAX_COMPARED]
-    slots = index.chunks.slots(np.fromiter(docs, np.int64, len(docs))).tolist()
-    out: set[int] = set()
+    at = index.chunks.slots(np.fromiter(docs, np.int64, len(docs)))
+    if not cjk:  # only notes whose Latin name field holds every query term can match
+        keep = index.name_field(tokenizer.tokenize_many, False, NAMES).holding(at, wanted)
+        docs, at = [d for d, k in zip(docs, keep.tolist(), strict=True) if k], at[keep]
+    slots = at.tolist()
+    # Each name's words; only those with as many words as the query can be its terms (a
+    # word stems to one term), and they are stemmed in one call: `tokenize(name) == wanted`.
+    named: list[int] = []
+    words: list[list[str]] = []
     for doc, slot in zip(docs, slots, strict=True):
         path = index.files.path(slot)
-        names_here = names_of(path, index.nodes.frontmatter(path))
-        # A Latin query is no CJK name: those are not tokenised (no wait for jieba).
-        if any(tokenize(n) == wanted for n in names_here if cjk or not has_cjk(n)):
-            out.add(doc)
-    return out
+        for name in names_of(path, index.nodes.frontmatter(path)):
+            # A Latin query is no CJK name: those are not tokenised (no wait for jieba).
+            if cjk or not has_cjk(name):
+                name_words = tokenizer.words(name)
+                if len(name_words) == len(wanted):
+                    named.append(doc)
+                    words.append(name_words)
+    terms = tokenizer.stem([w for name_words in words for w in name_words])
+    n = len(wanted)
+    return {doc for i, doc in enumerate(named) if terms[i * n : (i + 1) * n] == wanted}
 
 
 def names_first(ranked: Ranked, exact: set[int]) -> Ranked:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 # was tried again from each of its characters (quadratic: 80k characters took 81 s).
 _PREFIX = re.compile(r"(?<![^\s*\"])([^\s*\"]+)\*(?=\s|$)")
 PREFIX_TERMS = 24
+_NO_SLOTS, _NO_SCORES = np.zeros(0, np.int64), np.zeros(0)  # a field that matched nothing
 
 VectorSearch = Callable[[str, int, "np.ndarray | None"], tuple[np.ndarray, np.ndarray]]
 
@@ -123,7 +124,8 @@ def _mark_matched(
     docs: list[int],
 ) -> None:
     """Each hit's matched terms, as the query wrote them (not as their stems)."""
-    written = dict(zip(reversed(tokenizer.tokenize(query)), reversed(tokenizer.words(query))))
+    words = tokenizer.words(query)
+    written = dict(zip(reversed(tokenizer.stem(words)), reversed(words)))
     vocab = index.vocab
     for hit, matched in zip(hits, index.bm25.matched_many(term_ids, docs), strict=True):
         hit.matched_terms = [written.get(term, term) for term in map(vocab.term, matched)]
@@ -205,14 +207,11 @@ def _keyword_recall(
         if term_ids
         else (np.zeros(0, np.int64), np.zeros(0))
     )
-    parts: list[dict[int, float]] = []
+    fields: list[tuple[np.ndarray, np.ndarray, float]] = []
     for kind, weight in ((NAMES, settings.name_weight), (PROPERTIES, settings.property_weight)):
-        found: dict[int, float] = {}
-        if weight > 0 and terms:
-            recalled = _with_field(ws, kind, weight, terms, (docs, scores), candidates, slots)
-            docs, scores, found = recalled
-        parts.append(found)
-    return docs, scores, parts[0], parts[1]
+        found = _field_matches(ws, kind, terms, candidates, slots) if weight > 0 and terms else None
+        fields.append((*found, weight) if found is not None else (_NO_SLOTS, _NO_SCORES, weight))
+    return _with_fields(ws.index, (docs, scores), fields)
 
 
 def _hits(
@@ -315,48 +314,58 @@ def _best_per_note(
     return best, others
 
 
-def _with_field(
-    ws: SearchIndex,
-    kind: FieldKind,
-    weight: float,
-    terms: list[str],
-    ranked: tuple[np.ndarray, np.ndarray],
-    k: int,
-    slot_mask: np.ndarray | None,
-) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
-    """The keyword ranking (docs, scores) with each matching note's field score (names or
-    property values) added to its best chunk (its top chunk among the candidates, else its
-    first chunk); the field's parts by doc."""
-    index = ws.index
-    docs, scores = ranked
-    cjk = any(map(has_cjk, terms))
-    field = index.name_field(ws.tokenizer.tokenize_many, cjk, kind)
-    slots, name_scores = field.search(terms, k)
+def _field_matches(
+    ws: SearchIndex, kind: FieldKind, terms: list[str], k: int, slot_mask: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The `k` best (file slots, field scores) of a field (names or property values) for
+    the query's terms, those the filters let through; None when none matched."""
+    field = ws.index.name_field(ws.tokenizer.tokenize_many, any(map(has_cjk, terms)), kind)
+    slots, field_scores = field.search(terms, k)
     if slot_mask is not None and len(slots):
         keep = slot_mask[slots]
-        slots, name_scores = slots[keep], name_scores[keep]
-    if not len(slots):
-        return docs, scores, {}
-    best: dict[int, int] = {}
-    for doc, slot in zip(docs.tolist(), index.chunks.slots(docs).tolist(), strict=True):
-        best.setdefault(slot, doc)  # docs come best first
-    parts: dict[int, float] = {}
-    slots_of = slots.tolist()
-    unranked = [slot for slot in slots_of if slot not in best]
-    firsts = index.chunks.first_docs(unranked, index.files.path)
-    first = dict(zip(unranked, firsts, strict=True))
-    for slot, name_score in zip(slots_of, name_scores.tolist(), strict=True):
-        doc = best[slot] if slot in best else first[slot]
-        if doc is None:
-            continue  # a note of frontmatter only: no chunk to show
-        parts[doc] = weight * name_score
-    # Each doc's chunk score plus its field score, best first, then by doc id.
-    every = np.concatenate([docs, np.fromiter(parts, np.int64, len(parts))])
-    added = np.fromiter(parts.values(), np.float64, len(parts))
-    out_docs, at = np.unique(every, return_inverse=True)
-    out_scores = np.bincount(at.reshape(-1), np.concatenate([scores, added]), len(out_docs))
+        slots, field_scores = slots[keep], field_scores[keep]
+    return (slots, field_scores) if len(slots) else None
+
+
+def _with_fields(
+    index: MemoryIndex,
+    ranked: tuple[np.ndarray, np.ndarray],
+    fields: list[tuple[np.ndarray, np.ndarray, float]],
+) -> tuple[np.ndarray, np.ndarray, dict[int, float], dict[int, float]]:
+    """The keyword ranking (docs, scores) with each matching note's field scores (names,
+    then property values: (slots, scores, weight) each) added to its best chunk (its top
+    chunk among the candidates, else its first chunk); the fields' parts by doc.
+
+    A field part only raises the chunk it lands on, so a note's best chunk is the same
+    for every field: both are added in one pass, in the order one pass per field would
+    add them (the same sums, bit for bit)."""
+    docs, scores = ranked
+    if not any(len(slots) for slots, _, _ in fields):
+        return docs, scores, {}, {}
+    # Each ranked note's best doc: the first of its docs (they come best first); the first
+    # doc of a note not ranked; -1 for a note of frontmatter only (no chunk to show).
+    noted, first_at = np.unique(index.chunks.slots(docs), return_index=True)
+    asked = np.concatenate([slots for slots, _, _ in fields])
+    pos = np.minimum(np.searchsorted(noted, asked), max(len(noted) - 1, 0))
+    ranked_here = noted[pos] == asked if len(noted) else np.zeros(len(asked), dtype=bool)
+    target = np.empty(len(asked), dtype=np.int64)
+    target[ranked_here] = docs[first_at[pos[ranked_here]]]
+    target[~ranked_here] = index.chunks.first_docs(asked[~ranked_here], index.files.path)
+    part_docs, part_scores, parts = [docs], [scores], []
+    start = 0
+    for slots, field_scores, weight in fields:
+        at = target[start : start + len(slots)]
+        start += len(slots)
+        keep = at >= 0
+        field_docs, added = at[keep], weight * field_scores[keep]
+        part_docs.append(field_docs)
+        part_scores.append(added)
+        parts.append(dict(zip(field_docs.tolist(), added.tolist(), strict=True)))
+    # Each doc's chunk score plus its field scores, best first, then by doc id.
+    out_docs, at = np.unique(np.concatenate(part_docs), return_inverse=True)
+    out_scores = np.bincount(at.reshape(-1), np.concatenate(part_scores), len(out_docs))
     order = np.lexsort((out_docs, -out_scores))
-    return out_docs[order], out_scores[order], parts
+    return out_docs[order], out_scores[order], parts[0], parts[1]
 
 
 def prefix_term_ids(index: MemoryIndex, tokenizer: Tokenizer, query: str) -> list[int]:
