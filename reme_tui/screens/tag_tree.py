@@ -29,7 +29,7 @@ TagTreeScreen > Vertical {
 }
 TagTreeScreen .title { text-style: bold; margin-bottom: 1; }
 TagTreeScreen Tree, TagTreeScreen OptionList { height: 1fr; margin: 1 0; }
-TagTreeScreen #tag-tree-status { color: $text-muted; }
+TagTreeScreen #tag-tree-status { color: $text-muted; width: 1fr; }
 """
 
 
