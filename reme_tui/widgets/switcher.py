@@ -37,6 +37,7 @@ from textual.widgets import Input
 
 from reme_tui.messages import OpenNote
 from reme_tui.text import hints
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.note_ranking import NoteRanker, top_folder
 from reme_tui.widgets.safe_text import drawable
 
@@ -44,7 +45,7 @@ DISCOVER_LIMIT = 200
 SEARCH_LIMIT = 50
 
 
-class SwitcherPalette(CommandPalette):
+class SwitcherPalette(CommandPalette, Backdropped):
     """The command palette with the note switcher, keeping keys typed before it is ready.
 
     A terminal delivers a burst such as "o" then "rrf" in one read. The app forwards all four to
