@@ -74,6 +74,7 @@ class SwitcherPalette(CommandPalette, Backdropped):
         self._early: list[str] = []
         self.index_epoch = 0  # moved by each index change while open: the ranker is read again
         self._listed_for: str | None = None  # the query the list shows the notes of
+        self._wanted: str | None = None  # the cursor's note, not among the hits shown yet
 
     def index_changed(self) -> None:
         """The index changed while the dialog is open: read the notes again and ask the
@@ -122,15 +123,18 @@ class SwitcherPalette(CommandPalette, Backdropped):
         note it was on: under a watcher's batches the user's arrow keys would otherwise be
         undone every few seconds."""
         query = self.query_one(CommandInput).value.strip()
-        kept = _path_at(command_list) if query == self._listed_for else None
+        same = query == self._listed_for
+        # A note not among the hits of a partial refill is looked for in the next one.
+        kept = (self._wanted or _path_at(command_list)) if same else None
         super()._refresh_command_list(command_list, commands, clear_current)
-        self._listed_for = query
+        self._listed_for, self._wanted = query, None
         if kept is None:
             return
         for index in range(command_list.option_count):
             if _path_at(command_list, index) == kept:
                 command_list.highlighted = index
                 return
+        self._wanted = kept
 
 
 def _path_at(command_list: CommandList, index: int | None = None) -> str | None:
