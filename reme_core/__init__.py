@@ -121,6 +121,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "property_value": ("reme_core.parse.properties", "property_value"),
     "suffix_warnings": ("reme_core.edit.file_ops", "suffix_warnings"),
     "walk_ahead": ("reme_core.files.walk_ahead", "walk_ahead"),
+    "normalize_relpath": ("reme_core.files.paths", "normalize_relpath"),
     "wikilink_to": ("reme_core.query.link_text", "wikilink_to"),
     "markdown_link_to": ("reme_core.query.link_text", "markdown_link_to"),
     "Bookmark": ("reme_core.files.obsidian_bookmarks", "Bookmark"),

@@ -59,6 +59,7 @@ from reme_core.files.obsidian_settings import (
     daily_note_settings,
     template_settings,
 )
+from reme_core.files.paths import normalize_relpath
 from reme_core.files.walk_ahead import walk_ahead
 from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
 from reme_core.indexing.change_feed import ChangeFeed, Committed, FeedEvent, Gap, Rebuilt
@@ -226,6 +227,7 @@ __all__ = [
     "load_config",
     "markdown_link_to",
     "names_of",
+    "normalize_relpath",
     "open_daily_note",
     "outline",
     "parse_moment",

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 from textual.worker import WorkerState
 
-from reme_core import Workspace
+from reme_core import Changes, Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.services import ranker_for
 from reme_tui.widgets.note_ranking import Kind, NoteEntry, NoteRanker, swaps, typo_distance
@@ -192,7 +192,7 @@ def palette_paths(app: RemeApp) -> list[str]:
         return []
     options = app.screen.query_one(CommandList)
     commands = (options.get_option_at_index(i) for i in range(options.option_count))
-    return [c.hit.command.args[0] for c in commands if hasattr(c, "hit")]  # not "No matches"
+    return [c.hit.command.path for c in commands if hasattr(c, "hit")]  # not "No matches"
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -365,3 +365,33 @@ async def test_a_note_another_process_writes_reaches_the_open_switcher(tmp_path:
         )
         assert done.returncode == 0, done.stderr
         await until(pilot, lambda: palette_paths(app) == ["en/Zephyr.md"], timeout=20)
+
+
+async def test_the_switchers_cursor_stays_on_its_note_when_the_index_changes(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    """Each index change asks the open switcher's query again; the list painted again keeps
+    the cursor on the note it was on (it went back to the first row under every batch)."""
+    root = make_tree({f"note{i}.md": f"# Note {i}\n\nalpha\n" for i in range(6)})
+    app = RemeApp(root, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        ws = app.ws
+        assert ws is not None
+        app.query_one("#note").focus()
+        await pilot.press("o", *"note")
+        await until(pilot, lambda: len(palette_paths(app)) == 6 and not gathering(app))
+        palette = app.screen
+        assert isinstance(palette, SwitcherPalette)
+        options = palette.query_one(CommandList)
+        await pilot.press("down", "down")
+        await until(pilot, lambda: options.highlighted == 2)
+        chosen = palette_paths(app)[2]
+        epoch = palette.index_epoch
+        with open(root / "note5.md", "a", encoding="utf-8") as fh:
+            fh.write("beta\n")
+        await asyncio.to_thread(ws.apply, Changes(modified=["note5.md"]))
+        await until(pilot, lambda: palette.index_epoch > epoch)
+        await settle(pilot)  # the query asked again and its list painted
+        assert options.highlighted is not None
+        assert palette_paths(app)[options.highlighted] == chosen

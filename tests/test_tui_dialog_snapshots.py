@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 import reme_tui
+from reme_tui.app.browser import CommandPalette
 from reme_tui.screens.copy import CopyScreen
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
@@ -112,6 +113,14 @@ async def _switcher(pilot: Pilot, root: Path) -> None:
     await calm(pilot)
 
 
+async def _palette(pilot: Pilot, root: Path) -> None:
+    await opened(pilot)
+    await pilot.press("ctrl+p")
+    await on_top(pilot, CommandPalette)
+    await pilot.press(*"index")  # the providers' order is not fixed: a query is
+    await calm(pilot)
+
+
 # Each dialog class (by name) and how a person reaches it.
 REACH: dict[str, Reach] = {
     "CreateNoteScreen": _create_note,
@@ -124,6 +133,7 @@ REACH: dict[str, Reach] = {
     "NewNoteScreen": _new_note,
     "OpenWebScreen": _web,
     "SwitcherPalette": _switcher,
+    "CommandPalette": _palette,
 }
 # Drawn at 80×24 by another module: (its file, the test).
 ELSEWHERE: dict[str, tuple[str, str]] = {
@@ -134,7 +144,7 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "GraphScreen": ("test_tui_snapshots_embeds.py", "test_snapshot_graph"),
 }
 # Bases that are never shown themselves: their subclasses are.
-BASES = {"Host", "FileOpScreen", "TagListing"}
+BASES = {"Host", "FileOpScreen", "TagListing", "Backdropped"}
 # Drawn wide nowhere else (the rest: test_tui_screen_snapshots.py, test_tui_snapshots.py).
 WIDE_TOO = ["NewFolderScreen", "PropertyScreen"]
 

@@ -14,11 +14,12 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette as TextualPalette
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from reme_core import BatchReport, Committed, RemeError, Workspace
@@ -31,6 +32,7 @@ from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.screens.tags import TagsScreen
 from reme_tui.state import WorkspaceState, load_state
 from reme_tui.text import hints, notices
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.files.view import FilesView
 from reme_tui.widgets.outline import OutlinePane
@@ -38,6 +40,11 @@ from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane
 from reme_tui.widgets.switcher import SwitcherPalette
+
+
+class CommandPalette(TextualPalette, Backdropped):
+    """Textual's command palette (under its own name: the CSS and the tests know it by it)."""
+
 
 # How often the browser reads the change log for other processes' commits.
 FEED_POLL_SECONDS = 1.0
@@ -247,6 +254,11 @@ class RemeApp(App[None]):
                 self.main.post_message(IndexChanged(BatchReport(), paths))
 
     # -- palette actions of the app -------------------------------------------------------------
+    def action_command_palette(self) -> None:
+        """Textual's palette, on the backdrop drawn once (`Backdropped`)."""
+        if self.use_command_palette and not TextualPalette.is_open(cast("App[object]", self)):
+            self.push_screen(CommandPalette(id="--command-palette"))
+
     def action_open_settings(self) -> None:
         """Edit the settings file in $VISUAL/$EDITOR, then apply it."""
         self.preferences.open_settings()

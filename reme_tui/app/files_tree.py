@@ -45,13 +45,8 @@ class FilesTree:
         if ws is None:
             return
         self._loading, self._stale = True, False
-        self.screen.run_worker(
-            lambda: self.screen.post_message(FilesListed(read_tree(ws))),
-            thread=True,
-            exclusive=True,
-            group="files-tree",
-            name="files tree",
-            exit_on_error=False,
+        self.screen.in_thread(
+            lambda: self.screen.post_message(FilesListed(read_tree(ws))), "files-tree", "files tree"
         )
 
     def rebuilt(self) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from textual.screen import Screen
 from textual.worker import Worker
@@ -85,6 +85,13 @@ class Host(Screen[None]):
     def ws(self) -> Workspace | None:
         """The app's workspace; None while it opens."""
         return self.browser.ws
+
+    def in_thread(self, work: Callable[[], Any], group: str, name: str) -> Worker[Any]:
+        """Run a workspace call in a thread worker of this screen: the newest of its `group`
+        cancels the one before, and a failure reaches the app's error hub (never the loop)."""
+        return self.run_worker(
+            work, thread=True, exclusive=True, group=group, name=name, exit_on_error=False
+        )
 
     def apply_settings(self, settings: UserSettings, *, first: bool) -> None:
         raise NotImplementedError

@@ -13,8 +13,7 @@ from typing import Any
 
 from textual.worker import get_current_worker
 
-from reme_core import FileRefused, PathRefused, Workspace
-from reme_core.files.paths import normalize_relpath
+from reme_core import FileRefused, PathRefused, Workspace, normalize_relpath
 from reme_tui.app.host import Host
 from reme_tui.messages import FollowLink, NoteUnreadable, OpenNote
 from reme_tui.services import NeighboursGathered, NoteRead, gather, load_note
@@ -55,14 +54,7 @@ class Navigator:
             screen.workers.cancel_group(screen, "locate")  # an earlier open, still looking
             self._show(path, *place)
             return
-        screen.run_worker(
-            partial(self._locate, ws, path, *place),
-            thread=True,
-            exclusive=True,
-            group="locate",
-            name="open note",
-            exit_on_error=False,
-        )
+        screen.in_thread(partial(self._locate, ws, path, *place), "locate", "open note")
 
     def _locate(
         self,
@@ -112,13 +104,8 @@ class Navigator:
         if ws is None:
             return
         render = self.screen.reader.markdown_mode
-        self.screen.run_worker(
-            partial(self._read, ws, path, ranges, anchor, top, render),
-            thread=True,
-            exclusive=True,
-            group="reader",
-            name="read note",
-            exit_on_error=False,
+        self.screen.in_thread(
+            partial(self._read, ws, path, ranges, anchor, top, render), "reader", "read note"
         )
 
     def _read(
@@ -148,14 +135,7 @@ class Navigator:
         if ws is None:
             return
         traverse = self.screen.neighbours.traverse_mode
-        self.screen.run_worker(
-            partial(self._gather, ws, path, traverse),
-            thread=True,
-            exclusive=True,
-            group="neighbours",
-            name="links",
-            exit_on_error=False,
-        )
+        self.screen.in_thread(partial(self._gather, ws, path, traverse), "neighbours", "links")
 
     def _gather(self, ws: Workspace, path: str, traverse: bool) -> None:
         data = gather(ws, path, traverse=traverse)

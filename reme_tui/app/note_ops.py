@@ -101,13 +101,8 @@ class NoteOps:
         in a worker: a refusal reaches the user through the error hub."""
         ws = self._workspace()
         if ws is not None:
-            self.screen.run_worker(
-                lambda: self.screen.post_message(Undone(ws.undo())),
-                thread=True,
-                exclusive=True,
-                group="file-ops",
-                name="undo",
-                exit_on_error=False,
+            self.screen.in_thread(
+                lambda: self.screen.post_message(Undone(ws.undo())), "file-ops", "undo"
             )
 
     def undone(self, report: UndoReport) -> None:
@@ -160,13 +155,8 @@ class NoteOps:
         Asked in a worker: the index's lock may be held, and the keys must not wait."""
         ws = self.screen.ws
         if ws is not None:
-            self.screen.run_worker(
-                partial(self._offer_if_missing, ws, link, otherwise),
-                thread=True,
-                exclusive=True,
-                group="offer-note",
-                name="dangling link",
-                exit_on_error=False,
+            self.screen.in_thread(
+                partial(self._offer_if_missing, ws, link, otherwise), "offer-note", "dangling link"
             )
 
     def _offer_if_missing(
@@ -186,13 +176,10 @@ class NoteOps:
 
         def confirmed(create: bool | None) -> None:
             if create:
-                self.screen.run_worker(
+                self.screen.in_thread(
                     lambda: self.screen.post_message(NoteCreated(create_note(ws, path))),
-                    thread=True,
-                    exclusive=True,
-                    group="file-ops",
-                    name="new note",
-                    exit_on_error=False,
+                    "file-ops",
+                    "new note",
                 )
 
         self.screen.app.push_screen(CreateNoteScreen(path, link.match.raw), confirmed)

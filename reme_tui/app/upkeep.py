@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-from collections.abc import Callable
 
 from textual.app import SuspendNotSupported
 
@@ -28,11 +27,6 @@ class Upkeep:
     def __init__(self, screen: Host) -> None:
         self.screen = screen
         self.last_optimize: list[str] = []
-
-    def _run(self, work: Callable[[], object], group: str, name: str) -> None:
-        self.screen.run_worker(
-            work, thread=True, exclusive=True, group=group, name=name, exit_on_error=False
-        )
 
     def edit(self) -> None:
         """Open $VISUAL/$EDITOR at the current line; re-read the note afterwards."""
@@ -64,7 +58,7 @@ class Upkeep:
         """Apply changes on disk now (the listener refreshes the panes)."""
         ws = self.screen.ws
         if ws is not None:
-            self._run(ws.sync, "sync", "sync")
+            self.screen.in_thread(ws.sync, "sync", "sync")
 
     def optimize(self) -> None:
         """Compact the index and report before → after."""
@@ -72,7 +66,7 @@ class Upkeep:
         if ws is None:
             return
         self.screen.status.update_state(activity="optimizing…")
-        self._run(
+        self.screen.in_thread(
             lambda: self.screen.post_message(Optimized(optimize_lines(ws.optimize()))),
             "maintenance",
             "optimize",
@@ -91,7 +85,7 @@ class Upkeep:
         if ws is None:
             return
         progress = self.screen.progress("rebuilding")
-        self._run(
+        self.screen.in_thread(
             lambda: self.screen.post_message(Rebuilt(ws.reindex(progress))),
             "maintenance",
             "rebuild",
@@ -120,7 +114,7 @@ class Upkeep:
             self.screen.notify(notices.STILL_OPENING, timeout=2)
             return
         self.screen.status.update_state(vectors=VECTORS_SWITCHING)
-        self._run(
+        self.screen.in_thread(
             lambda: self.screen.post_message(VectorsToggled(ws.toggle_vectors())),
             "maintenance",
             "vectors",

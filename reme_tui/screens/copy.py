@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.safe_text import drawable
 
 PREVIEW_CHARS = 70
@@ -27,7 +28,7 @@ class CopyChoice:
     text: str
 
 
-class CopyScreen(ModalScreen[CopyChoice | None]):
+class CopyScreen(ModalScreen[CopyChoice | None], Backdropped):
     """The copy choices of one note, each with a preview; dismisses with the one chosen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -13,10 +13,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from reme_tui.text import hints
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.safe_text import drawable
 
 
-class CreateNoteScreen(ModalScreen[bool]):
+class CreateNoteScreen(ModalScreen[bool], Backdropped):
     """ "Create Folder/Name.md?" — True to create it, False (or Escape) to leave it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

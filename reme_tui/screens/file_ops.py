@@ -33,6 +33,7 @@ from reme_tui.services import create_note
 from reme_tui.text import hints
 from reme_tui.text.reports import move_preview
 from reme_tui.text.words import dangling
+from reme_tui.widgets.backdrop import Backdropped
 
 _CSS = """
 FileOpScreen { align: center middle; }
@@ -74,7 +75,7 @@ class PreviewPane(VerticalScroll):
         return self.max_scroll_y > 0
 
 
-class FileOpScreen(ModalScreen[ResultT | None], Generic[ResultT]):
+class FileOpScreen(ModalScreen[ResultT | None], Backdropped, Generic[ResultT]):
     """Shared look and the Escape binding of the three screens; each ends with its
     operation's result, or None when cancelled."""
 

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.safe_text import drawable
 
 T = TypeVar("T")
@@ -31,7 +32,7 @@ PickScreen .hint { color: $text-muted; }
 """
 
 
-class PickScreen(ModalScreen[T | None], Generic[T]):
+class PickScreen(ModalScreen[T | None], Backdropped, Generic[T]):
     """Rows of (label, value); a row whose value is None is a heading, not a choice."""
 
     DEFAULT_CSS = PICK_CSS

@@ -21,6 +21,7 @@ from textual.widgets import Input, Label, Static
 
 from reme_core import Property, RemeError, property_value
 from reme_tui.text import hints
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -40,7 +41,7 @@ def property_at(rows: list[Property], line: int) -> Property | None:
     return rows[0] if rows else None
 
 
-class PropertyScreen(ModalScreen[PropertyChange | None]):
+class PropertyScreen(ModalScreen[PropertyChange | None], Backdropped):
     """Key and value inputs; Enter writes, Escape leaves the note as it is."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

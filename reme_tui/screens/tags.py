@@ -23,10 +23,11 @@ from textual.worker import Worker, WorkerState
 
 from reme_core import TagCount, Workspace, list_tags
 from reme_tui.text import hints
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.safe_text import drawable
 
 
-class TagListing(ModalScreen[str | None]):
+class TagListing(ModalScreen[str | None], Backdropped):
     """A view of the workspace's tags: lists them in a worker and says when it cannot (the
     flat Tags view and the Tags tree share this)."""
 

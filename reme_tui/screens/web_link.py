@@ -12,12 +12,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from reme_tui.text import hints
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.safe_text import drawable
 
 WebChoice = Literal["open", "copy"]
 
 
-class OpenWebScreen(ModalScreen[WebChoice | None]):
+class OpenWebScreen(ModalScreen[WebChoice | None], Backdropped):
     """Open the address with the system browser, copy it instead, or neither."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

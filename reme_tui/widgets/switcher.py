@@ -11,23 +11,33 @@ Textual's palette cancels a provider's `startup` along with the first search whe
 typed while it runs (a ranker read while the watcher holds the index), and a provider whose
 startup did not finish answers nothing for the life of the dialog. So `startup` awaits
 nothing: the ranker is read by a task of its own, which searches await shielded; and read
-again, with the query asked again, whenever the index changes while the dialog is open.
+again, with the query asked again, whenever the index changes while the dialog is open. The
+list painted again for the same query keeps its cursor on the note it was on.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from functools import partial
 from typing import ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.command import (
+    Command,
+    CommandInput,
+    CommandList,
+    CommandPalette,
+    DiscoveryHit,
+    Hit,
+    Hits,
+    Provider,
+)
 from textual.widgets import Input
 
 from reme_tui.messages import OpenNote
 from reme_tui.text import hints
+from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.note_ranking import NoteRanker, top_folder
 from reme_tui.widgets.safe_text import drawable
 
@@ -35,7 +45,7 @@ DISCOVER_LIMIT = 200
 SEARCH_LIMIT = 50
 
 
-class SwitcherPalette(CommandPalette):
+class SwitcherPalette(CommandPalette, Backdropped):
     """The command palette with the note switcher, keeping keys typed before it is ready.
 
     A terminal delivers a burst such as "o" then "rrf" in one read. The app forwards all four to
@@ -63,6 +73,8 @@ class SwitcherPalette(CommandPalette):
         self.near = near
         self._early: list[str] = []
         self.index_epoch = 0  # moved by each index change while open: the ranker is read again
+        self._listed_for: str | None = None  # the query the list shows the notes of
+        self._wanted: str | None = None  # the cursor's note, not among the hits shown yet
 
     def index_changed(self) -> None:
         """The index changed while the dialog is open: read the notes again and ask the
@@ -102,6 +114,48 @@ class SwitcherPalette(CommandPalette):
     def _type(field: CommandInput, text: str) -> None:
         field.focus()
         field.insert_text_at_cursor(text)
+
+    def _refresh_command_list(
+        self, command_list: CommandList, commands: list[Command], clear_current: bool
+    ) -> None:
+        """Textual's refill puts the cursor on the first row. A refill for the query the list
+        already shows (an index change asked it again, or more hits arrived) keeps it on the
+        note it was on: under a watcher's batches the user's arrow keys would otherwise be
+        undone every few seconds."""
+        query = self.query_one(CommandInput).value.strip()
+        same = query == self._listed_for
+        # A note not among the hits of a partial refill is looked for in the next one.
+        kept = (self._wanted or _path_at(command_list)) if same else None
+        super()._refresh_command_list(command_list, commands, clear_current)
+        self._listed_for, self._wanted = query, None
+        if kept is None:
+            return
+        for index in range(command_list.option_count):
+            if _path_at(command_list, index) == kept:
+                command_list.highlighted = index
+                return
+        self._wanted = kept
+
+
+def _path_at(command_list: CommandList, index: int | None = None) -> str | None:
+    """The note of a row (the highlighted one by default), None for none or another row."""
+    index = command_list.highlighted if index is None else index
+    if index is None or not 0 <= index < command_list.option_count:
+        return None
+    option = command_list.get_option_at_index(index)
+    opener = option.hit.command if isinstance(option, Command) else None
+    return opener.path if isinstance(opener, NoteOpener) else None
+
+
+class NoteOpener:
+    """A switcher row's command: open its note (the path finds the row again)."""
+
+    def __init__(self, provider: NoteSwitcher, path: str) -> None:
+        self.provider = provider
+        self.path = path
+
+    def __call__(self) -> None:
+        self.provider.screen.post_message(OpenNote(self.path))  # the screen it was opened on
 
 
 class NoteSwitcher(Provider):
@@ -153,16 +207,13 @@ class NoteSwitcher(Provider):
                 self._warming = asyncio.create_task(asyncio.to_thread(ranker.prepare_typos))
         return self.ranker
 
-    def _open(self, path: str) -> None:
-        self.screen.post_message(OpenNote(path))  # the screen the switcher was opened on
-
     async def discover(self) -> Hits:
         ranker = await self._current()
         for ranked in ranker.rank("", DISCOVER_LIMIT, self.recent):
             entry = ranked.entry
             yield DiscoveryHit(
                 drawable(entry.label),
-                partial(self._open, entry.path),
+                NoteOpener(self, entry.path),
                 help=drawable(entry.description) or None,
             )
 
@@ -175,7 +226,7 @@ class NoteSwitcher(Provider):
             yield Hit(
                 1 - n / (len(ranked) + 1),  # the palette sorts by score: keep our order
                 matcher.highlight(drawable(entry.label)),
-                partial(self._open, entry.path),
+                NoteOpener(self, entry.path),
                 text=drawable(entry.label),
                 help=drawable(entry.description) or None,
             )
