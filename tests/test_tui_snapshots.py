@@ -12,7 +12,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from reme_tui.app.browser import RemeApp
-from tests.helpers import settle
+from reme_tui.widgets.reader.note_view import NoteView
+from tests.helpers import settle, until
 
 SIZE = (140, 40)
 
@@ -21,9 +22,20 @@ async def _settle(pilot: Pilot) -> None:
     """Wait for the typing timer and the workers, and stop text cursors blinking (a blink is
     not a difference)."""
     await settle(pilot)
+    await until(pilot, lambda: _wrapped_to_width(pilot.app), "the reader wrapped to its width")
     for box in pilot.app.screen.query(Input):
         box.cursor_blink = False
     await pilot.pause()
+
+
+def _wrapped_to_width(app: RemeApp) -> bool:
+    """Every shown note view has handled its last resize: its rows are wrapped for the width
+    it has now (a snapshot taken between a layout and that resize drew 8-column rows)."""
+    for view in app.screen.query(NoteView):
+        width = view.scrollable_content_region.width
+        if width and view._texts and view._wrap_width != max(8, width - view._gutter):
+            return False
+    return True
 
 
 def _app(indexed_demo: Path) -> RemeApp:
