@@ -113,15 +113,6 @@ async def settle(pilot: Pilot, timeout: float = 30.0) -> None:
             quiet += 1
 
 
-async def settle_workers(pilot: Pilot) -> None:
-    """Let every worker of the app (and of its modal screens) finish; for apps run without
-    the watcher, whose worker never finishes."""
-    for _ in range(2):
-        await pilot.pause()
-        await workers_done(pilot.app)
-    await pilot.pause()
-
-
 def parts(ws: Workspace) -> WorkspaceParts:
     """A workspace's parts (live index, store, locks, indexer), for tests about them.
 

@@ -14,7 +14,7 @@ from textual.widgets import OptionList
 from reme_tui.app.browser import RemeApp
 from reme_tui.screens.copy import CopyScreen
 from tests.conftest import write_files
-from tests.helpers import settle_workers
+from tests.helpers import settle
 from tests.test_tui_app import SIZE, wait_until
 
 
@@ -72,7 +72,7 @@ async def test_in_a_vault_a_wikilink_is_the_shortest_unambiguous_name(tmp_path: 
         assert await _copy(pilot, "Wikilink") == "[[Unique Name]]"
         assert await _copy(pilot, "Markdown link") == "[Unique Name](Projects/Unique%20Name.md)"
         await pilot.press("enter")  # open it; its links pane lists A/Note.md
-        await settle_workers(pilot)
+        await settle(pilot)
         await wait_until(pilot, lambda: app.main.neighbours.data is not None)
         app.main.neighbours.query_one(OptionList).focus()
         await pilot.pause()

@@ -28,8 +28,7 @@ from reme_tui.screens.file_ops import (
     NewNoteScreen,
     PreviewPane,
 )
-from tests.helpers import settle as settle_pilot
-from tests.helpers import settle_workers, tree_bytes, workers_done
+from tests.helpers import settle, tree_bytes
 from tests.test_tui_upkeep import run_command
 
 FILES: dict[str, str | bytes] = {
@@ -62,12 +61,6 @@ def ws(make_tree: Callable[[dict[str, str | bytes]], Path]) -> Iterator[Workspac
     workspace.close()
 
 
-async def settle(app: App[None], pilot: Any) -> None:
-    await pilot.pause()
-    await workers_done(app)
-    await pilot.pause()
-
-
 def preview(app: App[None]) -> str:
     return str(app.screen.query_one(".preview", Static).render())
 
@@ -75,14 +68,14 @@ def preview(app: App[None]) -> str:
 async def test_move_screen_previews_then_moves(ws: Workspace) -> None:
     app = Host(MoveScreen(ws, "digest/wiki/bm25.md"))
     async with app.run_test() as pilot:
-        await settle(app, pilot)
+        await settle(pilot)
         assert "Type the new path" in preview(app)
         app.screen.query_one("#dst", Input).value = "digest/wiki/a#b.md"
-        await settle(app, pilot)
+        await settle(pilot)
         assert "cannot appear in a wikilink" in preview(app)
 
         app.screen.query_one("#dst", Input).value = "digest/rank/bm25.md"
-        await settle(app, pilot)
+        await settle(pilot)
         text = preview(app)
         assert "would rewrite 1 link in 1 file" in text
         edit = "    2: [[digest/wiki/bm25.md#L5|bm25]] -> [[digest/rank/bm25.md#L5|bm25]]"
@@ -90,7 +83,7 @@ async def test_move_screen_previews_then_moves(ws: Workspace) -> None:
         assert (ws.root / "digest/wiki/bm25.md").exists()  # the preview is a dry run
 
         await pilot.click("#move")
-        await settle(app, pilot)
+        await settle(pilot)
     assert isinstance(app.result, MoveReport) and app.result.dst == "digest/rank/bm25.md"
     assert (ws.root / "daily/2026-06-05/run.md").read_text() == (
         "# Run\nsee [[digest/rank/bm25.md#L5|bm25]]\n"
@@ -101,9 +94,9 @@ async def test_move_screen_previews_then_moves(ws: Workspace) -> None:
 async def test_move_screen_escape_cancels(ws: Workspace) -> None:
     app = Host(MoveScreen(ws, "digest/wiki/bm25.md"))
     async with app.run_test() as pilot:
-        await settle(app, pilot)
+        await settle(pilot)
         await pilot.press("escape")
-        await settle(app, pilot)
+        await settle(pilot)
     assert app.result is None
     assert (ws.root / "digest/wiki/bm25.md").exists()
 
@@ -111,17 +104,17 @@ async def test_move_screen_escape_cancels(ws: Workspace) -> None:
 async def test_delete_screen_opens_on_cancel_and_no_letter_confirms(ws: Workspace) -> None:
     app = Host(DeleteScreen(ws, "digest/wiki/bm25.md"))
     async with app.run_test() as pilot:
-        await settle(app, pilot)
+        await settle(pilot)
         text = preview(app)
         assert "1 inbound link will be left dangling" in text
         assert "daily/2026-06-05/run.md:2  [[digest/wiki/bm25.md#L5|bm25]]" in text
         assert app.screen.focused is not None and app.screen.focused.id == "cancel"
         await pilot.press(*"yYes")  # a bare y (or any word) deletes nothing
-        await settle(app, pilot)
+        await settle(pilot)
         assert isinstance(app.screen, DeleteScreen) and app.result is _unset
         assert (ws.root / "digest/wiki/bm25.md").exists()
         await pilot.press("tab", "enter")  # on purpose: to the Delete button, then press it
-        await settle(app, pilot)
+        await settle(pilot)
     assert isinstance(app.result, DeleteReport)
     assert [x.path for x in app.result.inbound] == ["daily/2026-06-05/run.md"]
     assert not (ws.root / "digest/wiki/bm25.md").exists()
@@ -134,9 +127,9 @@ async def test_delete_screen_n_enter_escape_keep_the_file(
 ) -> None:
     app = Host(DeleteScreen(ws, "digest/wiki/bm25.md"))
     async with app.run_test() as pilot:
-        await settle(app, pilot)
+        await settle(pilot)
         await pilot.press(*keys)
-        await settle(app, pilot)
+        await settle(pilot)
     assert app.result is None
     assert (ws.root / "digest/wiki/bm25.md").exists()
 
@@ -145,9 +138,9 @@ async def test_move_screen_cannot_complete_by_letters_alone(ws: Workspace) -> No
     before = tree_bytes(ws.root)
     app = Host(MoveScreen(ws, "digest/wiki/bm25.md"))
     async with app.run_test() as pilot:
-        await settle(app, pilot)
+        await settle(pilot)
         await pilot.press(*"yes rename it Dynamic")
-        await settle(app, pilot)
+        await settle(pilot)
         assert isinstance(app.screen, MoveScreen) and app.result is _unset
     assert tree_bytes(ws.root) == before
 
@@ -155,10 +148,10 @@ async def test_move_screen_cannot_complete_by_letters_alone(ws: Workspace) -> No
 async def test_new_note_screen_creates_in_the_current_folder(ws: Workspace) -> None:
     app = Host(NewNoteScreen(ws, "digest/wiki"))
     async with app.run_test() as pilot:
-        await settle(app, pilot)
+        await settle(pilot)
         assert app.screen.query_one("#path", Input).value == "digest/wiki/"
         await pilot.press(*"zz-graph-notes.md", "enter", *"HNSW", "enter", *"graph index", "enter")
-        await settle(app, pilot)
+        await settle(pilot)
     assert app.result == "digest/wiki/zz-graph-notes.md"
     node = ws.node("digest/wiki/zz-graph-notes.md")
     assert node.name == "HNSW" and node.description == "graph index"
@@ -167,9 +160,9 @@ async def test_new_note_screen_creates_in_the_current_folder(ws: Workspace) -> N
 async def test_new_note_screen_shows_refusals(ws: Workspace) -> None:
     app = Host(NewNoteScreen(ws))
     async with app.run_test() as pilot:
-        await settle(app, pilot)
+        await settle(pilot)
         await pilot.press(*"digest/wiki/bm25.md", "enter", "enter", "enter")
-        await settle(app, pilot)
+        await settle(pilot)
         assert "already exists" in preview(app)
         assert app.result is _unset
 
@@ -180,9 +173,9 @@ NOTE = "daily/2026-06-15/retrieval-regression.md"
 
 
 async def open_note(pilot: Any, path: str) -> None:
-    await settle_workers(pilot)
+    await settle(pilot)
     pilot.app.main.navigator.open_path(path)
-    await settle_workers(pilot)
+    await settle(pilot)
     pilot.app.main.focus_reader()
 
 
@@ -194,13 +187,13 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(indexed_de
         inlinks = sorted(n.path for n in app.main.neighbours.data.inlinks)
         assert inlinks, "the demo note has inbound links"
         await pilot.press("r")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, MoveScreen)
         app.screen.query_one("#dst", Input).value = dst
-        await settle_workers(pilot)
+        await settle(pilot)
         assert f"in {len(inlinks)} files" in preview(app)
         await pilot.press("enter")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert not isinstance(app.screen, MoveScreen)
         assert not (indexed_demo / NOTE).exists() and (indexed_demo / dst).exists()
         for source in inlinks:
@@ -221,10 +214,10 @@ async def test_a_long_rename_preview_scrolls_and_keeps_the_buttons_on_a_24_row_s
     async with app.run_test(size=(80, 24)) as pilot:
         await open_note(pilot, NOTE)
         await pilot.press("r")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, MoveScreen)
         app.screen.query_one("#dst", Input).value = "digest/wiki/retrieval-regression.md"
-        await settle_workers(pilot)
+        await settle(pilot)
         await pilot.pause()
         move = app.screen.query_one("#move", Button)
         assert move.region.bottom <= 24 and move.region.height > 0
@@ -247,16 +240,16 @@ async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
         await open_note(pilot, path)
         sources = {n.path for n in app.main.neighbours.data.inlinks}
         await pilot.press("delete")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, DeleteScreen)
         text = preview(app)
         assert "will be left dangling" in text
         assert all(f"  {source}:" in text for source in sources)
         await pilot.press("y")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, DeleteScreen) and (indexed_demo / path).exists()
         await pilot.press("tab", "enter")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert not (indexed_demo / path).exists()
         assert (indexed_demo / ".trash" / path).read_bytes() == original
         assert app.ws.node(path) is None
@@ -264,7 +257,7 @@ async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
         assert any("now dangling" in n.message for n in app._notifications)
 
         await pilot.press("ctrl+z")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert (indexed_demo / path).read_bytes() == original
         assert not (indexed_demo / ".trash" / path).exists()
         assert app.ws.node(path) is not None and app.main.reader.path == path
@@ -279,7 +272,7 @@ async def test_typing_dynamic_in_the_reader_deletes_nothing(indexed_demo: Path) 
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, NOTE)
         await pilot.press(*"Dynamic")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert not isinstance(app.screen, DeleteScreen)
     assert tree_bytes(indexed_demo) == before
     assert not (indexed_demo / ".trash").exists()
@@ -302,13 +295,13 @@ async def test_no_letter_typed_in_the_reader_changes_a_file(
         await open_note(pilot, NOTE)
         for letter in letters:
             await pilot.press(letter, *"yes")
-            await settle_workers(pilot)
+            await settle(pilot)
             while len(app.screen_stack) > 1:
                 await pilot.press("escape")
-                await settle_workers(pilot)
+                await settle(pilot)
             if app.main.reader.path != NOTE:
                 app.main.navigator.open_path(NOTE)
-                await settle_workers(pilot)
+                await settle(pilot)
             app.main.focus_reader()
     assert tree_bytes(indexed_demo) == before
 
@@ -335,7 +328,7 @@ async def test_palette_undo_reverts_a_move_made_by_the_cli(indexed_demo: Path) -
         assert any(n.title == "Undone" for n in app._notifications)
         assert app.ws.node(NOTE) is not None and app.ws.node(dst) is None
         await pilot.press("ctrl+z")  # nothing left to undo: said, not raised
-        await settle_workers(pilot)
+        await settle(pilot)
         assert any("nothing to undo" in n.message for n in app._notifications)
     after = tree_bytes(indexed_demo)
     assert {k: v for k, v in after.items() if not k.startswith(".")} == {
@@ -348,18 +341,18 @@ async def test_app_new_note_is_created_opened_and_searchable(indexed_demo: Path)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_note(pilot, "digest/wiki/rrf.md")
         await pilot.press("n")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert app.screen.query_one("#path", Input).value == "digest/wiki/"
         await pilot.press(
             *"zz-graph-notes.md", "enter", *"Zyzzyva graphs", "enter", *"notes", "enter"
         )
-        await settle_workers(pilot)
+        await settle(pilot)
         assert (indexed_demo / "digest/wiki/zz-graph-notes.md").exists()
         assert app.main.reader.path == "digest/wiki/zz-graph-notes.md"
         app.main.action_focus_search()
         await pilot.press(*"zyzzyva")
-        await settle_pilot(pilot)
-        await settle_workers(pilot)
+        await settle(pilot)
+        await settle(pilot)
         assert [h.path for h in app.main.search_pane.hits] == ["digest/wiki/zz-graph-notes.md"]
 
 

@@ -11,7 +11,7 @@ from textual.widgets import Input, OptionList
 from reme_core import Workspace, list_tags
 from reme_tui.app.browser import RemeApp
 from reme_tui.screens.tags import TagsScreen
-from tests.helpers import settle_workers
+from tests.helpers import settle
 from tests.test_tui_upkeep import run_command
 
 VAULT: dict[str, str | bytes] = {
@@ -44,7 +44,7 @@ async def test_the_tags_view_opens_a_tagged_note(
 ) -> None:
     app = RemeApp(make_tree(VAULT), watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         await run_command(pilot, "Tags")
         assert isinstance(app.screen, TagsScreen)
         options = app.screen.query_one(OptionList)
@@ -67,7 +67,7 @@ async def test_the_tags_view_opens_a_tagged_note(
         await pilot.press("down", "down", "enter")  # "#idea": Alpha, Beta
         await pilot.pause()
         await pilot.press("down", "enter")  # Beta
-        await settle_workers(pilot)
+        await settle(pilot)
         assert not isinstance(app.screen, TagsScreen)
         assert app.main.reader.path == "Beta.md"
 
@@ -79,10 +79,10 @@ async def test_down_from_the_filter_lands_on_the_first_tag(
     row highlighted, and Enter did nothing)."""
     app = RemeApp(make_tree(VAULT), watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         await run_command(pilot, "Tags")
         assert isinstance(app.screen, TagsScreen)
-        await settle_workers(pilot)
+        await settle(pilot)
         await pilot.press("down", "enter")
         await pilot.pause()
         assert app.screen.shown is not None and app.screen.shown.tag == "project"

@@ -19,7 +19,7 @@ from textual.widgets import HelpPanel, Input, OptionList
 
 from reme_core import Changes, Workspace
 from reme_tui.app.browser import RemeApp
-from tests.helpers import parts, settle, settle_workers
+from tests.helpers import parts, settle
 
 SAFETY_S = 10.0  # the holder lets go by then, so a blocked event loop fails instead of hanging
 NOTE = "digest/wiki/bm25.md"
@@ -77,10 +77,10 @@ async def test_a_dialog_appears_while_another_thread_holds_the_index(
 ) -> None:
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         assert app.ws is not None
         app.main.navigator.open_path(NOTE)
-        await settle_workers(pilot)
+        await settle(pilot)
         assert app.main.reader.path == NOTE
         app.main.focus_reader()
         await pilot.pause()
@@ -101,7 +101,7 @@ async def test_a_dialog_appears_while_another_thread_holds_the_index(
             holder.done.set()
             holder.join()
         assert seen_while_held, f"the {name} dialog waited for the index's locks"
-        await settle_workers(pilot)
+        await settle(pilot)
 
 
 async def test_opening_a_note_while_another_thread_holds_the_index_leaves_the_keys_live(
@@ -111,7 +111,7 @@ async def test_opening_a_note_while_another_thread_holds_the_index_leaves_the_ke
     and meanwhile the next key is still handled (the event loop never waited for the lock)."""
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         assert app.ws is not None
         box = app.main.search_pane.query_one("#query", Input)
         box.value = "bm25"
@@ -145,7 +145,7 @@ async def test_the_results_cursor_stays_on_its_note_when_a_batch_rewrites_it(
     root = make_tree({f"note{i}.md": f"# Note {i}\nalpha {'beta ' * i}\n" for i in range(4)})
     app = RemeApp(root, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         ws = app.ws
         assert ws is not None
         pane = app.main.search_pane

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.reader.note_view import NoteView
-from tests.helpers import settle, settle_workers
+from tests.helpers import settle
 
 SIZE = (140, 40)
 NOTE = "digest/wiki/rrf.md"
@@ -25,13 +25,13 @@ async def run_command(pilot: Pilot, title: str) -> None:
     await pilot.press(*title)
     await settle(pilot)  # the palette searches its providers in a worker
     await pilot.press("enter")
-    await settle_workers(pilot)
+    await settle(pilot)
 
 
 async def test_palette_rebuild_shows_progress_and_reports(demo_copy: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         shown: list[tuple[str, int, int]] = []
         show = app.main._show_progress
         app.main._show_progress = lambda verb, done, total: (
@@ -73,12 +73,12 @@ async def test_edit_runs_editor_and_rereads_the_note(
     monkeypatch.setattr(HeadlessDriver, "resume_application_mode", lambda self: None)
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         app.main.navigator.open_path(NOTE)
-        await settle_workers(pilot)
+        await settle(pilot)
         app.main.focus_reader()
         await pilot.press("e")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert (demo_copy / NOTE).read_text("utf-8").endswith("appended by the editor\n")
         view = app.query_one(NoteView)
         assert view.lines[-1] == "appended by the editor"
@@ -88,13 +88,13 @@ async def test_edit_runs_editor_and_rereads_the_note(
 async def test_edit_without_a_terminal_says_why(demo_copy: Path, editor: Path) -> None:
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         before = (demo_copy / NOTE).read_text("utf-8")
         app.main.navigator.open_path(NOTE)
-        await settle_workers(pilot)
+        await settle(pilot)
         app.main.focus_reader()
         await pilot.press("e")
-        await settle_workers(pilot)
+        await settle(pilot)
         assert any("no terminal" in n.message for n in app._notifications)
         assert (demo_copy / NOTE).read_text("utf-8") == before
         assert app.main.reader.path == NOTE
@@ -114,19 +114,19 @@ async def test_toggle_vectors_reports_an_unavailable_provider(demo_copy: Path) -
     )
     app = RemeApp(demo_copy, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle_workers(pilot)
+        await settle(pilot)
         assert app.main.status.state.vectors == "vectors off"
         # The palette's "Toggle vectors" (the palette itself: see rebuild).
         app.main.action_toggle_vectors()
-        await settle_workers(pilot)
+        await settle(pilot)
         assert app.main.status.state.vectors.startswith("vectors unavailable:")
         note = next(n for n in app._notifications if n.title == "Vectors")
         assert note.severity == "warning" and "unavailable" in note.message
         app.main.action_focus_search()
         await pilot.press(*"bm25")
         await settle(pilot)
-        await settle_workers(pilot)
+        await settle(pilot)
         assert app.main.search_pane.hits, "keyword search still answers"
         app.main.action_toggle_vectors()
-        await settle_workers(pilot)
+        await settle(pilot)
         assert app.main.status.state.vectors == "vectors off"
