@@ -196,11 +196,14 @@ class Store:
     def sample_paths(self, n: int, seed: int = 0) -> tuple[int, list[str]]:
         """(how many files are stored, the paths of up to ``n`` of them spread over the
         table): a bounded look at a store of any size (a few index look-ups)."""
-        count, low, high = self.conn.execute(
-            "SELECT count(*), min(id), max(id) FROM files"
-        ).fetchone()
+        # Three statements: `min` and `max` of the rowid alone are two b-tree look-ups, and
+        # `count(*)` alone reads the narrow path index; together they scanned every row
+        # (12 ms of a cold search at 50k notes).
+        (count,) = self.conn.execute("SELECT count(*) FROM files").fetchone()
         if not count:
             return 0, []
+        (low,) = self.conn.execute("SELECT min(id) FROM files").fetchone()
+        (high,) = self.conn.execute("SELECT max(id) FROM files").fetchone()
         pick = random.Random(seed)
         found: dict[int, str] = {}
         for _ in range(n):
