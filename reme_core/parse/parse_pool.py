@@ -140,12 +140,13 @@ def _pooled(
 
     job = f"{os.getpid()}-{time.monotonic_ns()}"
     context = pool_context(settings, start=False)
-    pool = ProcessPoolExecutor(
-        max_workers=n_workers,
-        mp_context=context,
-        initializer=pool_worker.start_worker,
-        initargs=(os.getpid(),),
-    )
+    with _pool_host():  # its queues' locks start the resource tracker, on the first pool
+        pool = ProcessPoolExecutor(
+            max_workers=n_workers,
+            mp_context=context,
+            initializer=pool_worker.start_worker,
+            initargs=(os.getpid(),),
+        )
     try:
         # A bounded window of batches in flight: results are consumed (and freed) in order, so
         # memory stays flat however large the job and however slow the consumer.
