@@ -113,7 +113,7 @@ class LiveIndex:
         self._rebuilt_elsewhere = False
         self._snapshot_stale = False  # a commit of ours moved the database past the snapshot
         self._snapshot_timer: threading.Timer | None = None
-        self._snapshot_seconds = 0.0  # how long the last save took
+        self._snapshot_seconds = 0.0  # how long the last save (before one: the load) took
         self._writer: Store | None = None  # the shared database's connection for commits
         self._committing = False  # a commit is open on `_writer`: memory catches up after
 
@@ -155,6 +155,7 @@ class LiveIndex:
         A snapshot whose stamp matches the database (read in the same read transaction)
         stands for its rows; otherwise the rows are read and the snapshot written again.
         """
+        started = time.perf_counter()
         try:
             with bulk_objects():
                 memory, generation, rebuild_id = self._read_memory()
@@ -169,6 +170,8 @@ class LiveIndex:
         self._rebuild_id = rebuild_id
         self.persisted_terms = len(memory.vocab)
         self._db_ino = self.ino()
+        if not self._snapshot_seconds:  # until a save is timed, a load stands for its cost
+            self._snapshot_seconds = time.perf_counter() - started
 
     def _read_memory(self) -> tuple[MemoryIndex, int, str | None]:
         memory = self.place.new_memory()
