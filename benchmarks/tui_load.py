@@ -17,6 +17,7 @@ commonest places: what blocked it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import signal
@@ -111,12 +112,14 @@ class Load:
     """The busy workspace: `--reindex` of it in a loop in another process, and a 500-file
     rewrite every few seconds for the app's watcher."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, paths: list[str]) -> None:
         self.root = root
+        self.paths = paths  # the rewritten files (listed before: a walk holds the GIL)
         self.stop = threading.Event()
         self.rebuilds = 0
         self.batches = 0
         self.applied: list[int] = []  # the files of each batch the app's watcher applied
+        self.collections: list[float] = []  # ms of each full pass of the collector meanwhile
         self._threads = [
             threading.Thread(target=f, daemon=True) for f in (self._rebuild, self._write)
         ]
@@ -147,7 +150,7 @@ class Load:
 
     def _write(self) -> None:
         """Each rewrite by another process (a sync tool's, not the app's GIL)."""
-        paths = corpus_paths(self.root)[:BATCH]
+        paths = self.paths
         n = 0
         while not self.stop.is_set():
             n += 1
@@ -298,6 +301,30 @@ async def _moves(
         out.setdefault(name, []).append(await painted.time(pilot, down, shown))
 
 
+class FullCollections:
+    """The cyclic collector's full passes while in the block (each holds the GIL): their
+    count and milliseconds."""
+
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+        self._at = 0.0
+
+    def _seen(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._at = time.perf_counter()
+        else:
+            self.ms.append((time.perf_counter() - self._at) * 1000)
+
+    def __enter__(self) -> FullCollections:
+        gc.callbacks.append(self._seen)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._seen)
+
+
 class Spy:
     """py-spy (a dev tool, when installed) sampling this process during the loaded phase:
     which thread holds the GIL and doing what (``--gil``), as raw stacks in ``out``."""
@@ -349,7 +376,8 @@ async def _run(
         deadline = time.perf_counter() + 300
         while app.ws is None and time.perf_counter() < deadline:
             await pilot.pause(0.05)
-        first = corpus_paths(root)[0]
+        listed = corpus_paths(root)
+        first = listed[0]
         app.main.navigator.open_path(first)
         while app.main.reader.path != first:
             await pilot.pause(0.05)
@@ -363,10 +391,11 @@ async def _run(
             watcher.start()
         applied: list[int] = []
         app.ws.add_listener(lambda report: applied.append(len(report.changes)))
-        with Load(root) as load, Spy(profile):
+        with Load(root, listed[:BATCH]) as load, Spy(profile), FullCollections() as collections:
             await pilot.pause(BATCH_EVERY_S / 2)
             busy = await _round(app, pilot, painted, rounds)
         load.applied = [n for n in applied if n]
+        load.collections = collections.ms
         if stalls is not None:
             stalls.stop.set()
             await beat
@@ -402,6 +431,9 @@ def tui_load(ctx: Context, *, stalls: bool = False, profile: Path | None = None)
     res.metrics["batches_written"] = load.batches
     res.metrics["batches_applied"] = len(load.applied)
     res.metrics["batch_files_p50"] = percentile([float(n) for n in load.applied], 50)
+    res.metrics["full_gc_passes"] = len(load.collections)
+    res.metrics["full_gc_max_ms"] = max(load.collections, default=0.0)
+    res.metrics["full_gc_total_ms"] = sum(load.collections)
     res.metrics["load_avg_1m"] = os.getloadavg()[0]
     res.notes.append(
         "key -> first frame painted showing it (Pilot, watcher on); *_idle_p50: the same on "
