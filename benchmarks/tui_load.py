@@ -17,7 +17,10 @@ commonest places: what blocked it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -109,11 +112,14 @@ class Load:
     """The busy workspace: `--reindex` of it in a loop in another process, and a 500-file
     rewrite every few seconds for the app's watcher."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, paths: list[str]) -> None:
         self.root = root
+        self.paths = paths  # the rewritten files (listed before: a walk holds the GIL)
         self.stop = threading.Event()
         self.rebuilds = 0
         self.batches = 0
+        self.applied: list[int] = []  # the files of each batch the app's watcher applied
+        self.collections: list[float] = []  # ms of each full pass of the collector meanwhile
         self._threads = [
             threading.Thread(target=f, daemon=True) for f in (self._rebuild, self._write)
         ]
@@ -143,15 +149,25 @@ class Load:
             self.rebuilds += 1
 
     def _write(self) -> None:
-        paths = corpus_paths(self.root)[:BATCH]
+        """Each rewrite by another process (a sync tool's, not the app's GIL)."""
+        paths = self.paths
         n = 0
         while not self.stop.is_set():
             n += 1
-            for rel in paths:
-                with open(self.root / rel, "a", encoding="utf-8") as fh:
-                    fh.write(f"\nA synced line loadbatch{n} in it.\n")
+            subprocess.run(
+                [sys.executable, "-c", _APPEND, str(self.root), f"loadbatch{n}", *paths],
+                check=True,
+            )
             self.batches += 1
             self.stop.wait(BATCH_EVERY_S)
+
+
+_APPEND = """import sys
+root, word = sys.argv[1], sys.argv[2]
+for rel in sys.argv[3:]:
+    with open(f"{root}/{rel}", "a", encoding="utf-8") as fh:
+        fh.write(f"\\nA synced line {word} in it.\\n")
+"""
 
 
 class Stalls:
@@ -285,7 +301,74 @@ async def _moves(
         out.setdefault(name, []).append(await painted.time(pilot, down, shown))
 
 
-async def _run(root: Path, rounds: int, stalls: Stalls | None) -> tuple[dict, dict, Load]:
+class FullCollections:
+    """The cyclic collector's full passes while in the block (each holds the GIL): their
+    count and milliseconds."""
+
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+        self._at = 0.0
+
+    def _seen(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._at = time.perf_counter()
+        else:
+            self.ms.append((time.perf_counter() - self._at) * 1000)
+
+    def __enter__(self) -> FullCollections:
+        gc.callbacks.append(self._seen)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._seen)
+
+
+class Spy:
+    """py-spy (a dev tool, when installed) sampling this process during the loaded phase:
+    which thread holds the GIL and doing what (``--gil``), as raw stacks in ``out``."""
+
+    def __init__(self, out: Path | None) -> None:
+        self.out = out
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Spy:
+        exe = shutil.which("py-spy")
+        if self.out is not None and exe:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            self.proc = subprocess.Popen(
+                [
+                    exe,
+                    "record",
+                    "--pid",
+                    str(os.getpid()),
+                    "--gil",
+                    "--threads",
+                    "--nonblocking",
+                    "--rate",
+                    "200",
+                    "--format",
+                    "raw",
+                    "-o",
+                    str(self.out),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        elif self.out is not None:
+            print("py-spy is not installed: no profile", file=sys.stderr)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
+            self.proc.wait()
+
+
+async def _run(
+    root: Path, rounds: int, stalls: Stalls | None, profile: Path | None = None
+) -> tuple[dict, dict, Load]:
     from reme_tui.app.browser import RemeApp
 
     app = RemeApp(root, watch=True)
@@ -293,7 +376,8 @@ async def _run(root: Path, rounds: int, stalls: Stalls | None) -> tuple[dict, di
         deadline = time.perf_counter() + 300
         while app.ws is None and time.perf_counter() < deadline:
             await pilot.pause(0.05)
-        first = corpus_paths(root)[0]
+        listed = corpus_paths(root)
+        first = listed[0]
         app.main.navigator.open_path(first)
         while app.main.reader.path != first:
             await pilot.pause(0.05)
@@ -305,16 +389,20 @@ async def _run(root: Path, rounds: int, stalls: Stalls | None) -> tuple[dict, di
             beat = asyncio.create_task(stalls.beat())
             watcher = threading.Thread(target=stalls.watch, daemon=True)
             watcher.start()
-        with Load(root) as load:
+        applied: list[int] = []
+        app.ws.add_listener(lambda report: applied.append(len(report.changes)))
+        with Load(root, listed[:BATCH]) as load, Spy(profile), FullCollections() as collections:
             await pilot.pause(BATCH_EVERY_S / 2)
             busy = await _round(app, pilot, painted, rounds)
+        load.applied = [n for n in applied if n]
+        load.collections = collections.ms
         if stalls is not None:
             stalls.stop.set()
             await beat
     return idle, busy, load
 
 
-def tui_load(ctx: Context, *, stalls: bool = False) -> Result:
+def tui_load(ctx: Context, *, stalls: bool = False, profile: Path | None = None) -> Result:
     """Key -> painted for each dialog, a typed key and list moves, idle and under load (each
     dialog opened once before, unmeasured: its first opening imports and styles it)."""
     res = Result("tui_load")
@@ -325,7 +413,7 @@ def tui_load(ctx: Context, *, stalls: bool = False) -> Result:
     root = ctx.copy("tui-load")
     rounds = 1 if ctx.quick else ctx.runs
     watchdog = Stalls() if stalls else None
-    idle, busy, load = asyncio.run(_run(root, rounds, watchdog))
+    idle, busy, load = asyncio.run(_run(root, rounds, watchdog, profile))
     for name in idle:
         i = [s * 1000 for s in idle[name]]
         b = [s * 1000 for s in busy.get(name, [])]
@@ -341,6 +429,11 @@ def tui_load(ctx: Context, *, stalls: bool = False) -> Result:
     res.metrics["files"] = ctx.n_files
     res.metrics["rebuilds_finished"] = load.rebuilds
     res.metrics["batches_written"] = load.batches
+    res.metrics["batches_applied"] = len(load.applied)
+    res.metrics["batch_files_p50"] = percentile([float(n) for n in load.applied], 50)
+    res.metrics["full_gc_passes"] = len(load.collections)
+    res.metrics["full_gc_max_ms"] = max(load.collections, default=0.0)
+    res.metrics["full_gc_total_ms"] = sum(load.collections)
     res.metrics["load_avg_1m"] = os.getloadavg()[0]
     res.notes.append(
         "key -> first frame painted showing it (Pilot, watcher on); *_idle_p50: the same on "
@@ -350,14 +443,8 @@ def tui_load(ctx: Context, *, stalls: bool = False) -> Result:
     if watchdog is not None:
         for place, n in watchdog.places.most_common(25):
             print(f"{n:5d}  {place}", file=sys.stderr)
-    shutil_rmtree(root)
-    return res
-
-
-def shutil_rmtree(root: Path) -> None:
-    import shutil
-
     shutil.rmtree(root, ignore_errors=True)
+    return res
 
 
 if __name__ == "__main__":
@@ -367,7 +454,12 @@ if __name__ == "__main__":
     p.add_argument("--files", type=int, default=10_000)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--stalls", action="store_true", help="print what blocked the event loop")
+    p.add_argument(
+        "--profile", type=Path, help="py-spy's raw GIL-holder stacks of the loaded phase to FILE"
+    )
+    p.add_argument("--scratch", type=Path, default=Path("/tmp/reme-bench"), help="copies go here")
     args = p.parse_args()
-    result = tui_load(Context(args.files, quick=args.quick), stalls=args.stalls)
+    ctx = Context(args.files, quick=args.quick, scratch=args.scratch)
+    result = tui_load(ctx, stalls=args.stalls, profile=args.profile)
     for k, v in result.metrics.items():
         print(f"{k:32s} {v:10.1f}")

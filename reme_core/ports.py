@@ -123,7 +123,7 @@ class Watched(Protocol):
 
     def diff(self) -> Changes: ...
 
-    def apply(self, changes: Changes) -> BatchReport: ...
+    def apply(self, changes: Changes, *, pool_from: int | None = None) -> BatchReport: ...
 
     def rebuilt_elsewhere(self) -> bool: ...
 
@@ -167,7 +167,7 @@ class Facade(Protocol):
 
     def chunks(self, path: str) -> list[FileChunk]: ...
 
-    def apply(self, changes: Changes) -> BatchReport: ...
+    def apply(self, changes: Changes, *, pool_from: int | None = None) -> BatchReport: ...
 
     def add_listener(self, fn: Callable[[BatchReport], None]) -> None: ...
 
@@ -240,8 +240,8 @@ class _Port:
     def chunks(self, path: str) -> list[FileChunk]:
         return self._ws.chunks(path)
 
-    def apply(self, changes: Changes) -> BatchReport:
-        return self._ws.apply(changes)
+    def apply(self, changes: Changes, *, pool_from: int | None = None) -> BatchReport:
+        return self._ws.apply(changes, pool_from=pool_from)
 
     def add_listener(self, fn: Callable[[BatchReport], None]) -> None:
         self._ws.add_listener(fn)

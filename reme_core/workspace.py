@@ -181,9 +181,16 @@ class Workspace:
         """The start-up diff: bring the index up to date with the files, one transaction."""
         return self._parts.indexer.sync(progress, ahead)
 
-    def apply(self, changes: Changes, *, progress: ProgressFn | None = None) -> BatchReport:
-        """Parse changed files, commit them in one transaction, then update memory."""
-        return self._parts.indexer.apply(changes, progress=progress)
+    def apply(
+        self,
+        changes: Changes,
+        *,
+        progress: ProgressFn | None = None,
+        pool_from: int | None = None,
+    ) -> BatchReport:
+        """Parse changed files, commit them in one transaction, then update memory
+        (``pool_from``: parse in the process pool from this many files; None: large jobs)."""
+        return self._parts.indexer.apply(changes, progress=progress, pool_from=pool_from)
 
     def rebuilt_elsewhere(self) -> bool:
         """Whether another process rebuilt the index since this one last looked (once each):

@@ -139,6 +139,22 @@ def test_a_batch_changes_the_tree_in_place() -> None:
     assert m.remove("never/there.md") is False
 
 
+def test_notes_only_modified_in_name_order_change_no_row_and_sort_nothing_again() -> None:
+    m = model()
+    m.expanded.update({"digest", "digest/wiki"})
+    rows, wiki = m.rows(), m.root.folders["digest"].folders["wiki"]
+    order = wiki.ordered("name")
+    assert m.apply([], [("digest/wiki/bm25.md", 9.0), ("inbox.md", 9.5)]) is False
+    assert m.rows() is rows and wiki.ordered("name") is order
+    assert m.mtime("digest/wiki/bm25.md") == 9.0
+    m.set_sort("modified")  # newest first: bm25 (9.0) leads its folder now
+    assert m.rows()[2].path == "digest/wiki/bm25.md"
+    assert m.apply([], [("digest/wiki/Note 2.md", 10.0)]) is True
+    assert m.rows()[2].path == "digest/wiki/Note 2.md"
+    m.set_sort("name")
+    assert m.apply([], [("digest/wiki/new.md", 1.0)]) is True, "a new name is a new row"
+
+
 def test_a_folder_made_from_the_tree_shows_empty_until_a_note_lands_in_it() -> None:
     m = model()
     m.add_folder("projects/2026/")
@@ -171,6 +187,9 @@ def test_changes_in_place_draw_what_a_fresh_tree_of_the_same_notes_draws(
     before, after = notes(first), notes(second)
     m = FilesModel(before.items())
     m.expanded.update(p for p in ("a", "b", "a/b", "a b", "b/a") if m.is_folder(p))
+    m.set_sort(sort)  # type: ignore[arg-type]
+    m.set_filter(text)
+    m.rows()  # orders and folded names cached before the changes
     m.apply([p for p in before if p not in after], after.items())
     fresh = FilesModel(after.items())
     fresh.expanded = {p for p in m.expanded if fresh.is_folder(p)}

@@ -125,6 +125,52 @@ def test_pool_from_a_host_whose_stderr_has_no_descriptor(vault: Path, tmp_path: 
     assert proc.stdout.split() == ["files", str(N_NOTES), "warnings", "[]"], proc.stdout
 
 
+A_BATCH_WITHOUT_DESCRIPTOR = """\
+import sys
+from reme_core import Changes, Workspace
+
+
+class Captured:  # what a running Textual app puts in place of sys.stderr
+    def write(self, text):
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def fileno(self):
+        return -1
+
+
+root = sys.argv[1]
+ws = Workspace.open(root)  # a few notes: parsed here, no pool started yet
+sys.stderr = Captured()
+paths = [f"n{i}.md" for i in range(40)]
+for rel in paths:
+    with open(f"{root}/{rel}", "a", encoding="utf-8") as fh:
+        fh.write("more words\\n")
+ws.apply(Changes(modified=paths), pool_from=16)
+print("warnings", ws.warnings)
+"""
+
+
+def test_a_pooled_batch_in_a_host_whose_stderr_has_no_descriptor(tmp_path: Path) -> None:
+    """The watcher's batch is the first pool of a browser opened on a small vault: the pool's
+    queues started the resource tracker outside the host's fixes, and every such batch fell
+    back to parsing in the app (`bad value(s) in fds_to_keep`)."""
+    root = tmp_path / "vault"
+    root.mkdir()
+    for i in range(40):
+        (root / f"n{i}.md").write_text(f"# N{i}\n\nwords {i}\n")
+    (root / "reme.yaml").write_text(POOL)
+    script = tmp_path / "batch.py"
+    script.write_text(A_BATCH_WITHOUT_DESCRIPTOR)
+    proc = subprocess.run(
+        [sys.executable, str(script), str(root)], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["warnings", "[]"], proc.stdout
+
+
 KILL_WORKERS = """\
 import os, sys, threading, time
 from reme_core import Workspace

@@ -8,12 +8,15 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from watchfiles import Change
 
 from reme_core import BatchReport, Changes, Workspace
 from reme_core.indexing.watcher import coalesce, settle, watch_workspace
+from reme_core.parse.parse_pool import WATCH_POOL_FROM, uses_pool
 from reme_core.ports import watched
+from tests.helpers import parts
 
 A, M, D = Change.added, Change.modified, Change.deleted
 
@@ -175,3 +178,47 @@ async def test_force_polling(make_tree, polling: bool) -> None:
     await asyncio.wait_for(task, 20)
     assert hits(ws, "polled") == ["notes/b.md"]
     ws.close()
+
+
+async def test_a_watched_batch_parsed_in_the_pool_equals_one_parsed_here(make_tree) -> None:
+    """From WATCH_POOL_FROM files a batch is parsed by the pool (the app's GIL stays free):
+    its terms, ids and postings are those of the same batch parsed in the process."""
+    n = WATCH_POOL_FROM * 2 + 3  # past the watcher's threshold, below the pool's own
+    assert uses_pool(n, 2, WATCH_POOL_FROM) and not uses_pool(n, 2)
+    notes = {f"daily/2026-06-01/n{i}.md": f"# N{i}\n\nshared words {i}\n" for i in range(n + 4)}
+    pooled_root = make_tree(notes)
+    here_root = pooled_root.parent / "here"
+    shutil.copytree(pooled_root, here_root)
+    opened = []
+    for root, workers in ((pooled_root, 2), (here_root, 1)):  # one worker: never a pool
+        (root / "reme.yaml").write_text(f"workers: {workers}\n", encoding="utf-8")
+        opened.append(Workspace.open(root))
+    for ws in opened:
+        async with Watching(ws) as w:
+            for i in range(n):
+                (ws.root / f"daily/2026-06-01/n{i}.md").write_text(
+                    f"# N{i}\n\nfresh term{i} 逆变器 words\n", encoding="utf-8"
+                )
+            await w.until(lambda ws=ws: len(hits(ws, "fresh")) == 5, "the batch applied")
+            await w.until(lambda w=w: len(w.changes()) == n, "every change reported")
+        assert not ws.warnings  # the pool did not fail over to parsing here
+    pooled, here = opened
+    try:
+        assert parts(pooled).index.vocab.terms() == parts(here).index.vocab.terms()
+        assert _postings(pooled) == _postings(here)
+        for query in ("fresh term3", "逆变器", "shared words", f"term{n - 1}"):
+            got = [(h.path, h.start_line, round(h.score, 9)) for h in pooled.search(query).results]
+            want = [(h.path, h.start_line, round(h.score, 9)) for h in here.search(query).results]
+            assert got == want and got
+    finally:
+        pooled.close()
+        here.close()
+
+
+def _postings(ws: Workspace) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Each chunk's (term id, tf) pairs as stored, in term order."""
+    rows = parts(ws).store.conn.execute("SELECT id, term_ids, tfs FROM chunks ORDER BY id")
+    return [
+        (cid, sorted(zip(np.frombuffer(ids, "<i4").tolist(), np.frombuffer(tfs, "<i4").tolist())))
+        for cid, ids, tfs in rows
+    ]

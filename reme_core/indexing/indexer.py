@@ -207,16 +207,28 @@ class Indexer:
             return BatchReport(generation=self.live.generation)
         return self.apply(changes, progress=progress)
 
-    def apply(self, changes: Changes, *, progress: ProgressFn | None = None) -> BatchReport:
-        """Parse changed files, commit them in one transaction, then update memory."""
+    def apply(
+        self,
+        changes: Changes,
+        *,
+        progress: ProgressFn | None = None,
+        pool_from: int | None = None,
+    ) -> BatchReport:
+        """Parse changed files, commit them in one transaction, then update memory.
+
+        ``pool_from``: parse in the process pool from this many files (None: the pool's own
+        threshold, for a large job); the live watcher asks sooner, to leave the GIL to the
+        process's UI."""
         with self.live.write_lock:
-            report = self._apply(changes, progress)
+            report = self._apply(changes, progress, pool_from)
         if report.changes or report.touched:
             for fn in self.listeners:
                 fn(report)
         return report
 
-    def _apply(self, changes: Changes, progress: ProgressFn | None) -> BatchReport:
+    def _apply(
+        self, changes: Changes, progress: ProgressFn | None, pool_from: int | None
+    ) -> BatchReport:
         from reme_core.parse.parsing import VANISHED
 
         started = time.perf_counter()
@@ -226,7 +238,7 @@ class Indexer:
         candidates = sorted(set(changes.added) | set(changes.modified))
         unfit = set(candidates).difference(regular_inside(self.root, candidates))
         to_parse, touched = self._split_touched([p for p in candidates if p not in unfit])
-        batches, refused = self._parse(to_parse, progress)
+        batches, refused = self._parse(to_parse, progress, pool_from)
         vanished = {p for p, reason in refused if reason == VANISHED}
         skipped = [(p, reason) for p, reason in refused if reason != VANISHED]
         gone = set(changes.deleted) | unfit | vanished | {p for p, _ in skipped}
@@ -350,13 +362,21 @@ class Indexer:
         return "watch" if self.watch_scope.covers(path) else "reindex"
 
     def _parse(
-        self, paths: Sequence[str], progress: ProgressFn | None
+        self, paths: Sequence[str], progress: ProgressFn | None, pool_from: int | None
     ) -> tuple[list[ParsedBatch], list[tuple[str, str]]]:
-        from reme_core.parse.parse_pool import parse_many
+        from reme_core.parse.parse_pool import POOL_THRESHOLD, parse_many
 
         tick = counting(progress, len(paths))
         batches = []
-        for batch in parse_many(self.root, paths, self.settings, self.workers, tick, self.warn):
+        for batch in parse_many(
+            self.root,
+            paths,
+            self.settings,
+            self.workers,
+            tick,
+            self.warn,
+            pool_from=POOL_THRESHOLD if pool_from is None else pool_from,
+        ):
             mark_racy(batch, time.time())
             batches.append(batch)
         return batches, [item for batch in batches for item in batch.skipped]

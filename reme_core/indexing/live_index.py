@@ -15,6 +15,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -40,8 +41,12 @@ DB_NAME = "index.sqlite"
 # Meta key naming the rebuild that made the database: a live process that sees it change
 # re-checks the files, since the rebuild's copy replaced whatever it committed meanwhile.
 REBUILD_KEY = "rebuild"
-# Commits then this long without another: write the snapshot (`LiveIndex.save_snapshot`).
+# Commits then this long without another: write the snapshot (`LiveIndex.save_snapshot`);
+# longer, SNAPSHOT_QUIET_FACTOR times the last save, when saves are slow. At 50k notes a save
+# took ~1 s of the process's GIL: a watcher's batch every few seconds wrote one after each
+# batch, a fifth of the browser's time, and saved nothing an open needs until the batches end.
 SNAPSHOT_QUIET_SECONDS = 2.0
+SNAPSHOT_QUIET_FACTOR = 10.0
 # Indexes whose snapshot is stale: written at exit too (a program may never close one).
 _STALE: weakref.WeakSet[LiveIndex] = weakref.WeakSet()
 
@@ -108,6 +113,7 @@ class LiveIndex:
         self._rebuilt_elsewhere = False
         self._snapshot_stale = False  # a commit of ours moved the database past the snapshot
         self._snapshot_timer: threading.Timer | None = None
+        self._snapshot_seconds = 0.0  # how long the last save (before one: the load) took
         self._writer: Store | None = None  # the shared database's connection for commits
         self._committing = False  # a commit is open on `_writer`: memory catches up after
 
@@ -149,6 +155,7 @@ class LiveIndex:
         A snapshot whose stamp matches the database (read in the same read transaction)
         stands for its rows; otherwise the rows are read and the snapshot written again.
         """
+        started = time.perf_counter()
         try:
             with bulk_objects():
                 memory, generation, rebuild_id = self._read_memory()
@@ -163,6 +170,8 @@ class LiveIndex:
         self._rebuild_id = rebuild_id
         self.persisted_terms = len(memory.vocab)
         self._db_ino = self.ino()
+        if not self._snapshot_seconds:  # until a save is timed, a load stands for its cost
+            self._snapshot_seconds = time.perf_counter() - started
 
     def _read_memory(self) -> tuple[MemoryIndex, int, str | None]:
         memory = self.place.new_memory()
@@ -307,7 +316,8 @@ class LiveIndex:
 
     # -- the snapshot -------------------------------------------------------------------------
     def snapshot_soon(self) -> None:
-        """After a commit: write the snapshot once commits have been quiet for a while."""
+        """After a commit: write the snapshot once commits have been quiet for a while (the
+        longer, the longer a save takes: `snapshot_quiet`)."""
         if self.snapshot_path() is None:
             return
         with self.lock:
@@ -315,10 +325,15 @@ class LiveIndex:
             _STALE.add(self)
             if self._snapshot_timer is not None:
                 self._snapshot_timer.cancel()
-            timer = threading.Timer(SNAPSHOT_QUIET_SECONDS, self.save_snapshot)
+            timer = threading.Timer(self.snapshot_quiet(), self.save_snapshot)
             timer.daemon = True
             self._snapshot_timer = timer
             timer.start()
+
+    def snapshot_quiet(self) -> float:
+        """Seconds without a commit before the snapshot is written: a save costs its time
+        again after every burst of commits, so a slow one waits for a long pause."""
+        return max(SNAPSHOT_QUIET_SECONDS, SNAPSHOT_QUIET_FACTOR * self._snapshot_seconds)
 
     def save_snapshot(self) -> bool:
         """Write the snapshot of the index when a commit of ours left it stale, so the next
@@ -335,6 +350,7 @@ class LiveIndex:
             return False
         if not self.write_lock.acquire(blocking=False):
             return False
+        started = time.perf_counter()
         try:
             with self.lock:
                 if self.store.conn is None or not self._worth_saving():
@@ -361,6 +377,7 @@ class LiveIndex:
         if cols is None:
             return False
         snapshot.save(snap, current, cols)
+        self._snapshot_seconds = time.perf_counter() - started
         return True
 
     def _worth_saving(self) -> bool:

@@ -302,7 +302,9 @@ def _cannot_decode(exc: BaseException) -> bool:
 
 
 def _apply(ws: Watched, changes: Changes) -> BatchReport:
-    report = ws.apply(settle(ws, changes))
+    from reme_core.parse.parse_pool import WATCH_POOL_FROM
+
+    report = ws.apply(settle(ws, changes), pool_from=WATCH_POOL_FROM)
     if report.changes and needs_optimize(ws):
         report.optimized = ws.optimize()
     return report

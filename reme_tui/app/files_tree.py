@@ -105,8 +105,8 @@ class FilesTree:
         added = [c.path for c in report.changes if c.kind != "deleted"]
         row = self.pane.view.highlighted
         now = time.time()
-        model.apply(removed, [(p, now) for p in added])
-        self.pane.changed()
+        if model.apply(removed, [(p, now) for p in added]):
+            self.pane.changed()
         fresh = [c.path for c in report.changes if c.kind == "added"]
         if row is not None and row.path in removed and len(fresh) == 1:
             self.pane.view.reveal(fresh[0])  # the highlighted note moved: follow it
@@ -123,8 +123,7 @@ class FilesTree:
     def timed(self, times: dict[str, float]) -> None:
         """The modified times of added notes, for those still in the tree."""
         model = self.model
-        if model is not None:
-            model.apply((), [(p, t) for p, t in times.items() if p in model])
+        if model is not None and model.apply((), [(p, t) for p, t in times.items() if p in model]):
             self.pane.changed()
 
     # -- the pane's asks ------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 
 No Textual here: the view draws `rows()` and the controller feeds changes. It is built for
 50k notes: a change walks only the changed note's folders (no rebuild), each folder's sorted
-children are cached until that folder changes, and `rows()` is a `Rows` of blocks (a folder's
-row, a run of its notes) that makes a `Row` only when one is asked for: the view asks for the
-rows on screen. The filter is one comprehension per folder over its case-folded names.
+children are cached until that folder changes (in name order, until a name comes or goes:
+a note's new time sorts nothing again, and shows nothing new), and `rows()` is a `Rows` of
+blocks (a folder's row, a run of its notes) that makes a `Row` only when one is asked for: the
+view asks for the rows on screen. The filter is one comprehension per folder over its
+case-folded names.
 """
 
 from __future__ import annotations
@@ -51,9 +53,10 @@ class Folder:
     """A folder: its sub-folders, its notes (file name -> modified time), counts below it."""
 
     __slots__ = (
+        "_by_name",
+        "_by_time",
         "_folded",
         "_newest",
-        "_order",
         "count",
         "folders",
         "name",
@@ -70,8 +73,9 @@ class Folder:
         self.notes: dict[str, float] = {}
         self.count = 0  # notes in this folder and every folder below
         self._newest: float | None = None  # cached: the newest note below
-        self._order: tuple[Sort, list[Folder], list[str]] | None = None
-        self._folded: list[str] | None = None  # the ordered notes' names, case-folded
+        self._by_name: tuple[list[Folder], list[str]] | None = None  # until a name comes or goes
+        self._by_time: tuple[list[Folder], list[str]] | None = None  # until a time changes
+        self._folded: tuple[list[str], list[str]] | None = None  # ordered notes, case-folded
 
     def newest(self) -> float:
         """The modified time of the newest note below (what a folder sorts by in time order)."""
@@ -84,23 +88,28 @@ class Folder:
     def ordered(self, sort: Sort) -> tuple[list[Folder], list[str]]:
         """Sub-folders and note names in `sort` order (folders first, as Obsidian lists them;
         in time order newest first, equal times by name)."""
-        if self._order is None or self._order[0] != sort:
-            folders = sorted(self.folders.values(), key=lambda f: natural_key(f.name))
-            notes = sorted(self.notes, key=natural_key)
-            if sort == "modified":
-                folders.sort(key=Folder.newest, reverse=True)
-                notes.sort(key=self.notes.__getitem__, reverse=True)
-            self._order = (sort, folders, notes)
-            self._folded = None
-        return self._order[1], self._order[2]
+        if self._by_name is None:
+            self._by_name = (
+                sorted(self.folders.values(), key=lambda f: natural_key(f.name)),
+                sorted(self.notes, key=natural_key),
+            )
+        if sort == "name":
+            return self._by_name
+        if self._by_time is None:  # stable: equal times keep the name order
+            folders, notes = self._by_name
+            self._by_time = (
+                sorted(folders, key=Folder.newest, reverse=True),
+                sorted(notes, key=self.notes.__getitem__, reverse=True),
+            )
+        return self._by_time
 
     def matching(self, sort: Sort, words: list[str], in_path: list[str]) -> list[str]:
         """Its notes, in `sort` order, whose name holds every word of `words` and whose path
         every word of `in_path` (all case-folded)."""
         notes = self.ordered(sort)[1]
-        if self._folded is None:
-            self._folded = [name.casefold() for name in notes]
-        pairs = list(zip(notes, self._folded, strict=True))
+        if self._folded is None or self._folded[0] is not notes:
+            self._folded = (notes, [name.casefold() for name in notes])
+        pairs = list(zip(notes, self._folded[1], strict=True))
         for word in words:
             pairs = [p for p in pairs if word in p[1]]
         prefix = f"{self.path}/".casefold() if self.path else ""
@@ -108,14 +117,20 @@ class Folder:
             pairs = [p for p in pairs if word in prefix + p[1]]
         return [p[0] for p in pairs]
 
+    def renamed(self) -> None:
+        """A note or sub-folder came or went: its name order too, then as `changed`."""
+        self._by_name = None
+        self.changed()
+
     def changed(self) -> None:
-        """Its contents changed: its order, and the newest time of it and its parents, again."""
-        self._order = None
+        """A modified time below changed: the time order and newest time of it and its
+        parents, again (the name order stays)."""
+        self._by_time = None
         folder: Folder | None = self
         while folder is not None:
             folder._newest = None
             if folder.parent is not None:
-                folder.parent._order = None  # it may sort elsewhere in time order now
+                folder.parent._by_time = None  # it may sort elsewhere in time order now
             folder = folder.parent
 
 
@@ -234,21 +249,28 @@ class FilesModel:
             parent = self._ensure(_split(path)[0])
             folder = Folder(path, parent)
             parent.folders[folder.name] = folder
-            parent._order = None
+            parent.renamed()
             self._folders[path] = folder
         return folder
 
-    def _put(self, path: str, mtime: float, fresh: bool = False) -> None:
+    def _put(self, path: str, mtime: float, fresh: bool = False) -> bool:
+        """Put a note in; whether a row changes (a new note, or any note in time order)."""
         folder_path, name = _split(path)
         folder = self._ensure(folder_path)
-        if name not in folder.notes:
+        new = name not in folder.notes
+        if new:
             node: Folder | None = folder
             while node is not None:
                 node.count += 1
                 node = node.parent
         folder.notes[name] = mtime
-        if not fresh:
+        if fresh:
+            return True
+        if new:
+            folder.renamed()
+        else:
             folder.changed()
+        return new or self.sort == "modified"
 
     def add(self, path: str, mtime: float) -> None:
         """A note was added, or changed (its new modified time)."""
@@ -270,24 +292,28 @@ class FilesModel:
         while node is not None:
             node.count -= 1
             node = node.parent
-        folder.changed()
+        folder.renamed()
         while folder.parent is not None and folder.count == 0 and not folder.folders:
             parent = folder.parent
             del parent.folders[folder.name]
             del self._folders[folder.path]
             self.expanded.discard(folder.path)
-            parent.changed()
+            parent.renamed()
             folder = parent
         self._dirty()
         return True
 
-    def apply(self, removed: Iterable[str], added: Iterable[tuple[str, float]]) -> None:
-        """A batch of index changes (a move is a removal and an addition), in place."""
+    def apply(self, removed: Iterable[str], added: Iterable[tuple[str, float]]) -> bool:
+        """A batch of index changes (a move is a removal and an addition), in place; whether
+        the rows shown change (not for notes only modified, in name order)."""
+        shown = False
         for path in removed:
-            self.remove(path)
+            shown = self.remove(path) or shown
         for path, mtime in added:
-            self._put(path, mtime)
-        self._dirty()
+            shown = self._put(path, mtime) or shown
+        if shown:
+            self._dirty()
+        return shown
 
     def _dirty(self) -> None:
         self._rows = None
