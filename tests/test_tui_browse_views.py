@@ -19,7 +19,7 @@ from reme_tui.screens.file_ops import NewNoteScreen
 from reme_tui.screens.pick_list import PickScreen
 from reme_tui.screens.tag_tree import TagTreeScreen
 from reme_tui.state import bookmarks_file
-from tests.helpers import settle
+from tests.helpers import said, settle
 from tests.test_tui_upkeep import run_command
 
 OBSIDIAN_BOOKMARKS = {
@@ -281,7 +281,7 @@ async def test_a_broken_bookmarks_file_is_explained_and_left_alone(
         await settle(pilot)
         await pilot.press("enter")  # bookmarking refuses, with one line
         await settle(pilot)
-        assert any("not readable JSON" in n.message for n in app._notifications)
+        assert any("not readable JSON" in n.message for n in said(app))
     assert (root / ".obsidian/bookmarks.json").read_text(encoding="utf-8") == (
         '{"items": [{"type": "fi'
     )

@@ -13,6 +13,7 @@ from reme_tui.app.browser import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 from reme_tui.screens.new_folder import NewFolderScreen
 from reme_tui.widgets.files.view import FilesView
+from tests.helpers import said
 from tests.test_tui_app import settle, wait_until
 from tests.test_tui_upkeep import run_command
 
@@ -235,7 +236,7 @@ async def test_a_folder_refuses_rename_and_delete(demo_copy: Path) -> None:
         await settle(pilot)
         assert not isinstance(app.screen, DeleteScreen)
         assert (demo_copy / "digest").is_dir()
-        assert any("highlight a note" in n.message for n in app._notifications)
+        assert any("highlight a note" in n.message for n in said(app))
 
 
 async def test_new_folder_then_new_note_here(demo_copy: Path) -> None:

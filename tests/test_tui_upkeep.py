@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.reader.note_view import NoteView
-from tests.helpers import settle
+from tests.helpers import said, settle
 
 SIZE = (140, 40)
 NOTE = "digest/wiki/rrf.md"
@@ -41,7 +41,7 @@ async def test_palette_rebuild_shows_progress_and_reports(demo_copy: Path) -> No
         await run_command(pilot, "rebuild")
         assert shown and shown[-1][0] == "rebuilding" and shown[-1][1] == shown[-1][2] > 0
         assert not app.query_one("#progress").display, "the bar goes away when done"
-        report = next(n for n in app._notifications if n.title == "Rebuild index")
+        report = next(n for n in said(app) if n.title == "Rebuild index")
         assert f"{app.ws.stats().files} files" in report.message
         assert app.main.status.state.activity == ""
 
@@ -95,7 +95,7 @@ async def test_edit_without_a_terminal_says_why(demo_copy: Path, editor: Path) -
         app.main.focus_reader()
         await pilot.press("e")
         await settle(pilot)
-        assert any("no terminal" in n.message for n in app._notifications)
+        assert any("no terminal" in n.message for n in said(app))
         assert (demo_copy / NOTE).read_text("utf-8") == before
         assert app.main.reader.path == NOTE
 
@@ -120,7 +120,7 @@ async def test_toggle_vectors_reports_an_unavailable_provider(demo_copy: Path) -
         app.main.action_toggle_vectors()
         await settle(pilot)
         assert app.main.status.state.vectors.startswith("vectors unavailable:")
-        note = next(n for n in app._notifications if n.title == "Vectors")
+        note = next(n for n in said(app) if n.title == "Vectors")
         assert note.severity == "warning" and "unavailable" in note.message
         app.main.action_focus_search()
         await pilot.press(*"bm25")
