@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import textual.app
+from textual.notifications import Notification, Notifications
 
 import reme_tui
 
@@ -75,3 +77,28 @@ def _private_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch)
     base = tmp_path_factory.mktemp("user")
     for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"):
         monkeypatch.setenv(name, str(base / name.lower()))
+
+
+class KeptNotifications(Notifications):
+    """Textual's own collection of toasts, which also keeps each one raised in `raised`.
+
+    The collection forgets a toast once its timeout (2-5 s of wall time) has passed; a test
+    on a loaded machine can take longer than that between the action and its assertion (a
+    rename's "Moved" toast was gone by the time the test looked). `tests.helpers.said(app)`
+    reads this list: what the app said, whenever the test asks.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.raised: list[Notification] = []
+
+    def add(self, notification: Notification) -> KeptNotifications:
+        self.raised.append(notification)
+        super().add(notification)
+        return self
+
+
+@pytest.fixture(autouse=True)
+def _toasts_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app a test makes keeps the toasts it raised (see `KeptNotifications`)."""
+    monkeypatch.setattr(textual.app, "Notifications", KeptNotifications)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual.notifications import Notification
 from textual.worker import WorkerCancelled
 
 if TYPE_CHECKING:
@@ -111,6 +112,13 @@ async def settle(pilot: Pilot, timeout: float = 30.0) -> None:
             quiet = 0
         else:
             quiet += 1
+
+
+def said(app: App[Any]) -> list[Notification]:
+    """Every toast the app raised, in order, including those whose timeout has passed (the
+    app's own `_notifications` forgets a toast after 2-5 s of wall time, which a test on a
+    loaded machine can outlast). Needs conftest's `KeptNotifications` (autouse)."""
+    return list(app._notifications.raised)  # type: ignore[attr-defined]
 
 
 def parts(ws: Workspace) -> WorkspaceParts:

@@ -25,8 +25,8 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
     )
 
 
-def test_retrieve_text_and_json(demo_copy: Path) -> None:
-    w = str(demo_copy)
+def test_retrieve_text_and_json(indexed_demo: Path) -> None:
+    w = str(indexed_demo)
     text = run("retrieve", "seaside trip", "-w", w, "--limit", "3", "--budget-tokens", "300")
     assert text.returncode == 0, text.stderr
     assert text.stdout.startswith("========== ")
@@ -36,8 +36,8 @@ def test_retrieve_text_and_json(demo_copy: Path) -> None:
     assert {"budget_used", "dropped", "unresolved_links"} <= set(data)
 
 
-def test_write_from_stdin_then_search_finds_it(demo_copy: Path) -> None:
-    w = str(demo_copy)
+def test_write_from_stdin_then_search_finds_it(indexed_demo: Path) -> None:
+    w = str(indexed_demo)
     done = run(
         "write",
         "digest/wiki/ottoman-index.md",
@@ -54,7 +54,7 @@ def test_write_from_stdin_then_search_finds_it(demo_copy: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["created"] is True
-    text = (demo_copy / "digest/wiki/ottoman-index.md").read_text()
+    text = (indexed_demo / "digest/wiki/ottoman-index.md").read_text()
     assert "tags:\n- a\n- b\n" in text and text.endswith("The xylograph trick.\n")
     hits = json.loads(run("search", "xylograph", "-w", w, "--json").stdout)["results"]
     assert [h["path"] for h in hits] == ["digest/wiki/ottoman-index.md"]
@@ -62,7 +62,7 @@ def test_write_from_stdin_then_search_finds_it(demo_copy: Path) -> None:
     again = run("write", "digest/wiki/ottoman-index.md", "-w", w, "--keep-body", "--unset", "tags")
     assert again.returncode == 0, again.stderr
     assert "removed: tags" in again.stdout
-    assert "tags" not in (demo_copy / "digest/wiki/ottoman-index.md").read_text()
+    assert "tags" not in (indexed_demo / "digest/wiki/ottoman-index.md").read_text()
 
 
 @pytest.mark.parametrize(
@@ -77,26 +77,26 @@ def test_write_from_stdin_then_search_finds_it(demo_copy: Path) -> None:
     ],
 )
 def test_json_errors_are_one_object_on_stderr(
-    demo_copy: Path, args: tuple[str, ...], code: int, needle: str
+    indexed_demo: Path, args: tuple[str, ...], code: int, needle: str
 ) -> None:
-    done = run(*args, "-w", str(demo_copy))
+    done = run(*args, "-w", str(indexed_demo))
     assert done.returncode == code
     assert done.stdout == ""
     error = json.loads(done.stderr.strip().splitlines()[-1])
     assert error["code"] == code and needle in error["error"]
     assert "Traceback" not in done.stderr
-    assert not (demo_copy.parent / "x.md").exists()
+    assert not (indexed_demo.parent / "x.md").exists()
 
 
-def test_errors_without_json_stay_text(demo_copy: Path) -> None:
-    done = run("write", "../x.md", "--body", "x", "-w", str(demo_copy))
+def test_errors_without_json_stay_text(indexed_demo: Path) -> None:
+    done = run("write", "../x.md", "--body", "x", "-w", str(indexed_demo))
     assert done.returncode == 1
     assert done.stderr.strip().endswith("../x.md: escapes the workspace")
     assert not done.stderr.lstrip().startswith("{")
 
 
-def test_read_and_new_json(demo_copy: Path) -> None:
-    w = str(demo_copy)
+def test_read_and_new_json(indexed_demo: Path) -> None:
+    w = str(indexed_demo)
     data = json.loads(
         run("read", "digest/wiki/bm25.md", "-w", w, "--json", "--end-line", "2").stdout
     )
@@ -112,9 +112,9 @@ def test_read_and_new_json(demo_copy: Path) -> None:
     }
 
 
-def test_watch_json_lines(demo_copy: Path) -> None:
+def test_watch_json_lines(indexed_demo: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reme_tui", "watch", "-w", str(demo_copy), "--json"],
+        [sys.executable, "-m", "reme_tui", "watch", "-w", str(indexed_demo), "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -123,7 +123,7 @@ def test_watch_json_lines(demo_copy: Path) -> None:
         first = json.loads(proc.stdout.readline())
         assert first["event"] == "watching" and first["files"] > 0
         time.sleep(1.0)  # the OS watch is in place
-        (demo_copy / "daily/2026-06-15/watched.md").write_text("# watched\n\nfresh words\n")
+        (indexed_demo / "daily/2026-06-15/watched.md").write_text("# watched\n\nfresh words\n")
         deadline = time.monotonic() + 30
         batch = None
         while time.monotonic() < deadline:

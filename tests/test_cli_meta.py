@@ -95,9 +95,9 @@ def test_fish_completion_offers_commands_options_choices_and_folders(tmp_path: P
     ],
 )
 def test_a_mistyped_command_is_a_usage_error_naming_the_closest(
-    argv: list[str], says: str, demo_copy: Path
+    argv: list[str], says: str, indexed_demo: Path
 ) -> None:
-    out = reme_tui(*argv, "-w", str(demo_copy))
+    out = reme_tui(*argv, "-w", str(indexed_demo))
     assert out.returncode == 2
     assert out.stderr.strip().startswith(f"reme-tui: {says}")
     assert out.stdout == ""

@@ -52,8 +52,8 @@ async def call(client: ClientSession, tool: str, **arguments: object) -> CallToo
     return result
 
 
-async def test_every_tool_over_stdio(demo_copy: Path) -> None:
-    async with session(demo_copy) as client:
+async def test_every_tool_over_stdio(indexed_demo: Path) -> None:
+    async with session(indexed_demo) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == BASE_TOOLS  # no delete without --allow-delete
         params = set(tools["search"].input_schema["properties"])
@@ -111,7 +111,7 @@ async def test_every_tool_over_stdio(demo_copy: Path) -> None:
         )
         assert not wrote.is_error, text(wrote)
         assert wrote.structured_content["created"] and wrote.structured_content["indexed"]
-        assert (demo_copy / "digest/wiki/marmalade-index.md").is_file()
+        assert (indexed_demo / "digest/wiki/marmalade-index.md").is_file()
         again = await call(client, "search", query="zyzzyva")
         assert [r["path"] for r in again.structured_content["results"]] == [
             "digest/wiki/marmalade-index.md"
@@ -119,21 +119,21 @@ async def test_every_tool_over_stdio(demo_copy: Path) -> None:
 
         escaped = await call(client, "write", path="../x.md", content="no")
         assert escaped.is_error and "escapes the workspace" in text(escaped)
-        assert not (demo_copy.parent / "x.md").exists()
+        assert not (indexed_demo.parent / "x.md").exists()
 
         moved = await call(
             client, "move", src="digest/wiki/marmalade-index.md", dst="digest/wiki/marmalade.md"
         )
         assert moved.structured_content["dst"] == "digest/wiki/marmalade.md"
-        assert (demo_copy / "digest/wiki/marmalade.md").is_file()
+        assert (indexed_demo / "digest/wiki/marmalade.md").is_file()
 
         absent = await client.call_tool("delete", {"path": "digest/wiki/marmalade.md"})
         assert absent.is_error
-        assert (demo_copy / "digest/wiki/marmalade.md").is_file()
+        assert (indexed_demo / "digest/wiki/marmalade.md").is_file()
 
 
-async def test_bad_input_is_a_tool_error_and_the_server_lives_on(demo_copy: Path) -> None:
-    async with session(demo_copy) as client:
+async def test_bad_input_is_a_tool_error_and_the_server_lives_on(indexed_demo: Path) -> None:
+    async with session(indexed_demo) as client:
         cases = [
             ("read", {"path": "../../etc/passwd"}, "escapes the workspace"),
             ("read", {"path": "digest/none.md"}, "none.md"),
@@ -151,23 +151,23 @@ async def test_bad_input_is_a_tool_error_and_the_server_lives_on(demo_copy: Path
         assert not still.is_error and still.structured_content["results"]
 
 
-async def test_delete_only_with_allow_delete(demo_copy: Path) -> None:
-    async with session(demo_copy, "--allow-delete") as client:
+async def test_delete_only_with_allow_delete(indexed_demo: Path) -> None:
+    async with session(indexed_demo, "--allow-delete") as client:
         tools = {t.name for t in (await client.list_tools()).tools}
         assert tools == BASE_TOOLS | {"delete"}
         gone = await call(client, "delete", path="digest/wiki/hnsw.md")
         assert not gone.is_error, text(gone)
         assert gone.structured_content["trash"].startswith(".trash/")
-        assert not (demo_copy / "digest/wiki/hnsw.md").exists()
-        assert (demo_copy / gone.structured_content["trash"]).is_file()
+        assert not (indexed_demo / "digest/wiki/hnsw.md").exists()
+        assert (indexed_demo / gone.structured_content["trash"]).is_file()
 
 
-async def test_a_person_s_edit_reaches_the_agent_without_a_restart(demo_copy: Path) -> None:
-    async with session(demo_copy) as client:
+async def test_a_person_s_edit_reaches_the_agent_without_a_restart(indexed_demo: Path) -> None:
+    async with session(indexed_demo) as client:
         assert (await call(client, "search", query="quetzalcoatl")).structured_content[
             "results"
         ] == []
-        note = demo_copy / "daily/2026-06-15/by-hand.md"
+        note = indexed_demo / "daily/2026-06-15/by-hand.md"
         note.write_text("---\nname: By hand\n---\n# By hand\n\nquetzalcoatl sighting\n")
         for _ in range(100):  # the watcher applies it within its quiet window
             found = await call(client, "search", query="quetzalcoatl")

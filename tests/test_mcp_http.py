@@ -25,10 +25,10 @@ from tests.test_mcp import text
 
 
 @pytest.fixture
-def http_server(demo_copy: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def http_server(indexed_demo: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """The server on 127.0.0.1 and a port the system picks; its URL from the stderr line."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reme_tui", "mcp", "-w", str(demo_copy), "--http", ":0"],
+        [sys.executable, "-m", "reme_tui", "mcp", "-w", str(indexed_demo), "--http", ":0"],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
@@ -55,7 +55,7 @@ async def _call(client: ClientSession, tool: str, **arguments: object) -> CallTo
 
 
 async def test_reme_skill_session_over_http(
-    http_server: tuple[str, subprocess.Popen[str]], demo_copy: Path
+    http_server: tuple[str, subprocess.Popen[str]], indexed_demo: Path
 ) -> None:
     url, proc = http_server
     async with (
@@ -89,7 +89,7 @@ async def test_reme_skill_session_over_http(
         assert unknown.is_error and "accepted: path" in text(unknown)
     proc.send_signal(signal.SIGTERM)
     assert await asyncio.to_thread(proc.wait, 30) == 0
-    assert (demo_copy / "digest/wiki/okapi-notes.md").is_file()
+    assert (indexed_demo / "digest/wiki/okapi-notes.md").is_file()
 
 
 @pytest.mark.parametrize(
@@ -101,9 +101,9 @@ async def test_reme_skill_session_over_http(
         (["--http", "--port", "70000"], "HOST:PORT"),
     ],
 )
-def test_refusals_are_one_line(demo_copy: Path, address: list[str], reason: str) -> None:
+def test_refusals_are_one_line(indexed_demo: Path, address: list[str], reason: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "reme_tui", "mcp", "-w", str(demo_copy), *address],
+        [sys.executable, "-m", "reme_tui", "mcp", "-w", str(indexed_demo), *address],
         capture_output=True,
         text=True,
         timeout=60,
@@ -123,13 +123,13 @@ def test_addresses() -> None:
 
 
 async def test_a_browser_on_the_workspace_sees_the_agent_s_edit(
-    http_server: tuple[str, subprocess.Popen[str]], demo_copy: Path
+    http_server: tuple[str, subprocess.Popen[str]], indexed_demo: Path
 ) -> None:
     from reme_tui.app.browser import RemeApp
     from tests.test_tui_app import SIZE, search, settle, wait_until
 
     url, _proc = http_server
-    app = RemeApp(demo_copy)
+    app = RemeApp(indexed_demo)
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "quillwort")
         assert not app.main.search_pane.hits

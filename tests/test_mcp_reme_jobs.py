@@ -15,26 +15,26 @@ from tests.test_mcp import REME_READ_TOOLS, call, session, text
 NOTE = "digest/wiki/bm25.md"
 
 
-async def test_read_then_write_back_keeps_one_frontmatter_block(demo_copy: Path) -> None:
-    async with session(demo_copy) as client:
+async def test_read_then_write_back_keeps_one_frontmatter_block(indexed_demo: Path) -> None:
+    async with session(indexed_demo) as client:
         whole = text(await call(client, "read", path=NOTE))
         assert whole.startswith("---\nname: BM25")
         wrote = await call(client, "write", path=NOTE, content=whole + "\nAn appended line.\n")
         assert not wrote.is_error, text(wrote)
-        saved = (demo_copy / NOTE).read_text(encoding="utf-8")
+        saved = (indexed_demo / NOTE).read_text(encoding="utf-8")
         assert saved.count("\n---\n") == 1 and saved.startswith("---\n")  # one block
         assert saved.count("name: BM25") == 1 and "tags: [retrieval, bm25, search]" in saved
         assert saved.rstrip().endswith("An appended line.")
         # a changed key in the block read back is merged, the others keep their text
         edited = whole.replace("kind: concept", "kind: method")
         await call(client, "write", path=NOTE, content=edited)
-        saved = (demo_copy / NOTE).read_text(encoding="utf-8")
+        saved = (indexed_demo / NOTE).read_text(encoding="utf-8")
         assert "kind: method" in saved and saved.count("kind:") == 1
         assert saved.count("name: BM25") == 1
 
 
-async def test_reme_parameter_names_and_unknown_arguments(demo_copy: Path) -> None:
-    async with session(demo_copy) as client:
+async def test_reme_parameter_names_and_unknown_arguments(indexed_demo: Path) -> None:
+    async with session(indexed_demo) as client:
         refused = await client.call_tool("list", {"path": "digest", "folder": "x"})
         assert refused.is_error
         assert "'folder'" in text(refused) and "accepted: path, recursive" in text(refused)
@@ -44,7 +44,7 @@ async def test_reme_parameter_names_and_unknown_arguments(demo_copy: Path) -> No
         deep = await call(client, "list", path="digest", recursive=True, limit=500)
         assert len(deep.structured_content["items"]) > 20
         assert text(deep).startswith("Listed ")
-        (demo_copy / "daily/2026-06-22/quick-notes.md").touch()  # the newest now
+        (indexed_demo / "daily/2026-06-22/quick-notes.md").touch()  # the newest now
         newest = await call(client, "list", path="daily", recursive=True, sort_by="mtime")
         assert newest.structured_content["items"][0] == "daily/2026-06-22/quick-notes.md"
         none = await call(client, "list", path="daily", recursive=True, extensions=["jsonl"])
@@ -59,7 +59,7 @@ async def test_reme_parameter_names_and_unknown_arguments(demo_copy: Path) -> No
             client, "move", src_path="digest/wiki/hnsw.md", dst_path="digest/wiki/hnsw-graph.md"
         )
         assert not moved.is_error, text(moved)
-        assert (demo_copy / "digest/wiki/hnsw-graph.md").is_file()
+        assert (indexed_demo / "digest/wiki/hnsw-graph.md").is_file()
         both = await client.call_tool("move", {"src": "a.md", "src_path": "a.md", "dst": "b.md"})
         assert both.is_error and "same argument" in text(both)
 
@@ -70,8 +70,8 @@ async def test_reme_parameter_names_and_unknown_arguments(demo_copy: Path) -> No
         assert set(seeds) <= set(paths) and len(paths) == len(set(paths))
 
 
-async def test_the_jobs_reme_s_skill_calls(demo_copy: Path) -> None:
-    async with session(demo_copy) as client:
+async def test_the_jobs_reme_s_skill_calls(indexed_demo: Path) -> None:
+    async with session(indexed_demo) as client:
         st = await call(client, "stat", path=NOTE)
         assert st.structured_content["type"] == "file"
         assert st.structured_content["frontmatter"]["name"] == "BM25"
@@ -87,16 +87,16 @@ async def test_the_jobs_reme_s_skill_calls(demo_copy: Path) -> None:
         hits = await call(client, "search", query="zebrafinch", limit=1)
         assert hits.structured_content["results"][0]["path"] == NOTE  # indexed at once
 
-        whole = (demo_copy / NOTE).read_text(encoding="utf-8")
+        whole = (indexed_demo / NOTE).read_text(encoding="utf-8")
         stale = st.structured_content["mtime"]
         refused = await call(client, "save", path=NOTE, content="x", expected_mtime=stale)
         assert refused.is_error and "changed since" in text(refused)
-        assert (demo_copy / NOTE).read_text(encoding="utf-8") == whole  # nothing lost
+        assert (indexed_demo / NOTE).read_text(encoding="utf-8") == whole  # nothing lost
         fresh = (await call(client, "stat", path=NOTE)).structured_content["mtime"]
         new_text = whole.replace("zebrafinch", "okapi")
         saved = await call(client, "save", path=NOTE, content=new_text, expected_mtime=fresh)
         assert not saved.is_error, text(saved)
-        assert (demo_copy / NOTE).read_text(encoding="utf-8") == new_text
+        assert (indexed_demo / NOTE).read_text(encoding="utf-8") == new_text
 
         fm = await call(client, "frontmatter_read", path=NOTE)
         assert fm.structured_content["frontmatter"]["kind"] == "concept"
@@ -123,7 +123,7 @@ async def test_the_jobs_reme_s_skill_calls(demo_copy: Path) -> None:
         note = next(n for n in listed["notes"] if n["path"].endswith("standup.md"))
         assert note["session_id"] == "abc123"
         assert note["source_conversation"] == "[[session/dialog/abc123.jsonl]]"
-        page = (demo_copy / "daily/2026-06-22.md").read_text(encoding="utf-8")
+        page = (indexed_demo / "daily/2026-06-22.md").read_text(encoding="utf-8")
         assert "- [[daily/2026-06-22/standup.md]] name: standup" in page  # the day index
         bad = await client.call_tool("daily_list", {"date": "22/06/2026"})
         assert bad.is_error and "YYYY-MM-DD" in text(bad)
@@ -133,8 +133,8 @@ async def test_the_jobs_reme_s_skill_calls(demo_copy: Path) -> None:
         assert health.structured_content["status"] == "healthy"
 
 
-async def test_schemas_describe_every_parameter_and_carry_hints(demo_copy: Path) -> None:
-    async with session(demo_copy, "--allow-delete") as client:
+async def test_schemas_describe_every_parameter_and_carry_hints(indexed_demo: Path) -> None:
+    async with session(indexed_demo, "--allow-delete") as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         for tool in tools.values():
             schema = tool.input_schema

@@ -88,7 +88,7 @@ def test_with_stemming_off_scores_equal_the_index_bm25(tmp_path: Path) -> None:
     ws.close()
 
 
-def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> None:
+def test_the_cli_and_the_browser_speak_one_query_language(indexed_demo: Path) -> None:
     """`reme-tui search` takes unquoted words and the browser's syntax, with the same hits."""
     import json
     import os
@@ -100,7 +100,7 @@ def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> No
     env = {k: v for k, v in os.environ.items() if k != "REME_WORKSPACE"}
     proc = subprocess.run(
         [*REME_TUI, "search", *line.split(" "), "--limit", "10", "--no-links", "--json"],
-        cwd=demo_copy,
+        cwd=indexed_demo,
         capture_output=True,
         text=True,
         timeout=120,
@@ -109,7 +109,7 @@ def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> No
     assert proc.returncode == 0, proc.stderr
     cli = [(h["path"], h["start_line"]) for h in json.loads(proc.stdout)["results"]]
     assert cli and all(path.startswith("daily/") for path, _ in cli)
-    ws = Workspace.open(demo_copy)
+    ws = Workspace.open(indexed_demo)
     parsed = parse_query(line + " ")  # the browser, once the line is typed out
     browser = ws.search(parsed.request(SearchOptions(10, expand_links=False)))
     assert [(h.path, h.start_line) for h in browser.results] == cli
@@ -117,9 +117,9 @@ def test_the_cli_and_the_browser_speak_one_query_language(demo_copy: Path) -> No
     ws.close()
 
 
-def test_one_block_per_note_when_grouped(demo_copy: Path) -> None:
+def test_one_block_per_note_when_grouped(indexed_demo: Path) -> None:
     """The browser's default: a note's best chunk leads, counting its other matching chunks."""
-    ws = Workspace.open(demo_copy)
+    ws = Workspace.open(indexed_demo)
     chunks = ws.search("recall regression", limit=50, expand_links=False).results
     grouped = ws.search("recall regression", limit=50, expand_links=False, group=True).results
     paths = [h.path for h in grouped]

@@ -12,7 +12,7 @@ from reme_core import Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.widgets.reader.note_view import NoteView
-from tests.helpers import settle
+from tests.helpers import said, settle
 
 SIZE = (140, 40)
 NOTE = "daily/2026-06-15/retrieval-regression.md"
@@ -180,7 +180,7 @@ async def test_palette_optimize_reports_before_after(indexed_demo: Path) -> None
             line.startswith("tombstones:") and "->" in line
             for line in app.main.upkeep.last_optimize
         )
-        assert any("before → after" in (n.title or "") for n in app._notifications)
+        assert any("before → after" in (n.title or "") for n in said(app))
 
 
 async def test_toggle_vectors_explains_when_unavailable(indexed_demo: Path) -> None:
@@ -190,7 +190,7 @@ async def test_toggle_vectors_explains_when_unavailable(indexed_demo: Path) -> N
         app.main.action_toggle_vectors()
         await settle(pilot)
         if getattr(app.ws, "toggle_vectors", None) is None:
-            assert any("not available" in n.message for n in app._notifications)
+            assert any("not available" in n.message for n in said(app))
 
 
 async def test_file_change_refreshes_results_and_reader(indexed_demo: Path) -> None:

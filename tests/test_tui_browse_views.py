@@ -19,7 +19,7 @@ from reme_tui.screens.file_ops import NewNoteScreen
 from reme_tui.screens.pick_list import PickScreen
 from reme_tui.screens.tag_tree import TagTreeScreen
 from reme_tui.state import bookmarks_file
-from tests.helpers import settle
+from tests.helpers import said, settle
 from tests.test_tui_upkeep import run_command
 
 OBSIDIAN_BOOKMARKS = {
@@ -127,20 +127,20 @@ async def test_removing_a_bookmark_and_opening_a_folder_bookmark(
     ]
 
 
-async def test_memory_mode_keeps_bookmarks_in_the_state_folder(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_memory_mode_keeps_bookmarks_in_the_state_folder(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await _open(pilot, "digest/wiki/solar.md")
         await pilot.press("ctrl+b")
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        file = bookmarks_file(demo_copy, "memory")
+        file = bookmarks_file(indexed_demo, "memory")
         assert [m.path for m in load_bookmarks(file).bookmarks()] == ["digest/wiki/solar.md"]
         await pilot.press("B")
         await settle(pilot)
         assert "digest/wiki/solar.md" in _rows(app)[0]
-    assert not (demo_copy / ".obsidian").exists()
+    assert not (indexed_demo / ".obsidian").exists()
 
 
 async def test_today_creates_the_daily_note_where_the_vault_says_and_steps_between_days(
@@ -170,8 +170,8 @@ async def test_today_creates_the_daily_note_where_the_vault_says_and_steps_betwe
         assert app.main.reader.path == "Journal/2020/2020-01-02.md"
 
 
-async def test_today_in_memory_mode_is_remes_day_page(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_today_in_memory_mode_is_remes_day_page(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pilot.app.main.focus_reader()
@@ -281,7 +281,7 @@ async def test_a_broken_bookmarks_file_is_explained_and_left_alone(
         await settle(pilot)
         await pilot.press("enter")  # bookmarking refuses, with one line
         await settle(pilot)
-        assert any("not readable JSON" in n.message for n in app._notifications)
+        assert any("not readable JSON" in n.message for n in said(app))
     assert (root / ".obsidian/bookmarks.json").read_text(encoding="utf-8") == (
         '{"items": [{"type": "fi'
     )

@@ -28,7 +28,7 @@ from reme_tui.screens.file_ops import (
     NewNoteScreen,
     PreviewPane,
 )
-from tests.helpers import settle, tree_bytes
+from tests.helpers import said, settle, tree_bytes
 from tests.test_tui_upkeep import run_command
 
 FILES: dict[str, str | bytes] = {
@@ -202,7 +202,7 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(indexed_de
         assert app.main.reader.path == dst
         assert str(app.query_one("#reader-header", Static).render()).startswith(dst)
         assert sorted(n.path for n in app.main.neighbours.data.inlinks) == inlinks
-        assert any(n.title == "Moved" for n in app._notifications)
+        assert any(n.title == "Moved" for n in said(app))
 
 
 async def test_a_long_rename_preview_scrolls_and_keeps_the_buttons_on_a_24_row_screen(
@@ -254,7 +254,7 @@ async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
         assert (indexed_demo / ".trash" / path).read_bytes() == original
         assert app.ws.node(path) is None
         assert "was deleted" in str(app.query_one("#reader-message", Static).render())
-        assert any("now dangling" in n.message for n in app._notifications)
+        assert any("now dangling" in n.message for n in said(app))
 
         await pilot.press("ctrl+z")
         await settle(pilot)
@@ -262,7 +262,7 @@ async def test_app_delete_lists_inbound_links_then_trashes_and_ctrl_z_restores(
         assert not (indexed_demo / ".trash" / path).exists()
         assert app.ws.node(path) is not None and app.main.reader.path == path
         assert {n.path for n in app.main.neighbours.data.inlinks} == sources
-        assert any(n.title == "Undone" for n in app._notifications)
+        assert any(n.title == "Undone" for n in said(app))
 
 
 async def test_typing_dynamic_in_the_reader_deletes_nothing(indexed_demo: Path) -> None:
@@ -325,11 +325,11 @@ async def test_palette_undo_reverts_a_move_made_by_the_cli(indexed_demo: Path) -
         await open_note(pilot, dst)
         await run_command(pilot, "Undo")
         assert app.main.reader.path == NOTE
-        assert any(n.title == "Undone" for n in app._notifications)
+        assert any(n.title == "Undone" for n in said(app))
         assert app.ws.node(NOTE) is not None and app.ws.node(dst) is None
         await pilot.press("ctrl+z")  # nothing left to undo: said, not raised
         await settle(pilot)
-        assert any("nothing to undo" in n.message for n in app._notifications)
+        assert any("nothing to undo" in n.message for n in said(app))
     after = tree_bytes(indexed_demo)
     assert {k: v for k, v in after.items() if not k.startswith(".")} == {
         k: v for k, v in before.items() if not k.startswith(".")

@@ -13,6 +13,7 @@ from reme_tui.app.browser import RemeApp
 from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
 from reme_tui.screens.new_folder import NewFolderScreen
 from reme_tui.widgets.files.view import FilesView
+from tests.helpers import said
 from tests.test_tui_app import settle, wait_until
 from tests.test_tui_upkeep import run_command
 
@@ -51,9 +52,9 @@ async def open_tree(pilot: Pilot) -> FilesView:
     return tree(app)
 
 
-async def test_ctrl_t_shows_the_indexed_notes_by_folder_with_counts(demo_copy: Path) -> None:
-    (demo_copy / "daily" / "notes.bin").write_bytes(b"\0binary")  # not indexed: not listed
-    app = RemeApp(demo_copy, watch=False)
+async def test_ctrl_t_shows_the_indexed_notes_by_folder_with_counts(indexed_demo: Path) -> None:
+    (indexed_demo / "daily" / "notes.bin").write_bytes(b"\0binary")  # not indexed: not listed
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_tree(pilot)
         assert app.ws is not None
@@ -71,8 +72,8 @@ async def test_ctrl_t_shows_the_indexed_notes_by_folder_with_counts(demo_copy: P
         assert app.main.pane_in_focus() == "reader"
 
 
-async def test_the_palette_reaches_the_tree_by_files(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_the_palette_reaches_the_tree_by_files(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await run_command(pilot, "Files")
@@ -81,8 +82,8 @@ async def test_the_palette_reaches_the_tree_by_files(demo_copy: Path) -> None:
         assert paths(app)
 
 
-async def test_typing_filters_enter_opens_and_escape_clears(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_typing_filters_enter_opens_and_escape_clears(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_tree(pilot)
         before = paths(app)
@@ -109,8 +110,8 @@ async def test_typing_filters_enter_opens_and_escape_clears(demo_copy: Path) -> 
         assert [p for p in paths(app) if p in before] == before
 
 
-async def test_the_open_note_is_revealed_and_marked(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_the_open_note_is_revealed_and_marked(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.main.navigator.open_path("digest/wiki/bm25.md")
@@ -132,8 +133,8 @@ async def test_the_open_note_is_revealed_and_marked(demo_copy: Path) -> None:
         assert view.cursor == 0, "reading the same note again leaves the cursor alone"
 
 
-async def test_clicks_open_and_close_folders_and_open_notes(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_clicks_open_and_close_folders_and_open_notes(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_tree(pilot)
         row = paths(app).index("digest")
@@ -152,15 +153,15 @@ async def test_clicks_open_and_close_folders_and_open_notes(demo_copy: Path) -> 
         assert "digest/wiki" not in paths(app)
 
 
-async def test_the_watcher_adds_and_removes_notes_in_place(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy)
+async def test_the_watcher_adds_and_removes_notes_in_place(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_tree(pilot)
         model = app.main.files_pane.model
         assert model is not None
         digest = model.root.folders["digest"]
         count = digest.count
-        new = demo_copy / "digest" / "fresh" / "watched note.md"
+        new = indexed_demo / "digest" / "fresh" / "watched note.md"
         new.parent.mkdir()
         new.write_text("# Watched\n", "utf-8")
         await wait_until(pilot, lambda: "digest/fresh/watched note.md" in model)
@@ -168,7 +169,7 @@ async def test_the_watcher_adds_and_removes_notes_in_place(demo_copy: Path) -> N
         assert model.root.folders["digest"] is digest and digest.count == count + 1
         view.reveal("digest/fresh/watched note.md")
         assert "watched note" in drawn(app)
-        (demo_copy / "digest/wiki/rrf.md").unlink()
+        (indexed_demo / "digest/wiki/rrf.md").unlink()
         await wait_until(pilot, lambda: "digest/wiki/rrf.md" not in model)
         assert digest.count == count
         assert "digest/wiki/rrf.md" not in paths(app)
@@ -187,8 +188,8 @@ def preview(app: RemeApp) -> str:
     return str(app.screen.query_one(".preview", Static).render())
 
 
-async def test_rename_from_the_tree_previews_the_links_then_moves(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_rename_from_the_tree_previews_the_links_then_moves(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_tree(pilot)
         app.main.navigator.open_path("daily/2026-06-10.md")  # another note is open
@@ -202,7 +203,7 @@ async def test_rename_from_the_tree_previews_the_links_then_moves(demo_copy: Pat
         assert "would rewrite" in preview(app)
         await pilot.click("#move")
         await settle(pilot)
-        assert (demo_copy / "digest/ranking/bm25.md").is_file()
+        assert (indexed_demo / "digest/ranking/bm25.md").is_file()
         assert "digest/ranking/bm25.md" in app.main.files_pane.model  # type: ignore[operator]
         assert tree(app).highlighted is not None
         assert tree(app).highlighted.path == "digest/ranking/bm25.md", "the cursor follows it"
@@ -210,8 +211,8 @@ async def test_rename_from_the_tree_previews_the_links_then_moves(demo_copy: Pat
         assert app.main.reader.path == "daily/2026-06-10.md", "the open note stays open"
 
 
-async def test_delete_from_the_tree_previews_inbound_links_then_trashes(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_delete_from_the_tree_previews_inbound_links_then_trashes(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_tree(pilot)
         await highlight(pilot, "digest/wiki/bm25.md")
@@ -221,25 +222,25 @@ async def test_delete_from_the_tree_previews_inbound_links_then_trashes(demo_cop
         assert "inbound link" in preview(app)
         await pilot.click("#delete")
         await settle(pilot)
-        assert not (demo_copy / "digest/wiki/bm25.md").exists()
-        assert (demo_copy / ".trash/digest/wiki/bm25.md").is_file()
+        assert not (indexed_demo / "digest/wiki/bm25.md").exists()
+        assert (indexed_demo / ".trash/digest/wiki/bm25.md").is_file()
         assert "digest/wiki/bm25.md" not in paths(app)
 
 
-async def test_a_folder_refuses_rename_and_delete(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_a_folder_refuses_rename_and_delete(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_tree(pilot)
         await highlight(pilot, "digest")
         await pilot.press("delete")
         await settle(pilot)
         assert not isinstance(app.screen, DeleteScreen)
-        assert (demo_copy / "digest").is_dir()
-        assert any("highlight a note" in n.message for n in app._notifications)
+        assert (indexed_demo / "digest").is_dir()
+        assert any("highlight a note" in n.message for n in said(app))
 
 
-async def test_new_folder_then_new_note_here(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_new_folder_then_new_note_here(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_tree(pilot)
         await highlight(pilot, "digest/wiki/bm25.md")
@@ -252,11 +253,11 @@ async def test_new_folder_then_new_note_here(demo_copy: Path) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, NewFolderScreen), "an escape is refused in the dialog"
-        assert not (demo_copy.parent / "outside").exists()
+        assert not (indexed_demo.parent / "outside").exists()
         box.value = "digest/wiki/topics"
         await pilot.press("enter")
         await settle(pilot)
-        assert (demo_copy / "digest/wiki/topics").is_dir()
+        assert (indexed_demo / "digest/wiki/topics").is_dir()
         view = tree(app)
         assert view.highlighted is not None and view.highlighted.path == "digest/wiki/topics"
         await pilot.press("ctrl+n")
@@ -266,13 +267,13 @@ async def test_new_folder_then_new_note_here(demo_copy: Path) -> None:
         app.screen.query_one("#path", Input).value = "digest/wiki/topics/first.md"
         await pilot.click("#create")
         await settle(pilot)
-        assert (demo_copy / "digest/wiki/topics/first.md").is_file()
+        assert (indexed_demo / "digest/wiki/topics/first.md").is_file()
         assert "digest/wiki/topics/first.md" in paths(app)
         assert app.main.reader.path == "digest/wiki/topics/first.md"
 
 
-async def test_sort_by_modified_puts_the_newest_note_first(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_sort_by_modified_puts_the_newest_note_first(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_tree(pilot)
         await pilot.press(*".md")  # every note, folders open
@@ -288,8 +289,8 @@ async def test_sort_by_modified_puts_the_newest_note_first(demo_copy: Path) -> N
         assert top == sorted(top, key=lambda f: -newest[f])
 
 
-async def test_narrow_terminals_share_the_left_column_or_stack(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_narrow_terminals_share_the_left_column_or_stack(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(90, 30)) as pilot:
         await open_tree(pilot)
         assert app.main.files_pane.display and not app.main.search_pane.display
@@ -300,7 +301,7 @@ async def test_narrow_terminals_share_the_left_column_or_stack(demo_copy: Path) 
         await pilot.press("f6", "f6")  # the reader, then the tree (links hide when narrow)
         await settle(pilot)
         assert app.main.pane_in_focus() == "files" and app.main.files_pane.display
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(60, 20)) as pilot:
         await open_tree(pilot)
         shown = [

@@ -33,7 +33,7 @@ async def test_the_preview_lists_changed_and_broken_links(vault: Workspace) -> N
     app = Host(MoveScreen(vault, "Concepts/Digital garden.md"))
     async with app.run_test(size=(140, 50)) as pilot:
         app.screen.query_one("#dst", Input).value = "Archive/2024/Digital gardening.md"
-        await settle(app, pilot)
+        await settle(pilot)
         text = preview(app)
         assert "would rewrite 3 links in 2 files" in text
         assert "    1: [[Digital garden]] -> [[Digital gardening]]" in text
@@ -44,7 +44,7 @@ async def test_the_preview_lists_changed_and_broken_links(vault: Workspace) -> N
         assert "    2: [t](../other/Target.md) -> [t](../../other/Target.md)" in text
 
         await pilot.click("#rewrite")  # rewriting off: the same links, listed as broken
-        await settle(app, pilot)
+        await settle(pilot)
         text = preview(app)
         assert "would rewrite 0 links in 0 files; 3 links would be left broken" in text
         assert "3 links cannot be rewritten:" in text
@@ -56,10 +56,10 @@ async def test_leaving_md_warns_before_moving(vault: Workspace) -> None:
     app = Host(MoveScreen(vault, "Concepts/Digital garden.md"))
     async with app.run_test(size=(140, 50)) as pilot:
         app.screen.query_one("#dst", Input).value = "Concepts/Digital garden.txt"
-        await settle(app, pilot)
+        await settle(pilot)
         assert "warning:" in preview(app) and "no longer be a note" in preview(app)
         await pilot.click("#move")
-        await settle(app, pilot)
+        await settle(pilot)
         assert app.result is _unset  # the first Move only warns
         assert "Press Move again" in preview(app)
         assert (vault.root / "Concepts/Digital garden.md").exists()
@@ -67,7 +67,7 @@ async def test_leaving_md_warns_before_moving(vault: Workspace) -> None:
         button = app.screen.query_one("#move", Button)
         await until(pilot, lambda: not button.has_class("-active"), "the press effect to end")
         await pilot.click("#move")
-        await settle(app, pilot)
+        await settle(pilot)
     assert isinstance(app.result, MoveReport)
     assert (vault.root / "Concepts/Digital garden.txt").exists()
     assert (vault.root / "index.md").read_text() == (

@@ -21,6 +21,7 @@ from reme_tui.widgets.reader.note_data import render_note
 from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.reader.wrap import wrap_cuts
 from tests.conftest import write_files
+from tests.helpers import said
 from tests.test_tui_app import SIZE, settle, wait_until
 
 HOME = (
@@ -271,4 +272,4 @@ async def test_a_dangling_link_outside_the_vault_is_refused_with_a_message(tmp_p
         await settle(pilot)
         assert not isinstance(app.screen, CreateNoteScreen)
         assert app.main.reader.path == "Home.md"
-        assert any("escapes the workspace" in n.message for n in app._notifications)
+        assert any("escapes the workspace" in n.message for n in said(app))

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.reader.note_view import NoteView
-from tests.helpers import settle
+from tests.helpers import said, settle
 
 SIZE = (140, 40)
 NOTE = "digest/wiki/rrf.md"
@@ -28,8 +28,8 @@ async def run_command(pilot: Pilot, title: str) -> None:
     await settle(pilot)
 
 
-async def test_palette_rebuild_shows_progress_and_reports(demo_copy: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_palette_rebuild_shows_progress_and_reports(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         shown: list[tuple[str, int, int]] = []
@@ -41,7 +41,7 @@ async def test_palette_rebuild_shows_progress_and_reports(demo_copy: Path) -> No
         await run_command(pilot, "rebuild")
         assert shown and shown[-1][0] == "rebuilding" and shown[-1][1] == shown[-1][2] > 0
         assert not app.query_one("#progress").display, "the bar goes away when done"
-        report = next(n for n in app._notifications if n.title == "Rebuild index")
+        report = next(n for n in said(app) if n.title == "Rebuild index")
         assert f"{app.ws.stats().files} files" in report.message
         assert app.main.status.state.activity == ""
 
@@ -64,14 +64,14 @@ def editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 async def test_edit_runs_editor_and_rereads_the_note(
-    demo_copy: Path, editor: Path, monkeypatch: pytest.MonkeyPatch
+    indexed_demo: Path, editor: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # run_test's headless driver has no terminal to lend; a real one suspends, runs the
     # editor, resumes. Give the headless driver that ability (it has no terminal to restore).
     monkeypatch.setattr(HeadlessDriver, "can_suspend", property(lambda self: True))
     monkeypatch.setattr(HeadlessDriver, "suspend_application_mode", lambda self: None)
     monkeypatch.setattr(HeadlessDriver, "resume_application_mode", lambda self: None)
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.main.navigator.open_path(NOTE)
@@ -79,24 +79,24 @@ async def test_edit_runs_editor_and_rereads_the_note(
         app.main.focus_reader()
         await pilot.press("e")
         await settle(pilot)
-        assert (demo_copy / NOTE).read_text("utf-8").endswith("appended by the editor\n")
+        assert (indexed_demo / NOTE).read_text("utf-8").endswith("appended by the editor\n")
         view = app.query_one(NoteView)
         assert view.lines[-1] == "appended by the editor"
         assert app.main.reader.path == NOTE
 
 
-async def test_edit_without_a_terminal_says_why(demo_copy: Path, editor: Path) -> None:
-    app = RemeApp(demo_copy, watch=False)
+async def test_edit_without_a_terminal_says_why(indexed_demo: Path, editor: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        before = (demo_copy / NOTE).read_text("utf-8")
+        before = (indexed_demo / NOTE).read_text("utf-8")
         app.main.navigator.open_path(NOTE)
         await settle(pilot)
         app.main.focus_reader()
         await pilot.press("e")
         await settle(pilot)
-        assert any("no terminal" in n.message for n in app._notifications)
-        assert (demo_copy / NOTE).read_text("utf-8") == before
+        assert any("no terminal" in n.message for n in said(app))
+        assert (indexed_demo / NOTE).read_text("utf-8") == before
         assert app.main.reader.path == NOTE
 
 
@@ -106,13 +106,13 @@ def closed_port() -> int:
         return probe.getsockname()[1]
 
 
-async def test_toggle_vectors_reports_an_unavailable_provider(demo_copy: Path) -> None:
-    (demo_copy / "reme.yaml").write_text(
+async def test_toggle_vectors_reports_an_unavailable_provider(indexed_demo: Path) -> None:
+    (indexed_demo / "reme.yaml").write_text(
         "vectors:\n  enabled: false\n  provider: openai\n  model: test-embed\n"
         f"  base_url: http://127.0.0.1:{closed_port()}/v1\n  timeout: 1\n",
         "utf-8",
     )
-    app = RemeApp(demo_copy, watch=False)
+    app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.main.status.state.vectors == "vectors off"
@@ -120,7 +120,7 @@ async def test_toggle_vectors_reports_an_unavailable_provider(demo_copy: Path) -
         app.main.action_toggle_vectors()
         await settle(pilot)
         assert app.main.status.state.vectors.startswith("vectors unavailable:")
-        note = next(n for n in app._notifications if n.title == "Vectors")
+        note = next(n for n in said(app) if n.title == "Vectors")
         assert note.severity == "warning" and "unavailable" in note.message
         app.main.action_focus_search()
         await pilot.press(*"bm25")
