@@ -127,3 +127,25 @@ def test_search_beside_a_writing_watch_process(make_tree) -> None:
         watch.send_signal(2)
         code = watch.wait(timeout=30)
     assert code == 0 and "Traceback" not in read_text(out)
+
+
+def test_a_file_another_process_committed_meanwhile_is_no_change(make_tree) -> None:
+    """The watcher parses a file a CLI `write` is committing at the same moment: the commit
+    that comes second finds the same bytes stored and reports nothing (the watch feed once
+    printed the CLI's move and then a "modified" of the same file)."""
+    root = make_tree(FILES)
+    watcher, cli = Workspace.open(root), Workspace.open(root)
+    feed = Workspace.open(root)
+    reader = feed.change_feed()
+    (root / "daily" / "x.md").write_text("# X\n\nxray yankee\n")
+    batches, _ = parts(watcher).indexer._parse(["daily/x.md"], None)  # the watcher's parse
+    assert [c.kind for c in cli.apply(Changes(added=["daily/x.md"])).changes] == ["added"]
+    report = parts(watcher).indexer._commit(batches, set(), [], [])
+    assert report.changes == []
+    events = reader.poll()
+    assert [(c.kind, c.path) for e in events for c in getattr(e, "changes", ())] == [
+        ("added", "daily/x.md")
+    ]
+    assert hits(watcher, "yankee") == ["daily/x.md"]
+    for ws in (watcher, cli, feed):
+        ws.close()

@@ -8,7 +8,7 @@ rebuild (`--reindex`) is reme_core.indexing.rebuild.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -23,7 +23,7 @@ from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
 from reme_core.indexing.live_index import LiveIndex
 from reme_core.indexing.memory_delta import MemoryDelta
-from reme_core.models import content_hash
+from reme_core.models import FileNode, content_hash
 from reme_core.parse.settings import ParseSettings
 from reme_core.progress import ProgressFn, counting
 from reme_core.store.database import BatchWrite, retry_busy
@@ -278,6 +278,7 @@ class Indexer:
                         if live.shared() and store.generation() != live.generation:
                             live.load()  # another process committed since we last looked
                         known = set(live.memory.nodes)
+                        stored = _stored_as_parsed(batches, live.memory.nodes)
                         vocab = live.memory.vocab
                         writes = batch_writes(batches, TermSpaces(vocab), self.origin_of)
                         new_terms = [vocab.term(i) for i in range(live.persisted_terms, len(vocab))]
@@ -289,7 +290,7 @@ class Indexer:
                     store.record_skipped(skipped)
                     store.put_meta({"fingerprint": live.place.fingerprint})
                     generation = store.bump_generation()
-                    changes = _changes(gone & known, writes, known)
+                    changes = _changes(gone & known, writes, known, stored)
                     store.changes.record(generation, ((c.kind, c.path, c.chunks) for c in changes))
                     delta = MemoryDelta(gone & known, writes)
                 with live.lock:  # committed: readers see the batch from the swap on
@@ -362,7 +363,7 @@ class Indexer:
         return "watch" if self.watch_scope.covers(path) else "reindex"
 
     def _parse(
-        self, paths: Sequence[str], progress: ProgressFn | None, pool_from: int | None
+        self, paths: Sequence[str], progress: ProgressFn | None, pool_from: int | None = None
     ) -> tuple[list[ParsedBatch], list[tuple[str, str]]]:
         from reme_core.parse.parse_pool import POOL_THRESHOLD, parse_many
 
@@ -382,11 +383,28 @@ class Indexer:
         return batches, [item for batch in batches for item in batch.skipped]
 
 
-def _changes(removed: set[str], writes: Sequence[BatchWrite], known: set[str]) -> list[FileChange]:
-    """What a commit does to each file, as its report says and the store's change log keeps."""
+def _stored_as_parsed(batches: Sequence[ParsedBatch], nodes: Mapping[str, FileNode]) -> set[str]:
+    """Parsed files whose bytes the index already holds: another process committed them
+    between our parse and our commit (a CLI `move` the watcher also saw). Their rows are
+    written again, but they are no change to report."""
+    return {
+        path
+        for batch in batches
+        for path, digest in zip(batch.parsed.paths, batch.parsed.hashes, strict=True)
+        if (node := nodes.get(path)) is not None and node.content_hash == digest
+    }
+
+
+def _changes(
+    removed: set[str], writes: Sequence[BatchWrite], known: set[str], stored: set[str]
+) -> list[FileChange]:
+    """What a commit does to each file, as its report says and the store's change log keeps
+    (`stored`: files it rewrites with the bytes the index held already: none)."""
     out = [FileChange(path, "deleted", 0) for path in sorted(removed)]
     for write in writes:
         for path, n in zip(write.parsed.paths, write.parsed.chunk_counts, strict=True):
+            if path in stored:
+                continue
             kind: ChangeKind = "modified" if path in known else "added"
             out.append(FileChange(path, kind, n))
     return out
