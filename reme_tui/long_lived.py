@@ -12,6 +12,6 @@ from __future__ import annotations
 import gc
 
 
-def freeze_built() -> None:
+def built() -> None:
     """A long-lived structure was just built: freeze what the process holds now."""
     gc.freeze()

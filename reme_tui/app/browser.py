@@ -23,10 +23,10 @@ from textual.command import CommandPalette as TextualPalette
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from reme_core import BatchReport, Committed, RemeError, Workspace
+from reme_tui import long_lived
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
-from reme_tui.long_lived import freeze_built
 from reme_tui.messages import CaughtUp, IndexChanged, WorkspaceOpened
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
@@ -194,7 +194,7 @@ class RemeApp(App[None]):
         self.main.post_message(CaughtUp(len(report.changes)))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
-        freeze_built()  # the modules, the index as loaded, the main screen
+        long_lived.built()  # the modules, the index as loaded, the main screen
 
     @on(CaughtUp)
     def _caught_up(self, message: CaughtUp) -> None:

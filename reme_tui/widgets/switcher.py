@@ -35,7 +35,7 @@ from textual.command import (
 )
 from textual.widgets import Input
 
-from reme_tui.long_lived import freeze_built
+from reme_tui import long_lived
 from reme_tui.messages import OpenNote
 from reme_tui.text import hints
 from reme_tui.widgets.backdrop import Backdropped
@@ -151,7 +151,7 @@ def _path_at(command_list: CommandList, index: int | None = None) -> str | None:
 def _prepare_typos(ranker: NoteRanker) -> None:
     """The ranker's typo index, kept with it (`long_lived`)."""
     ranker.prepare_typos()
-    freeze_built()
+    long_lived.built()
 
 
 class NoteOpener:
