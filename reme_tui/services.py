@@ -37,7 +37,6 @@ from reme_core import (
     outline,
     template_body,
 )
-from reme_tui import long_lived
 from reme_tui.text import hints
 from reme_tui.text.reports import search_note
 from reme_tui.widgets.files.model import FilesModel
@@ -243,7 +242,6 @@ def ranker_for(ws: Workspace) -> NoteRanker:
     if cached is not None and cached[0] == notes:
         return cached[1]
     ranker = NoteRanker([_entry(path, fm) for path, fm in notes.items()])
-    long_lived.built()
     with _rankers_lock:
         _rankers[ws] = (notes, ranker)
     return ranker
@@ -319,7 +317,6 @@ def read_tree(ws: Workspace) -> FilesModel:
     """Every indexed note (excludes and the mode applied) with its modified time, as a tree."""
     model = FilesModel(ws.note_times().items())
     model.prepare()
-    long_lived.built()
     return model
 
 

@@ -35,7 +35,6 @@ from textual.command import (
 )
 from textual.widgets import Input
 
-from reme_tui import long_lived
 from reme_tui.messages import OpenNote
 from reme_tui.text import hints
 from reme_tui.widgets.backdrop import Backdropped
@@ -148,12 +147,6 @@ def _path_at(command_list: CommandList, index: int | None = None) -> str | None:
     return opener.path if isinstance(opener, NoteOpener) else None
 
 
-def _prepare_typos(ranker: NoteRanker) -> None:
-    """The ranker's typo index, kept with it (`long_lived`)."""
-    ranker.prepare_typos()
-    long_lived.built()
-
-
 class NoteOpener:
     """A switcher row's command: open its note (the path finds the row again)."""
 
@@ -211,7 +204,7 @@ class NoteSwitcher(Provider):
                 self.ranker = ranker
                 # The typo index (~0.8 s at 50k notes) is built once per ranker, while the
                 # user is still typing the first letters, which need no typo search.
-                self._warming = asyncio.create_task(asyncio.to_thread(_prepare_typos, ranker))
+                self._warming = asyncio.create_task(asyncio.to_thread(ranker.prepare_typos))
         return self.ranker
 
     async def discover(self) -> Hits:
