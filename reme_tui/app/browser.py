@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import os
 import threading
 from collections.abc import Callable
@@ -194,10 +193,6 @@ class RemeApp(App[None]):
         self.main.post_message(CaughtUp(len(report.changes)))
         # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
         ws.tokenizer.tokenize("中文")
-        # What the browser holds now (modules, the index as loaded, the main screen) lives as
-        # long as it: frozen, the collector's full passes walk only what came after. At 50k
-        # notes a full pass took 0.3-1 s, holding the GIL, every few of the watcher's batches.
-        gc.freeze()
 
     @on(CaughtUp)
     def _caught_up(self, message: CaughtUp) -> None:
