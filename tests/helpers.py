@@ -114,6 +114,20 @@ async def settle(pilot: Pilot, timeout: float = 30.0) -> None:
             quiet += 1
 
 
+async def retake_backdrop(pilot: Pilot) -> None:
+    """Picture the screen beneath a dialog again, as it is once settled. The dimmed backdrop
+    (`reme_tui.widgets.backdrop`) is taken when the dialog first draws, and whether the screen
+    beneath had by then applied its last style changes (the focus leaving it) depends on the
+    machine's load: a snapshot must not."""
+    from reme_tui.widgets.backdrop import Backdropped
+
+    screen = pilot.app.screen
+    if isinstance(screen, Backdropped) and screen._backdrop is not None:
+        screen._backdrop = None
+        screen.refresh()
+        await pilot.pause()
+
+
 def said(app: App[Any]) -> list[Notification]:
     """Every toast the app raised, in order, including those whose timeout has passed (the
     app's own `_notifications` forgets a toast after 2-5 s of wall time, which a test on a

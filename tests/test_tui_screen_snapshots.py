@@ -23,7 +23,7 @@ from reme_tui.screens.tags import TagsScreen
 from reme_tui.screens.web_link import OpenWebScreen
 from reme_tui.widgets.outline import OutlinePane
 from reme_tui.widgets.switcher import SwitcherPalette
-from tests.helpers import settle, until
+from tests.helpers import retake_backdrop, settle, until
 
 SIZE = (140, 40)
 NOTE = "daily/2026-06-15/retrieval-regression.md"
@@ -44,6 +44,7 @@ async def calm(pilot: Pilot) -> None:
         for box in screen.query(Input):
             box.cursor_blink = False
     await pilot.pause()
+    await retake_backdrop(pilot)
 
 
 def browser(root: Path) -> RemeApp:

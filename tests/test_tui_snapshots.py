@@ -13,7 +13,7 @@ from textual.widgets import Input
 
 from reme_tui.app.browser import RemeApp
 from reme_tui.widgets.reader.note_view import NoteView
-from tests.helpers import settle, until
+from tests.helpers import retake_backdrop, settle, until
 
 SIZE = (140, 40)
 
@@ -26,6 +26,7 @@ async def _settle(pilot: Pilot) -> None:
     for box in pilot.app.screen.query(Input):
         box.cursor_blink = False
     await pilot.pause()
+    await retake_backdrop(pilot)
 
 
 def _wrapped_to_width(app: RemeApp) -> bool:
