@@ -90,12 +90,9 @@ def test_pool_from_a_worker_thread(vault: Path) -> None:
     ws.close()
 
 
-NO_DESCRIPTOR = """\
-import sys
-from reme_core import Workspace
-
-
-class Captured:  # what a running Textual app puts in place of sys.stderr
+# What a running Textual app puts in place of sys.stderr: a stream without a descriptor.
+CAPTURED_STDERR = """\
+class Captured:
     def write(self, text):
         return len(text)
 
@@ -104,12 +101,18 @@ class Captured:  # what a running Textual app puts in place of sys.stderr
 
     def fileno(self):
         return -1
+"""
 
+NO_DESCRIPTOR = (
+    "import sys\nfrom reme_core import Workspace\n"
+    + CAPTURED_STDERR
+    + """
 
 sys.stderr = Captured()
 ws = Workspace.open(sys.argv[1])
 print("files", len(ws.files()), "warnings", ws.warnings)
 """
+)
 
 
 def test_pool_from_a_host_whose_stderr_has_no_descriptor(vault: Path, tmp_path: Path) -> None:
@@ -125,21 +128,10 @@ def test_pool_from_a_host_whose_stderr_has_no_descriptor(vault: Path, tmp_path: 
     assert proc.stdout.split() == ["files", str(N_NOTES), "warnings", "[]"], proc.stdout
 
 
-A_BATCH_WITHOUT_DESCRIPTOR = """\
-import sys
-from reme_core import Changes, Workspace
-
-
-class Captured:  # what a running Textual app puts in place of sys.stderr
-    def write(self, text):
-        return len(text)
-
-    def flush(self):
-        pass
-
-    def fileno(self):
-        return -1
-
+A_BATCH_WITHOUT_DESCRIPTOR = (
+    "import sys\nfrom reme_core import Changes, Workspace\n"
+    + CAPTURED_STDERR
+    + """
 
 root = sys.argv[1]
 ws = Workspace.open(root)  # a few notes: parsed here, no pool started yet
@@ -151,6 +143,7 @@ for rel in paths:
 ws.apply(Changes(modified=paths), pool_from=16)
 print("warnings", ws.warnings)
 """
+)
 
 
 def test_a_pooled_batch_in_a_host_whose_stderr_has_no_descriptor(tmp_path: Path) -> None:
