@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual import events
@@ -21,7 +24,7 @@ from reme_core import Changes, Workspace
 from reme_tui.app.browser import RemeApp
 from reme_tui.services import ranker_for
 from reme_tui.widgets.note_ranking import Kind, NoteEntry, NoteRanker, swaps, typo_distance
-from reme_tui.widgets.switcher import SwitcherPalette
+from reme_tui.widgets.switcher import NoteSwitcher, SwitcherPalette
 from tests.helpers import parts
 from tests.helpers import until as wait_until
 from tests.test_tui_app import SIZE, settle
@@ -235,6 +238,55 @@ async def test_keys_arriving_in_one_burst_are_kept(indexed_demo: Path) -> None:
         assert app.screen.query_one(CommandInput).value == "rrf"
         # and no letter binding of the screen below acted on them ("r" renames a note)
         assert [type(s) for s in app.screen_stack[1:]] == [SwitcherPalette]
+
+
+async def test_a_search_cancelled_as_the_notes_arrive_does_not_lose_them(
+    indexed_demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load a keystroke can cancel the search that awaited the notes' first read in the
+    very moment the read ends: the notes must still reach the next search (they were dropped,
+    and the switcher listed nothing until the index changed)."""
+    release = threading.Event()
+    opened = SwitcherPalette.__init__
+
+    def held_reads(palette: SwitcherPalette, notes: Callable[[], NoteRanker], *rest: str) -> None:
+        def held() -> NoteRanker:  # the real read, once the test lets it go
+            release.wait(10)
+            return notes()
+
+        opened(palette, held, *rest)
+
+    monkeypatch.setattr(SwitcherPalette, "__init__", held_reads)
+    app = RemeApp(indexed_demo, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.press("o")
+        palette = app.screen
+        assert isinstance(palette, SwitcherPalette)
+        provider = next(p for p in palette._providers if isinstance(p, NoteSwitcher))
+        await until(pilot, lambda: provider._reading is not None)
+        palette._cancel_gather_commands()  # the palette's own search gives up meanwhile
+        await until(pilot, lambda: not gathering(app))
+
+        async def first_hit(query: str) -> str | None:
+            async for hit in provider.search(query):
+                return hit.command.path  # type: ignore[attr-defined]
+            return None
+
+        search = asyncio.create_task(first_hit("rrf"))
+        reading = provider._reading
+        assert reading is not None
+        for _ in range(5):  # the search's first step awaits the read, which is held
+            await asyncio.sleep(0)
+        assert not search.done()
+        # the search's wake-up is queued as the read ends; cancel it before it runs
+        reading.add_done_callback(lambda _: search.cancel())
+        release.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await search
+        assert search.cancelled()
+        assert await first_hit("rrf") == "digest/wiki/rrf.md"
 
 
 async def test_palette_ranks_exact_typo_and_recent_notes(indexed_demo: Path) -> None:

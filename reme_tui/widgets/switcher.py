@@ -186,26 +186,34 @@ class NoteSwitcher(Provider):
             if epoch != self._epoch and self._reading is None:
                 self._epoch = epoch
                 self._reading = asyncio.create_task(asyncio.to_thread(palette.notes))
+                self._reading.add_done_callback(self._adopt)
             reading = self._reading
             if reading is None:
                 break
             try:
-                ranker = await asyncio.shield(reading)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # kept as it was; the next search reads again
-                self._epoch = -1
-                self.app.log.error(f"switcher: the notes could not be read ({exc!r})")
+                await asyncio.shield(reading)  # a cancelled search leaves the read running
+            except Exception:  # `_adopt` logged it; the next search reads again
                 break
-            finally:
-                if reading.done() and self._reading is reading:
-                    self._reading = None
-            if ranker is not self.ranker:
-                self.ranker = ranker
-                # The typo index (~0.8 s at 50k notes) is built once per ranker, while the
-                # user is still typing the first letters, which need no typo search.
-                self._warming = asyncio.create_task(asyncio.to_thread(ranker.prepare_typos))
         return self.ranker
+
+    def _adopt(self, reading: asyncio.Task[NoteRanker]) -> None:
+        """Keep a finished read, whichever search awaited it: a search cancelled in the same
+        moment as the read ends must not drop the notes (the list then stayed empty until the
+        index changed)."""
+        if self._reading is reading:
+            self._reading = None
+        failure = None if reading.cancelled() else reading.exception()
+        if reading.cancelled() or failure is not None:
+            self._epoch = -1  # the next search reads again
+            if failure is not None:
+                self.app.log.error(f"switcher: the notes could not be read ({failure!r})")
+            return
+        ranker = reading.result()
+        if ranker is not self.ranker:
+            self.ranker = ranker
+            # The typo index (~0.8 s at 50k notes) is built once per ranker, while the
+            # user is still typing the first letters, which need no typo search.
+            self._warming = asyncio.create_task(asyncio.to_thread(ranker.prepare_typos))
 
     async def discover(self) -> Hits:
         ranker = await self._current()
