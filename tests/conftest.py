@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,18 @@ import reme_tui
 # The demo of the reme_tui that is imported: the source tree's, or an installed wheel's when
 # CI runs the launch tests against the wheel on the other Pythons.
 DEMO = Path(reme_tui.__file__).resolve().parent / "demo"
+
+# Where PYTHONDONTWRITEBYTECODE is set (this machine sets it), every `reme-tui` subprocess a
+# test starts compiled the project's modules anew: about half a second of CPU each, hundreds
+# of times. Cleared here, the first one writes the bytecode and the rest read it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: a worker per core and one more. Many tests wait on a subprocess, a terminal
+    or the watcher, so a worker per core left the cores idle about a quarter of the time."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
 
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
