@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -241,22 +242,33 @@ class Doc:
         return len(self.lines) - len(new) + 1
 
 
-LATIN = st.sampled_from(["index", "memory", "chunk", "Kestrel", "vault", "BM25", "line", "a"])
-CJK = st.text(alphabet="记忆检索分块索引中文測試", min_size=1, max_size=6)
-LINK = st.sampled_from(["[[digest/a.md]]", "[[daily/2026-06-20.md#L9-L10|day]]", "![[img.png]]"])
-WORD = st.one_of(LATIN, LATIN, CJK, LINK)
+LATIN = ["index", "memory", "chunk", "Kestrel", "vault", "BM25", "line", "a"]
+CJK = "记忆检索分块索引中文測試"
+LINKS = ["[[digest/a.md]]", "[[daily/2026-06-20.md#L9-L10|day]]", "![[img.png]]"]
 
 
-@st.composite
-def phrase(draw: st.DrawFn, max_words: int = 12) -> str:
-    return " ".join(draw(st.lists(WORD, min_size=1, max_size=max_words)))
+def word(rnd: random.Random) -> str:
+    """Half Latin words, a quarter CJK runs, a quarter links. Words come from a seeded random
+    that hypothesis draws once per note: drawing each word through a strategy cost two thirds
+    of this file's time, and the properties are about the structure, which stays drawn."""
+    kind = rnd.randrange(4)
+    if kind < 2:
+        return rnd.choice(LATIN)
+    if kind == 2:
+        return "".join(rnd.choice(CJK) for _ in range(rnd.randint(1, 6)))
+    return rnd.choice(LINKS)
+
+
+def phrase(rnd: random.Random, max_words: int = 12, min_words: int = 1) -> str:
+    return " ".join(word(rnd) for _ in range(rnd.randint(min_words, max_words)))
 
 
 @st.composite
 def docs(draw: st.DrawFn) -> Doc:
     doc = Doc()
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
     if draw(st.booleans()):
-        doc.add("---", f"name: {draw(phrase(3))}", "tags: [a, b]", "---")
+        doc.add("---", f"name: {phrase(rnd, 3)}", "tags: [a, b]", "---")
         doc.body_start = 5
     for _ in range(draw(st.integers(1, 14))):
         kind = draw(
@@ -267,49 +279,46 @@ def docs(draw: st.DrawFn) -> Doc:
         doc.add(*[""] * draw(st.integers(1, 2)))
         if kind == "atx":
             level = draw(st.integers(1, 6))
-            skel = f"{'#' * level} {draw(phrase(5))}"
+            skel = f"{'#' * level} {phrase(rnd, 5)}"
             doc.headings.append((doc.add(skel), level, skel))
         elif kind == "setext":
-            title = draw(phrase(5))
+            title = phrase(rnd, 5)
             level = draw(st.integers(1, 2))
             line = doc.add(title, "=" * draw(st.integers(1, 6)) if level == 1 else "---")
             doc.headings.append((line, level, f"{'#' * level} {title}"))
             doc.underlines.add(line + 1)
         elif kind == "para":
             n = draw(st.integers(1, 5))
-            lines = [draw(phrase()) for _ in range(n)]
+            lines = [phrase(rnd) for _ in range(n)]
             if draw(st.integers(0, 4)) == 0:
-                lines.append(" ".join(draw(st.lists(WORD, min_size=40, max_size=120))))
+                lines.append(phrase(rnd, 120, 40))
             doc.add(*lines)
         elif kind == "table":
             cols = draw(st.integers(1, 3))
-            header = "| " + " | ".join(draw(LATIN) for _ in range(cols)) + " |"
+            header = "| " + " | ".join(rnd.choice(LATIN) for _ in range(cols)) + " |"
             rows = [
-                "| " + " | ".join(draw(phrase(4)) for _ in range(cols)) + " |"
+                "| " + " | ".join(phrase(rnd, 4) for _ in range(cols)) + " |"
                 for _ in range(draw(st.integers(1, 25)))
             ]
             start = doc.add(header, "|" + "---|" * cols, *rows)
             doc.tables.append((start, start + len(rows) + 1))
         elif kind == "fence":
             marker = draw(st.sampled_from(["```", "````", "~~~"]))
-            content = draw(
-                st.lists(
-                    st.one_of(phrase(8), st.just("# fenced heading"), st.just("")), max_size=25
-                )
-            )
+            kinds = draw(st.lists(st.sampled_from(["phrase", "# fenced heading", ""]), max_size=25))
+            content = [phrase(rnd, 8) if k == "phrase" else k for k in kinds]
             start = doc.add(f"{marker}{draw(st.sampled_from(['', 'python']))}", *content, marker)
             doc.fences.append((start, start + len(content) + 1))
         elif kind == "list":
             for i in range(draw(st.integers(1, 8))):
-                doc.add(f"{draw(st.sampled_from(['-', '*', f'{i + 1}.']))} {draw(phrase())}")
+                doc.add(f"{draw(st.sampled_from(['-', '*', f'{i + 1}.']))} {phrase(rnd)}")
                 if draw(st.booleans()):
-                    doc.add(*[f"   {draw(phrase())}" for _ in range(draw(st.integers(1, 6)))])
+                    doc.add(*[f"   {phrase(rnd)}" for _ in range(draw(st.integers(1, 6)))])
                 if draw(st.integers(0, 5)) == 0:
                     doc.add("   ```", "   # fenced heading in item", "   ```")
         elif kind == "break":
             doc.add(draw(st.sampled_from(["---", "***", "- - -"])))
         else:
-            doc.add(*[f"> {draw(phrase())}" for _ in range(draw(st.integers(1, 6)))])
+            doc.add(*[f"> {phrase(rnd)}" for _ in range(draw(st.integers(1, 6)))])
     if draw(st.booleans()):
         doc.add("")
     return doc
@@ -339,7 +348,7 @@ def containing(spans: list[tuple[int, int]], line: int) -> tuple[int, int] | Non
     return next(((a, b) for a, b in spans if a <= line <= b), None)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=docs(), max_bytes=st.integers(200, 600))
 def test_properties(doc: Doc, max_bytes: int) -> None:
     text = doc.text
