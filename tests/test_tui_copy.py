@@ -22,7 +22,10 @@ async def _copy(pilot: Pilot, what: str) -> str:
     """Press `y`, choose `what`, and return what went to the clipboard."""
     app = pilot.app
     await pilot.press("y")
-    await wait_until(pilot, lambda: isinstance(app.screen, CopyScreen))
+    # pushed is not yet composed: under load the list can be a frame later than the screen
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, CopyScreen) and bool(app.screen.query(OptionList))
+    )
     screen = app.screen
     assert isinstance(screen, CopyScreen)
     offered = [c.what for c in screen.choices]
