@@ -265,3 +265,37 @@ def test_long_posting_lists_with_selective_terms(k: int) -> None:
     index.remove(50)
     docs[50] = None
     check_search(index, docs, [0, 1], k)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_few_postings_score_like_the_numpy_paths_bit_for_bit(seed: int) -> None:
+    """The plain-Python scorer of small queries (`_few`) gives the very floats and order of
+    the numpy passes: the same additions in the same order (ws.search's answers must not
+    change with the path a query takes), with tombstones, a pending delta and a mask."""
+    rng = np.random.default_rng(seed)
+    n_docs, n_terms = 12_000, 400
+    lengths = rng.integers(1, 12, n_docs)
+    # Skewed: low term ids are common (thousands of postings), high ones rare (tens).
+    rows = [np.unique((n_terms * rng.random(n) ** 5).astype(int)) for n in lengths.tolist()]
+    docs = [dict(zip(r.tolist(), rng.integers(1, 9, len(r)).tolist(), strict=True)) for r in rows]
+    index = BM25Index.from_arrays(*csr(docs[:10_000]), n_terms)
+    index.add_many(*csr(docs[10_000:]))  # a delta segment beside the main CSR
+    index.remove_many(rng.choice(n_docs, 300, replace=False))
+    mask = rng.random(n_docs) < 0.7
+    ids, counts = np.unique(np.concatenate(rows), return_counts=True)
+    rare = ids[counts <= 60]
+    taken = 0
+    for _ in range(400):
+        query = rng.choice(rare, int(rng.integers(1, 9)), replace=False).tolist()
+        query += rng.choice(ids, int(rng.integers(0, 2))).tolist()  # now and then a common one
+        for k, m in ((10, None), (50, None), (3, mask)):
+            groups = index._term_stats(index._query(query))
+            few = index._few(groups, k, m)
+            docs_, scores = index._ranked(groups, k, m)
+            got_docs, got_scores = index.search(query, k, m)
+            assert (got_docs.tolist(), got_scores.tolist()) == (docs_.tolist(), scores.tolist())
+            assert got_docs.dtype == np.int64 and got_scores.dtype == np.float64
+            if few is not None:
+                taken += 1
+                assert (few[0].tolist(), few[1].tolist()) == (docs_.tolist(), scores.tolist())
+    assert taken > 600  # most of these queries took the plain-Python path

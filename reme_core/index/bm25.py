@@ -12,6 +12,11 @@ import numpy as np
 from reme_core.index.posting_lists import PostingLists
 
 _Stats = list[tuple[np.ndarray, np.ndarray, float]]  # (docs, tfs, idf) per posting segment
+# A query this small is scored in plain Python (`_few`): numpy's fixed cost per call is most
+# of a search whose posting lists are short (the name fields, rare words). Up to 8 terms a
+# doc's sum has at most 7 addends after its first, which numpy's reduceat adds one by one.
+FEW_POSTINGS = 512
+FEW_TERMS = 8
 
 
 class BM25Index(PostingLists):
@@ -150,6 +155,13 @@ class BM25Index(PostingLists):
         groups = self._term_stats(terms) if terms and k > 0 and self._n_live else []
         if not groups:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        few = self._few(groups, k, mask) if len(groups) <= FEW_TERMS else None
+        return few if few is not None else self._ranked(groups, k, mask)
+
+    def _ranked(
+        self, groups: list[_Stats], k: int, mask: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``search`` with numpy passes over the posting segments of each term."""
         if len(groups) == 1:  # one term: its segments hold distinct docs, nothing to sum
             docs = np.concatenate([d for d, _, _ in groups[0]])
             scores = np.concatenate([self._summands(*s) for s in groups[0]])
@@ -172,6 +184,43 @@ class BM25Index(PostingLists):
             if len(scores) >= k and np.partition(scores, len(scores) - k)[-k] > bound:
                 return top_k(docs, scores, k)
         return top_k(*self._visible(*self._accumulate(stats), mask), k)
+
+    def _few(
+        self, groups: list[_Stats], k: int, mask: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """``search`` of few postings with dicts, the same floats in the same order of
+        additions as the numpy paths (a doc's first summand plus the sum of the others, as
+        the sort-reduce's reduceat adds them); None when the postings are too many for it
+        or ``search`` would take its dense path (a small index)."""
+        total = sum(len(d) for group in groups for d, _, _ in group)
+        if total > FEW_POSTINGS or (len(groups) > 1 and total * 16 >= self._n_total):
+            return None
+        norms, k1 = self._norms(), self.k1 + 1.0
+        first: dict[int, float] = {}
+        rest: dict[int, float] = {}
+        for group in groups:
+            for docs, tfs, idf in group:
+                c = idf * k1
+                for doc, tf, norm in zip(docs.tolist(), tfs.tolist(), norms[docs].tolist()):
+                    w = tf / (norm + tf) * c
+                    if doc in first:
+                        rest[doc] = rest.get(doc, -0.0) + w
+                    else:
+                        first[doc] = w
+        for doc, w in rest.items():
+            first[doc] += w
+        live = None if self._n_live == self._n_total else self._live
+        items = [
+            (-score, doc)
+            for doc, score in first.items()
+            if score > 0 and (live is None or live[doc]) and (mask is None or mask[doc])
+        ]
+        items.sort()
+        del items[k:]
+        return (
+            np.array([doc for _, doc in items], dtype=np.int64),
+            np.array([-score for score, _ in items], dtype=np.float64),
+        )
 
     def score(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> np.ndarray:
         """BM25 scores of the given docs (0 for tombstoned ones or no matching term)."""
