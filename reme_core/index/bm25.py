@@ -15,7 +15,7 @@ _Stats = list[tuple[np.ndarray, np.ndarray, float]]  # (docs, tfs, idf) per post
 # A query this small is scored in plain Python (`_few`): numpy's fixed cost per call is most
 # of a search whose posting lists are short (the name fields, rare words). Up to 8 terms a
 # doc's sum has at most 7 addends after its first, which numpy's reduceat adds one by one.
-FEW_POSTINGS = 512
+FEW_POSTINGS = 96
 FEW_TERMS = 8
 
 
@@ -195,31 +195,35 @@ class BM25Index(PostingLists):
         total = sum(len(d) for group in groups for d, _, _ in group)
         if total > FEW_POSTINGS or (len(groups) > 1 and total * 16 >= self._n_total):
             return None
-        norms, k1 = self._norms(), self.k1 + 1.0
-        first: dict[int, float] = {}
-        rest: dict[int, float] = {}
-        for group in groups:
-            for docs, tfs, idf in group:
-                c = idf * k1
-                for doc, tf, norm in zip(docs.tolist(), tfs.tolist(), norms[docs].tolist()):
-                    w = tf / (norm + tf) * c
-                    if doc in first:
+        parts = [
+            (d.tolist(), self._summands(d, f, idf).tolist()) for g in groups for d, f, idf in g
+        ]
+        if len(groups) == 1:  # one term: its segments hold distinct docs, nothing to sum
+            scores = {doc: w for docs, ws in parts for doc, w in zip(docs, ws, strict=True)}
+        else:
+            scores = dict(zip(*parts[0], strict=True))
+            rest: dict[int, float] = {}
+            for docs, ws in parts[1:]:
+                for doc, w in zip(docs, ws, strict=True):
+                    if doc in scores:
                         rest[doc] = rest.get(doc, -0.0) + w
                     else:
-                        first[doc] = w
-        for doc, w in rest.items():
-            first[doc] += w
+                        scores[doc] = w
+            for doc, w in rest.items():
+                scores[doc] += w
         live = None if self._n_live == self._n_total else self._live
-        items = [
-            (-score, doc)
-            for doc, score in first.items()
-            if score > 0 and (live is None or live[doc]) and (mask is None or mask[doc])
-        ]
-        items.sort()
-        del items[k:]
+        if live is not None or mask is not None or min(scores.values()) <= 0:
+            scores = {
+                doc: score
+                for doc, score in scores.items()
+                if score > 0 and (live is None or live[doc]) and (mask is None or mask[doc])
+            }
+        ranked = sorted(scores)  # doc ids ascending, then (a stable sort) by score descending
+        ranked.sort(key=scores.__getitem__, reverse=True)
+        del ranked[k:]
         return (
-            np.array([doc for _, doc in items], dtype=np.int64),
-            np.array([-score for score, _ in items], dtype=np.float64),
+            np.array(ranked, dtype=np.int64),
+            np.array([scores[doc] for doc in ranked], dtype=np.float64),
         )
 
     def score(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> np.ndarray:
