@@ -343,29 +343,33 @@ def _with_fields(
     if not any(len(slots) for slots, _, _ in fields):
         return docs, scores, {}, {}
     # Each ranked note's best doc: the first of its docs (they come best first); the first
-    # doc of a note not ranked; -1 for a note of frontmatter only (no chunk to show).
-    noted, first_at = np.unique(index.chunks.slots(docs), return_index=True)
-    asked = np.concatenate([slots for slots, _, _ in fields])
-    pos = np.minimum(np.searchsorted(noted, asked), max(len(noted) - 1, 0))
-    ranked_here = noted[pos] == asked if len(noted) else np.zeros(len(asked), dtype=bool)
-    target = np.empty(len(asked), dtype=np.int64)
-    target[ranked_here] = docs[first_at[pos[ranked_here]]]
-    target[~ranked_here] = index.chunks.first_docs(asked[~ranked_here], index.files.path)
-    part_docs, part_scores, parts = [docs], [scores], []
-    start = 0
+    # doc of a note not ranked; -1 for a note of frontmatter only (no chunk to show). A few
+    # hundred items at most: dicts, numpy's fixed cost per call was most of this merge.
+    doc_list = docs.tolist()
+    best: dict[int, int] = {}
+    for slot, doc in zip(index.chunks.slots(docs).tolist(), doc_list, strict=True):
+        best.setdefault(slot, doc)
+    asked = [slot for slots, _, _ in fields for slot in slots.tolist()]
+    unranked = [slot for slot in asked if slot not in best]
+    if unranked:
+        firsts = index.chunks.first_docs(np.array(unranked, dtype=np.int64), index.files.path)
+        best.update(zip(unranked, firsts.tolist(), strict=True))
+    # Each doc's chunk score plus its field scores, added in this order (as one bincount
+    # over chunks, names, properties adds them), best first, then by doc id.
+    total = dict(zip(doc_list, scores.tolist(), strict=True))
+    parts: list[dict[int, float]] = []
     for slots, field_scores, weight in fields:
-        at = target[start : start + len(slots)]
-        start += len(slots)
-        keep = at >= 0
-        field_docs, added = at[keep], weight * field_scores[keep]
-        part_docs.append(field_docs)
-        part_scores.append(added)
-        parts.append(dict(zip(field_docs.tolist(), added.tolist(), strict=True)))
-    # Each doc's chunk score plus its field scores, best first, then by doc id.
-    out_docs, at = np.unique(np.concatenate(part_docs), return_inverse=True)
-    out_scores = np.bincount(at.reshape(-1), np.concatenate(part_scores), len(out_docs))
-    order = np.lexsort((out_docs, -out_scores))
-    return out_docs[order], out_scores[order], parts[0], parts[1]
+        part: dict[int, float] = {}
+        for slot, score in zip(slots.tolist(), field_scores.tolist(), strict=True):
+            doc = best[slot]
+            if doc >= 0:
+                part[doc] = added = weight * score
+                total[doc] = total.get(doc, 0.0) + added
+        parts.append(part)
+    order = sorted(total)  # doc ids ascending, then (a stable sort) by score descending
+    order.sort(key=total.__getitem__, reverse=True)
+    out_scores = np.array([total[doc] for doc in order], dtype=np.float64)
+    return np.array(order, dtype=np.int64), out_scores, parts[0], parts[1]
 
 
 def prefix_term_ids(index: MemoryIndex, tokenizer: Tokenizer, query: str) -> list[int]:
