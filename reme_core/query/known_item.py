@@ -33,14 +33,15 @@ NAME_SHARE = 0.5
 MAX_COMPARED = 32
 
 
-def exact_name_docs(ws: SearchIndex, query: str, names: Mapping[int, float]) -> set[int]:
+def exact_name_docs(
+    ws: SearchIndex, query: str, wanted: list[str], names: Mapping[int, float]
+) -> set[int]:
     """The docs (each a note's best chunk, the keys of `names`: the name field's parts) whose
-    note has a name with exactly the query's terms."""
+    note has a name with exactly the query's terms (``wanted``: `tokenize(query)`)."""
     best = max(names.values(), default=0.0)
     if best <= 0:
         return set()
     tokenizer = ws.tokenizer
-    wanted = tokenizer.tokenize(query)
     if not wanted:
         return set()
     index, cjk = ws.index, has_cjk(query)

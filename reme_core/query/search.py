@@ -55,7 +55,11 @@ def run_search(
     result = SearchResult(query=query)
     index, tokenizer = ws.index, ws.tokenizer
     phrases = checks.phrases
-    terms = _query_terms(tokenizer, query, [*phrases, *(w for g in checks.lines for w in g)])
+    # The query's words and their terms, once: the recall, the known-item rule and the
+    # matched terms all read them.
+    words = tokenizer.words(query)
+    stems = tokenizer.stem(words)
+    terms = _query_terms(tokenizer, stems, [*phrases, *(w for g in checks.lines for w in g)])
     limit, group = options.limit, options.group
     candidates = _candidate_count(ws.config.search, limit, bool(checks) or group)
     mask, slots = _doc_mask(index, filters)
@@ -73,7 +77,7 @@ def run_search(
         return result
     fusion = ws.config.search.fusion
     ranked = _fused(kw, vec_docs, vec_scores, options, fusion, any(map(has_cjk, terms)))
-    ranked = names_first(ranked, exact_name_docs(ws, query, kw.names))
+    ranked = names_first(ranked, exact_name_docs(ws, query, stems, kw.names))
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.chunks, ranked)
@@ -81,7 +85,7 @@ def run_search(
     vec = dict(zip(vec_docs.tolist(), vec_scores.tolist()))
     scores = _Scores(kw.chunk_scores(), vec, kw.names, kw.props)
     hits, hit_docs = _hits(ws, shown, scores, others, checks, limit)
-    _mark_matched(index, tokenizer, query, term_ids, hits, hit_docs)
+    _mark_matched(index, words, stems, term_ids, hits, hit_docs)
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
     if options.expand_links:
@@ -94,9 +98,10 @@ def run_search(
     return result
 
 
-def _query_terms(tokenizer: Tokenizer, query: str, phrases: Sequence[str]) -> list[str]:
-    """The query's terms, then those of each phrase not among them yet."""
-    terms = tokenizer.query_terms(query)
+def _query_terms(tokenizer: Tokenizer, stems: list[str], phrases: Sequence[str]) -> list[str]:
+    """The query's distinct terms (``stems``: all of them, in order), then those of each
+    phrase not among them yet."""
+    terms = list(dict.fromkeys(stems))
     for phrase in phrases:
         terms += [t for t in tokenizer.query_terms(phrase) if t not in terms]
     return terms
@@ -117,15 +122,15 @@ def _counts(vector: int, keyword: int, returned: int, *, hybrid: bool) -> dict[s
 
 def _mark_matched(
     index: MemoryIndex,
-    tokenizer: Tokenizer,
-    query: str,
+    words: list[str],
+    stems: list[str],
     term_ids: list[int],
     hits: list[SearchHit],
     docs: list[int],
 ) -> None:
-    """Each hit's matched terms, as the query wrote them (not as their stems)."""
-    words = tokenizer.words(query)
-    written = dict(zip(reversed(tokenizer.stem(words)), reversed(words)))
+    """Each hit's matched terms, as the query wrote them (``words``; ``stems``: their
+    terms), not as their stems."""
+    written = dict(zip(reversed(stems), reversed(words)))
     vocab = index.vocab
     for hit, matched in zip(hits, index.bm25.matched_many(term_ids, docs), strict=True):
         hit.matched_terms = [written.get(term, term) for term in map(vocab.term, matched)]
