@@ -351,11 +351,10 @@ def _with_fields(
     # doc of a note not ranked; -1 for a note of frontmatter only (no chunk to show). A few
     # hundred items at most: dicts, numpy's fixed cost per call was most of this merge.
     doc_list = docs.tolist()
-    best: dict[int, int] = {}
-    for slot, doc in zip(index.chunks.slots(docs).tolist(), doc_list, strict=True):
-        best.setdefault(slot, doc)
+    # Built backwards: a note's first doc is the last one written for its slot.
+    best = dict(zip(index.chunks.slots(docs[::-1]).tolist(), doc_list[::-1], strict=True))
     asked = [slot for slots, _, _ in fields for slot in slots.tolist()]
-    unranked = [slot for slot in asked if slot not in best]
+    unranked = [slot for slot in dict.fromkeys(asked) if slot not in best]
     if unranked:
         firsts = index.chunks.first_docs(np.array(unranked, dtype=np.int64), index.files.path)
         best.update(zip(unranked, firsts.tolist(), strict=True))
