@@ -265,3 +265,42 @@ def test_long_posting_lists_with_selective_terms(k: int) -> None:
     index.remove(50)
     docs[50] = None
     check_search(index, docs, [0, 1], k)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_few_postings_score_like_the_numpy_paths_bit_for_bit(seed: int) -> None:
+    """The plain-Python scorer of small queries (`_few`) gives the very floats and order of
+    the numpy passes: the same additions in the same order (ws.search's answers must not
+    change with the path a query takes), with tombstones, a pending delta and a mask."""
+    rng = np.random.default_rng(seed)
+    n_docs, n_terms = 12_000, 400
+    # Posting list lengths spread log-uniformly over 1-3000: rare and common terms.
+    sizes = np.exp(rng.uniform(0, np.log(3000), n_terms)).astype(int)
+    docs: list[Doc] = [{} for _ in range(n_docs)]
+    for term, size in enumerate(sizes.tolist()):
+        # Rare terms share a few hundred docs: many docs sum three terms or more.
+        for doc in rng.choice(300 if size <= 12 else n_docs, size, replace=False).tolist():
+            docs[doc][term] = int(rng.integers(1, 9))
+    index = BM25Index.from_arrays(*csr(docs[:10_000]), n_terms)
+    index.add_many(*csr(docs[10_000:]))  # a delta segment beside the main CSR
+    index.remove_many(rng.choice(n_docs, 300, replace=False))
+    mask = rng.random(n_docs) < 0.7
+    ids = np.arange(n_terms)
+    rare = ids[sizes <= 12]
+    taken = 0
+    for _ in range(400):
+        query = rng.choice(rare, int(rng.integers(1, 9)), replace=False).tolist()
+        query += rng.choice(ids, int(rng.integers(0, 2))).tolist()  # now and then a common one
+        for k, m in ((10, None), (50, None), (3, mask)):
+            groups = index._term_stats(index._query(query))
+            if not groups:  # every doc of these terms removed
+                continue
+            few = index._few(groups, k, m)
+            docs_, scores = index._ranked(groups, k, m)
+            got_docs, got_scores = index.search(query, k, m)
+            assert (got_docs.tolist(), got_scores.tolist()) == (docs_.tolist(), scores.tolist())
+            assert got_docs.dtype == np.int64 and got_scores.dtype == np.float64
+            if few is not None:
+                taken += 1
+                assert (few[0].tolist(), few[1].tolist()) == (docs_.tolist(), scores.tolist())
+    assert taken > 600  # most of these queries took the plain-Python path

@@ -103,3 +103,27 @@ def test_names_first_moves_only_the_named_and_keeps_both_orders(case) -> None:
         assert all(a[1] > b[1] for a, b in itertools.pairwise(out))
     else:
         assert out == ranked
+
+
+def test_a_name_changed_in_place_is_read_again(tmp_path: Path) -> None:
+    """The rule keeps each note's name terms with the index's version (`MemoryIndex.memo`):
+    after a note's `title` changes (same path, same slot; its new title still holds every
+    word of the old one), the old title no longer names it."""
+    root = vault(tmp_path)
+    named = root / "java/jrf.md"
+    named.write_text("---\ntitle: java-reflect-field\n---\n# Field\n\nsetAccessible.\n", "utf-8")
+    (root / "java/java-reflect-field.md").unlink()
+    ws = Workspace.open(root)
+    try:
+
+        def first(query: str) -> str:
+            return ws.search(query, limit=10, group=True, expand_links=False).results[0].path
+
+        assert first("java-reflect-field") == "java/jrf.md"
+        title = "title: java-reflect-field notes"
+        named.write_text(f"---\n{title}\n---\n# Field\n\nsetAccessible.\n", "utf-8")
+        ws.sync()
+        assert first("java-reflect-field") == "java/java-reflect.md"  # BM25's first again
+        assert first("java-reflect-field notes") == "java/jrf.md"
+    finally:
+        ws.close()

@@ -12,6 +12,11 @@ import numpy as np
 from reme_core.index.posting_lists import PostingLists
 
 _Stats = list[tuple[np.ndarray, np.ndarray, float]]  # (docs, tfs, idf) per posting segment
+# A query this small is scored in plain Python (`_few`): numpy's fixed cost per call is most
+# of a search whose posting lists are short (the name fields, rare words). Up to 8 terms a
+# doc's sum has at most 7 addends after its first, which numpy's reduceat adds one by one.
+FEW_POSTINGS = 96
+FEW_TERMS = 8
 
 
 class BM25Index(PostingLists):
@@ -150,6 +155,13 @@ class BM25Index(PostingLists):
         groups = self._term_stats(terms) if terms and k > 0 and self._n_live else []
         if not groups:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        few = self._few(groups, k, mask) if len(groups) <= FEW_TERMS else None
+        return few if few is not None else self._ranked(groups, k, mask)
+
+    def _ranked(
+        self, groups: list[_Stats], k: int, mask: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``search`` with numpy passes over the posting segments of each term."""
         if len(groups) == 1:  # one term: its segments hold distinct docs, nothing to sum
             docs = np.concatenate([d for d, _, _ in groups[0]])
             scores = np.concatenate([self._summands(*s) for s in groups[0]])
@@ -172,6 +184,47 @@ class BM25Index(PostingLists):
             if len(scores) >= k and np.partition(scores, len(scores) - k)[-k] > bound:
                 return top_k(docs, scores, k)
         return top_k(*self._visible(*self._accumulate(stats), mask), k)
+
+    def _few(
+        self, groups: list[_Stats], k: int, mask: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """``search`` of few postings with dicts, the same floats in the same order of
+        additions as the numpy paths (a doc's first summand plus the sum of the others, as
+        the sort-reduce's reduceat adds them); None when the postings are too many for it
+        or ``search`` would take its dense path (a small index)."""
+        total = sum(len(d) for group in groups for d, _, _ in group)
+        if total > FEW_POSTINGS or (len(groups) > 1 and total * 16 >= self._n_total):
+            return None
+        parts = [
+            (d.tolist(), self._summands(d, f, idf).tolist()) for g in groups for d, f, idf in g
+        ]
+        if len(groups) == 1:  # one term: its segments hold distinct docs, nothing to sum
+            scores = {doc: w for docs, ws in parts for doc, w in zip(docs, ws, strict=True)}
+        else:
+            scores = dict(zip(*parts[0], strict=True))
+            rest: dict[int, float] = {}
+            for docs, ws in parts[1:]:
+                for doc, w in zip(docs, ws, strict=True):
+                    if doc in scores:
+                        rest[doc] = rest.get(doc, -0.0) + w
+                    else:
+                        scores[doc] = w
+            for doc, w in rest.items():
+                scores[doc] += w
+        live = None if self._n_live == self._n_total else self._live
+        if live is not None or mask is not None or min(scores.values()) <= 0:
+            scores = {
+                doc: score
+                for doc, score in scores.items()
+                if score > 0 and (live is None or live[doc]) and (mask is None or mask[doc])
+            }
+        ranked = sorted(scores)  # doc ids ascending, then (a stable sort) by score descending
+        ranked.sort(key=scores.__getitem__, reverse=True)
+        del ranked[k:]
+        return (
+            np.array(ranked, dtype=np.int64),
+            np.array([scores[doc] for doc in ranked], dtype=np.float64),
+        )
 
     def score(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> np.ndarray:
         """BM25 scores of the given docs (0 for tombstoned ones or no matching term)."""

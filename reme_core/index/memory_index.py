@@ -13,7 +13,7 @@ import functools
 import posixpath
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -344,6 +344,11 @@ class MemoryIndex:
         )
 
     # -- filters (cached per version: searches between batches reuse them) ------------------
+    def memo(self, key: str) -> dict[Any, Any]:
+        """A dict kept until the index changes (its version moves): what a search derives
+        from the notes as they are now and may reuse (the known-item rule's name terms)."""
+        return cast(dict[Any, Any], self._cached(f"memo-{key}", dict))
+
     def _cached(self, key: str, build: Callable[[], Any]) -> Any:
         entry = self._cache.get(key)
         if entry is None or entry[0] != self._version:

@@ -82,6 +82,7 @@ class NameField:
         self.cjk_free = cjk_free
         self.kind = kind
         self._doc_of: np.ndarray | None = None  # file slot -> its document, made on first need
+        self._slot_terms: dict[int, frozenset[int]] = {}  # `holding`'s, filled as asked
 
     @classmethod
     def from_columns(cls, cols: NameColumns, n_files: int, kind: FieldKind = NAMES) -> NameField:
@@ -176,23 +177,23 @@ class NameField:
         ids = [i for i in found_ids if i is not None]
         if not len(slots) or len(ids) < len(found_ids):
             return np.zeros(len(slots), dtype=bool)
-        if self._doc_of is None:
-            self._doc_of = np.full(int(self._slots.max(initial=-1)) + 1, -1, dtype=np.int64)
-            self._doc_of[self._slots] = np.arange(len(self._slots))
-        inside = slots < len(self._doc_of)
-        docs = np.full(len(slots), -1, dtype=np.int64)
-        docs[inside] = self._doc_of[slots[inside]]
-        have = np.flatnonzero(docs >= 0)
-        ptr, term_ids, _ = self._csr
-        starts = ptr[docs[have]]
-        counts = ptr[docs[have] + 1] - starts
-        owner = np.repeat(np.arange(len(have)), counts)
-        rows = np.arange(len(owner)) + np.repeat(starts - (np.cumsum(counts) - counts), counts)
-        # A document's terms are distinct: it holds them all when as many of its rows match.
-        found = np.bincount(owner[np.isin(term_ids[rows], ids)], minlength=len(have))
-        out = np.zeros(len(slots), dtype=bool)
-        out[have[found == len(ids)]] = True
-        return out
+        want = set(ids)
+        return np.array([want <= self._terms_of(slot) for slot in slots.tolist()], dtype=bool)
+
+    def _terms_of(self, slot: int) -> frozenset[int]:
+        """The term ids of a file slot's document (none for a slot without one), kept: a
+        search asks about the same few dozen notes again and again (numpy's fixed cost per
+        call was most of `holding` for them)."""
+        terms = self._slot_terms.get(slot)
+        if terms is None:
+            if self._doc_of is None:
+                self._doc_of = np.full(int(self._slots.max(initial=-1)) + 1, -1, dtype=np.int64)
+                self._doc_of[self._slots] = np.arange(len(self._slots))
+            doc = int(self._doc_of[slot]) if 0 <= slot < len(self._doc_of) else -1
+            ptr, term_ids, _ = self._csr
+            row = term_ids[ptr[doc] : ptr[doc + 1]].tolist() if doc >= 0 else []
+            terms = self._slot_terms[slot] = frozenset(row)
+        return terms
 
     def search(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top `k` (file slots, name scores) for query terms (already analysed)."""

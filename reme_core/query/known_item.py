@@ -33,14 +33,15 @@ NAME_SHARE = 0.5
 MAX_COMPARED = 32
 
 
-def exact_name_docs(ws: SearchIndex, query: str, names: Mapping[int, float]) -> set[int]:
+def exact_name_docs(
+    ws: SearchIndex, query: str, wanted: list[str], names: Mapping[int, float]
+) -> set[int]:
     """The docs (each a note's best chunk, the keys of `names`: the name field's parts) whose
-    note has a name with exactly the query's terms."""
+    note has a name with exactly the query's terms (``wanted``: `tokenize(query)`)."""
     best = max(names.values(), default=0.0)
     if best <= 0:
         return set()
     tokenizer = ws.tokenizer
-    wanted = tokenizer.tokenize(query)
     if not wanted:
         return set()
     index, cjk = ws.index, has_cjk(query)
@@ -50,23 +51,36 @@ def exact_name_docs(ws: SearchIndex, query: str, names: Mapping[int, float]) -> 
     if not cjk:  # only notes whose Latin name field holds every query term can match
         keep = index.name_field(tokenizer.tokenize_many, False, NAMES).holding(at, wanted)
         docs, at = [d for d, k in zip(docs, keep.tolist(), strict=True) if k], at[keep]
-    slots = at.tolist()
-    # Each name's words; only those with as many words as the query can be its terms (a
-    # word stems to one term), and they are stemmed in one call: `tokenize(name) == wanted`.
-    named: list[int] = []
-    words: list[list[str]] = []
-    for doc, slot in zip(docs, slots, strict=True):
+    known = index.memo("known-item").setdefault((tokenizer, cjk), {})
+    terms = _name_terms(ws, known, at.tolist(), cjk)
+    exact = tuple(wanted)
+    return {doc for doc, slot in zip(docs, at.tolist(), strict=True) if exact in terms[slot]}
+
+
+def _name_terms(
+    ws: SearchIndex, known: dict[int, set[tuple[str, ...]]], slots: list[int], cjk: bool
+) -> dict[int, set[tuple[str, ...]]]:
+    """``known`` (file slot -> the terms of each of its names) with these slots added: kept
+    with this version of the names, so a note is named again only after it changed. A
+    Latin query is no CJK name: those are left out (no wait for jieba)."""
+    index, tokenizer = ws.index, ws.tokenizer
+    missing = [slot for slot in dict.fromkeys(slots) if slot not in known]
+    kept: list[list[str]] = []
+    for slot in missing:
         path = index.files.path(slot)
-        for name in names_of(path, index.nodes.frontmatter(path)):
-            # A Latin query is no CJK name: those are not tokenised (no wait for jieba).
-            if cjk or not has_cjk(name):
-                name_words = tokenizer.words(name)
-                if len(name_words) == len(wanted):
-                    named.append(doc)
-                    words.append(name_words)
-    terms = tokenizer.stem([w for name_words in words for w in name_words])
-    n = len(wanted)
-    return {doc for i, doc in enumerate(named) if terms[i * n : (i + 1) * n] == wanted}
+        names = names_of(path, index.nodes.frontmatter(path))
+        kept.append([name for name in names if cjk or not has_cjk(name)])
+    # Each name's words, all of them stemmed in one call: `tokenize(name)` of each name.
+    split = [tokenizer.words(name) for names in kept for name in names]
+    stems = tokenizer.stem([w for name_words in split for w in name_words])
+    at = n = 0
+    for slot, names in zip(missing, kept, strict=True):
+        known[slot] = set()
+        for name_words in split[n : n + len(names)]:
+            known[slot].add(tuple(stems[at : at + len(name_words)]))
+            at += len(name_words)
+        n += len(names)
+    return known
 
 
 def names_first(ranked: Ranked, exact: set[int]) -> Ranked:

@@ -55,7 +55,11 @@ def run_search(
     result = SearchResult(query=query)
     index, tokenizer = ws.index, ws.tokenizer
     phrases = checks.phrases
-    terms = _query_terms(tokenizer, query, [*phrases, *(w for g in checks.lines for w in g)])
+    # The query's words and their terms, once: the recall, the known-item rule and the
+    # matched terms all read them.
+    words = tokenizer.words(query)
+    stems = tokenizer.stem(words)
+    terms = _query_terms(tokenizer, stems, [*phrases, *(w for g in checks.lines for w in g)])
     limit, group = options.limit, options.group
     candidates = _candidate_count(ws.config.search, limit, bool(checks) or group)
     mask, slots = _doc_mask(index, filters)
@@ -73,7 +77,7 @@ def run_search(
         return result
     fusion = ws.config.search.fusion
     ranked = _fused(kw, vec_docs, vec_scores, options, fusion, any(map(has_cjk, terms)))
-    ranked = names_first(ranked, exact_name_docs(ws, query, kw.names))
+    ranked = names_first(ranked, exact_name_docs(ws, query, stems, kw.names))
     others: dict[int, int] = {}
     if group:  # one block per note: its best chunk, and how many more of its chunks matched
         ranked, others = _best_per_note(index.chunks, ranked)
@@ -81,7 +85,7 @@ def run_search(
     vec = dict(zip(vec_docs.tolist(), vec_scores.tolist()))
     scores = _Scores(kw.chunk_scores(), vec, kw.names, kw.props)
     hits, hit_docs = _hits(ws, shown, scores, others, checks, limit)
-    _mark_matched(index, tokenizer, query, term_ids, hits, hit_docs)
+    _mark_matched(index, words, stems, term_ids, hits, hit_docs)
     hits.sort(key=lambda h: (-h.score, h.path, h.start_line))
     result.results = hits
     if options.expand_links:
@@ -94,9 +98,10 @@ def run_search(
     return result
 
 
-def _query_terms(tokenizer: Tokenizer, query: str, phrases: Sequence[str]) -> list[str]:
-    """The query's terms, then those of each phrase not among them yet."""
-    terms = tokenizer.query_terms(query)
+def _query_terms(tokenizer: Tokenizer, stems: list[str], phrases: Sequence[str]) -> list[str]:
+    """The query's distinct terms (``stems``: all of them, in order), then those of each
+    phrase not among them yet."""
+    terms = list(dict.fromkeys(stems))
     for phrase in phrases:
         terms += [t for t in tokenizer.query_terms(phrase) if t not in terms]
     return terms
@@ -117,15 +122,15 @@ def _counts(vector: int, keyword: int, returned: int, *, hybrid: bool) -> dict[s
 
 def _mark_matched(
     index: MemoryIndex,
-    tokenizer: Tokenizer,
-    query: str,
+    words: list[str],
+    stems: list[str],
     term_ids: list[int],
     hits: list[SearchHit],
     docs: list[int],
 ) -> None:
-    """Each hit's matched terms, as the query wrote them (not as their stems)."""
-    words = tokenizer.words(query)
-    written = dict(zip(reversed(tokenizer.stem(words)), reversed(words)))
+    """Each hit's matched terms, as the query wrote them (``words``; ``stems``: their
+    terms), not as their stems."""
+    written = dict(zip(reversed(stems), reversed(words)))
     vocab = index.vocab
     for hit, matched in zip(hits, index.bm25.matched_many(term_ids, docs), strict=True):
         hit.matched_terms = [written.get(term, term) for term in map(vocab.term, matched)]
@@ -343,29 +348,32 @@ def _with_fields(
     if not any(len(slots) for slots, _, _ in fields):
         return docs, scores, {}, {}
     # Each ranked note's best doc: the first of its docs (they come best first); the first
-    # doc of a note not ranked; -1 for a note of frontmatter only (no chunk to show).
-    noted, first_at = np.unique(index.chunks.slots(docs), return_index=True)
-    asked = np.concatenate([slots for slots, _, _ in fields])
-    pos = np.minimum(np.searchsorted(noted, asked), max(len(noted) - 1, 0))
-    ranked_here = noted[pos] == asked if len(noted) else np.zeros(len(asked), dtype=bool)
-    target = np.empty(len(asked), dtype=np.int64)
-    target[ranked_here] = docs[first_at[pos[ranked_here]]]
-    target[~ranked_here] = index.chunks.first_docs(asked[~ranked_here], index.files.path)
-    part_docs, part_scores, parts = [docs], [scores], []
-    start = 0
+    # doc of a note not ranked; -1 for a note of frontmatter only (no chunk to show). A few
+    # hundred items at most: dicts, numpy's fixed cost per call was most of this merge.
+    doc_list = docs.tolist()
+    # Built backwards: a note's first doc is the last one written for its slot.
+    best = dict(zip(index.chunks.slots(docs[::-1]).tolist(), doc_list[::-1], strict=True))
+    asked = [slot for slots, _, _ in fields for slot in slots.tolist()]
+    unranked = [slot for slot in dict.fromkeys(asked) if slot not in best]
+    if unranked:
+        firsts = index.chunks.first_docs(np.array(unranked, dtype=np.int64), index.files.path)
+        best.update(zip(unranked, firsts.tolist(), strict=True))
+    # Each doc's chunk score plus its field scores, added in this order (as one bincount
+    # over chunks, names, properties adds them), best first, then by doc id.
+    total = dict(zip(doc_list, scores.tolist(), strict=True))
+    parts: list[dict[int, float]] = []
     for slots, field_scores, weight in fields:
-        at = target[start : start + len(slots)]
-        start += len(slots)
-        keep = at >= 0
-        field_docs, added = at[keep], weight * field_scores[keep]
-        part_docs.append(field_docs)
-        part_scores.append(added)
-        parts.append(dict(zip(field_docs.tolist(), added.tolist(), strict=True)))
-    # Each doc's chunk score plus its field scores, best first, then by doc id.
-    out_docs, at = np.unique(np.concatenate(part_docs), return_inverse=True)
-    out_scores = np.bincount(at.reshape(-1), np.concatenate(part_scores), len(out_docs))
-    order = np.lexsort((out_docs, -out_scores))
-    return out_docs[order], out_scores[order], parts[0], parts[1]
+        part: dict[int, float] = {}
+        for slot, score in zip(slots.tolist(), field_scores.tolist(), strict=True):
+            doc = best[slot]
+            if doc >= 0:
+                part[doc] = added = weight * score
+                total[doc] = total.get(doc, 0.0) + added
+        parts.append(part)
+    order = sorted(total)  # doc ids ascending, then (a stable sort) by score descending
+    order.sort(key=total.__getitem__, reverse=True)
+    out_scores = np.array([total[doc] for doc in order], dtype=np.float64)
+    return np.array(order, dtype=np.int64), out_scores, parts[0], parts[1]
 
 
 def prefix_term_ids(index: MemoryIndex, tokenizer: Tokenizer, query: str) -> list[int]:
