@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.notifications import Notification
-from textual.worker import WorkerCancelled
+from textual.worker import WorkerCancelled, WorkerFailed
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -68,9 +68,11 @@ def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
 async def workers_done(app: App[Any], workers: Iterable[Worker[Any]] | None = None) -> None:
     """Wait until the workers (all of the app's by default) have ended. One cancelled meanwhile
     counts as ended: a newer query cancels the search it replaces (an exclusive group), and
-    `wait_for_complete` would raise for it, at whatever moment the second query came."""
+    `wait_for_complete` would raise for it, at whatever moment the second query came. One that
+    failed has ended too: the app reports what its workers raise (a query error in the status
+    line; a worker without `exit_on_error=False` ends the app, which `run_test` raises)."""
     for worker in list(app.workers if workers is None else workers):
-        with contextlib.suppress(WorkerCancelled):
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):
             await worker.wait()
 
 
