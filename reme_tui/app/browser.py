@@ -23,6 +23,7 @@ from textual.command import CommandPalette as TextualPalette
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from reme_core import BatchReport, Committed, RemeError, Workspace
+from reme_tui.app.collector import TICK_SECONDS, IdleCollector
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
@@ -75,6 +76,7 @@ class RemeApp(App[None]):
         self.preferences = Preferences(self)
         self._watch_stop: asyncio.Event | None = None
         self.crash: Exception | None = None  # what stopped the app, for the one-line report
+        self.collector = IdleCollector()  # the collector's full passes when the user pauses
 
     def keymap_classes(self) -> tuple[type, ...]:
         """The app's, the screens', the panes', the dialogs' and the palettes' bindings may
@@ -110,11 +112,20 @@ class RemeApp(App[None]):
 
     def on_mount(self) -> None:
         self.preferences.apply(first=True)
+        self.collector.start()
+        self.set_interval(TICK_SECONDS, self.collector.tick)
 
     def on_unmount(self) -> None:
+        self.collector.stop()
         self.app_state.save()
         if self._watch_stop is not None:
             self._watch_stop.set()
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key or mouse event puts off the collector's idle pass."""
+        if isinstance(event, events.InputEvent):
+            self.collector.input_seen()
+        await super().on_event(event)
 
     def on_key(self, event: events.Key) -> None:
         """Keys typed in one burst with "o" were queued below the switcher: it takes them."""
