@@ -190,7 +190,7 @@ class RemeApp(App[None]):
         ws = outcome[0]
         # Through the screen, behind the progress messages posted there: it bubbles up to the
         # app only after the last of them has been drawn (and hidden again by the open).
-        self.main.post_message(WorkspaceOpened(ws, ws.stats(), ws.filter_samples()))
+        self.main.post_message(WorkspaceOpened(ws, ws.counts(), ws.filter_samples()))
 
     @work(thread=True, exclusive=True, group="catch-up", name="catch up", exit_on_error=False)
     def catch_up(self, ws: Workspace, progress: Callable[[int, int], None]) -> None:
@@ -213,7 +213,7 @@ class RemeApp(App[None]):
     @on(WorkspaceOpened)
     def _workspace_opened(self, message: WorkspaceOpened) -> None:
         self.ws = message.ws
-        self.main.workspace_ready(message.ws, message.stats)
+        self.main.workspace_ready(message.ws, message.counts)
         self.main.search_pane.show_samples(message.samples)
         self.catch_up(message.ws, self.main.progress("indexing"))
         if self.watch_enabled:
