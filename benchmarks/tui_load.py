@@ -120,6 +120,7 @@ class Load:
         self.batches = 0
         self.applied: list[int] = []  # the files of each batch the app's watcher applied
         self.collections: list[float] = []  # ms of each full pass of the collector meanwhile
+        self.by_app = 0  # of those, the passes the app ran itself (reme_tui.app.collector)
         self._threads = [
             threading.Thread(target=f, daemon=True) for f in (self._rebuild, self._write)
         ]
@@ -391,11 +392,13 @@ async def _run(
             watcher.start()
         applied: list[int] = []
         app.ws.add_listener(lambda report: applied.append(len(report.changes)))
+        app_passes = app.collector.passes
         with Load(root, listed[:BATCH]) as load, Spy(profile), FullCollections() as collections:
             await pilot.pause(BATCH_EVERY_S / 2)
             busy = await _round(app, pilot, painted, rounds)
         load.applied = [n for n in applied if n]
         load.collections = collections.ms
+        load.by_app = app.collector.passes - app_passes
         if stalls is not None:
             stalls.stop.set()
             await beat
@@ -431,7 +434,8 @@ def tui_load(ctx: Context, *, stalls: bool = False, profile: Path | None = None)
     res.metrics["batches_written"] = load.batches
     res.metrics["batches_applied"] = len(load.applied)
     res.metrics["batch_files_p50"] = percentile([float(n) for n in load.applied], 50)
-    res.metrics["full_gc_passes"] = len(load.collections)
+    res.metrics["full_gc_passes"] = len(load.collections)  # the interpreter's and the app's
+    res.metrics["full_gc_by_app"] = load.by_app
     res.metrics["full_gc_max_ms"] = max(load.collections, default=0.0)
     res.metrics["full_gc_total_ms"] = sum(load.collections)
     res.metrics["load_avg_1m"] = os.getloadavg()[0]
