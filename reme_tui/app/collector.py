@@ -39,8 +39,8 @@ class IdleCollector:
     """Runs the full passes the interpreter no longer does on its own, while an app runs.
 
     `start` and `stop` bracket the app's run; `input_seen` is called on each key or mouse
-    event; `tick` on a timer every `TICK_SECONDS`. `passes` and `seconds` count the full
-    passes it ran (the benchmark reports them beside the automatic ones)."""
+    event; `tick` on a timer every `TICK_SECONDS`. `passes` counts the full passes it ran
+    (the benchmark reports them beside the automatic ones)."""
 
     def __init__(self) -> None:
         self.active = False
@@ -49,7 +49,6 @@ class IdleCollector:
         self.last_input = time.monotonic()
         self.not_before = 0.0  # the time cap: no idle pass before this
         self.passes = 0
-        self.seconds = 0.0
 
     def start(self) -> None:
         """Turn the automatic full pass off (generational CPython only)."""
@@ -87,5 +86,4 @@ class IdleCollector:
         gc.collect()
         took = time.perf_counter() - started
         self.passes += 1
-        self.seconds += took
         self.not_before = time.monotonic() + took / MAX_SHARE
