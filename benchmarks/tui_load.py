@@ -120,6 +120,8 @@ class Load:
         self.batches = 0
         self.applied: list[int] = []  # the files of each batch the app's watcher applied
         self.collections: list[float] = []  # ms of each full pass of the collector meanwhile
+        self.by_app = 0  # of those, the passes the app ran itself (reme_tui.app.collector)
+        self.by_app_forced = 0  # of the app's, those run with keys arriving (overdue ones)
         self._threads = [
             threading.Thread(target=f, daemon=True) for f in (self._rebuild, self._write)
         ]
@@ -366,10 +368,25 @@ class Spy:
             self.proc.wait()
 
 
+def _spy_collector(collector: Any) -> list[float]:
+    """Seconds since the last key or mouse event at each of the app's own full passes (under
+    `IDLE_SECONDS`: a pass forced by being overdue, with keys arriving)."""
+    seen: list[float] = []
+    collect = collector.collect
+
+    def spied() -> None:
+        seen.append(time.monotonic() - collector.last_input)
+        collect()
+
+    collector.collect = spied
+    return seen
+
+
 async def _run(
     root: Path, rounds: int, stalls: Stalls | None, profile: Path | None = None
 ) -> tuple[dict, dict, Load]:
     from reme_tui.app.browser import RemeApp
+    from reme_tui.app.collector import IDLE_SECONDS
 
     app = RemeApp(root, watch=True)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -391,11 +408,15 @@ async def _run(
             watcher.start()
         applied: list[int] = []
         app.ws.add_listener(lambda report: applied.append(len(report.changes)))
+        app_passes = app.collector.passes
+        since_input = _spy_collector(app.collector)
         with Load(root, listed[:BATCH]) as load, Spy(profile), FullCollections() as collections:
             await pilot.pause(BATCH_EVERY_S / 2)
             busy = await _round(app, pilot, painted, rounds)
         load.applied = [n for n in applied if n]
         load.collections = collections.ms
+        load.by_app = app.collector.passes - app_passes
+        load.by_app_forced = sum(s < IDLE_SECONDS for s in since_input)
         if stalls is not None:
             stalls.stop.set()
             await beat
@@ -431,7 +452,9 @@ def tui_load(ctx: Context, *, stalls: bool = False, profile: Path | None = None)
     res.metrics["batches_written"] = load.batches
     res.metrics["batches_applied"] = len(load.applied)
     res.metrics["batch_files_p50"] = percentile([float(n) for n in load.applied], 50)
-    res.metrics["full_gc_passes"] = len(load.collections)
+    res.metrics["full_gc_passes"] = len(load.collections)  # the interpreter's and the app's
+    res.metrics["full_gc_by_app"] = load.by_app
+    res.metrics["full_gc_by_app_forced"] = load.by_app_forced
     res.metrics["full_gc_max_ms"] = max(load.collections, default=0.0)
     res.metrics["full_gc_total_ms"] = sum(load.collections)
     res.metrics["load_avg_1m"] = os.getloadavg()[0]

@@ -42,6 +42,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "watch_workspace": ("reme_core.indexing.watcher", "watch_workspace"),
     "Heading": ("reme_core.parse.markdown_render", "Heading"),
     "InboundLink": ("reme_core.edit.link_rewrite", "InboundLink"),
+    "IndexCounts": ("reme_core.indexing.maintenance", "IndexCounts"),
     "IndexStats": ("reme_core.indexing.maintenance", "IndexStats"),
     "LinkEdit": ("reme_core.edit.link_rewrite", "LinkEdit"),
     "LinkSpan": ("reme_core.parse.markdown_render", "LinkSpan"),

@@ -64,7 +64,7 @@ from reme_core.files.walk_ahead import walk_ahead
 from reme_core.files.workspace_mode import ModeReason, WorkspaceMode, choose_mode
 from reme_core.indexing.change_feed import ChangeFeed, Committed, FeedEvent, Gap, Rebuilt
 from reme_core.indexing.indexer import BatchReport, Changes, FileChange
-from reme_core.indexing.maintenance import IndexStats, OptimizeReport
+from reme_core.indexing.maintenance import IndexCounts, IndexStats, OptimizeReport
 from reme_core.indexing.rebuild import ReindexSummary
 from reme_core.indexing.watcher import watch_workspace
 from reme_core.models import FileChunk, FileLink, FileNode, aliases_of
@@ -148,6 +148,7 @@ __all__ = [
     "Gap",
     "Heading",
     "InboundLink",
+    "IndexCounts",
     "IndexStats",
     "JournalRefused",
     "LinkEdit",

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from reme_core.edit.undo import UndoReport
     from reme_core.edit.write import WriteReport
     from reme_core.indexing.change_feed import ChangeFeed
-    from reme_core.indexing.maintenance import IndexStats, OptimizeReport
+    from reme_core.indexing.maintenance import IndexCounts, IndexStats, OptimizeReport
     from reme_core.indexing.rebuild import ReindexSummary
 
 
@@ -387,11 +387,19 @@ class Workspace:
             return run_optimize(self._parts.live)
 
     def stats(self) -> IndexStats:
-        """Counts for the header and `reme-tui stats`."""
+        """Everything `reme-tui stats` prints (links and skipped files counted: see `counts`)."""
         from reme_core.indexing.maintenance import index_stats
 
         with self._fresh():
             return index_stats(self._parts.live, self.mode_choice.reason.value)
+
+    def counts(self) -> IndexCounts:
+        """Files, chunks and tombstones, cheaply: for a header refreshed after every batch
+        (`stats` counts dangling links and skipped files: 1.8-3 s at 50k notes, load 6)."""
+        from reme_core.indexing.maintenance import index_counts
+
+        with self._fresh():
+            return index_counts(self._parts.live)
 
     # -- link-safe file operations (reme_core.edit.file_ops) ---------------------------------------
     def move(

@@ -12,7 +12,7 @@ from textual.message import Message
 from reme_core import (
     BatchReport,
     FilterSamples,
-    IndexStats,
+    IndexCounts,
     ParsedQuery,
     ReindexSummary,
     UndoReport,
@@ -66,7 +66,7 @@ class WorkspaceOpened(Message):
     """The index is loaded (or built): the browser can answer from it."""
 
     ws: Workspace
-    stats: IndexStats
+    counts: IndexCounts
     samples: FilterSamples  # real filter values for the search box's examples
 
 
@@ -91,13 +91,13 @@ class CaughtUp(Message):
 
 
 @dataclass
-class StatsCounted(Message):
+class Counted(Message):
     """The header's counts, taken after a change."""
 
-    stats: IndexStats
+    counts: IndexCounts
 
     def can_replace(self, message: Message) -> bool:
-        return isinstance(message, StatsCounted)
+        return isinstance(message, Counted)
 
 
 @dataclass

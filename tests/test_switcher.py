@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import random
 import subprocess
 import sys
@@ -447,3 +448,14 @@ async def test_the_switchers_cursor_stays_on_its_note_when_the_index_changes(
         await settle(pilot)  # the query asked again and its list painted
         assert options.highlighted is not None
         assert palette_paths(app)[options.highlighted] == chosen
+
+
+def test_the_rankers_name_index_is_left_to_reference_counting() -> None:
+    """Its per-name lists of notes were ~150k of the objects each full pass of the cyclic
+    collector walked at 50k notes; tuples of ints it stops tracking."""
+    entries = [NoteEntry(f"d{i % 7}/note-{i}.md", f"Note {i % 50}") for i in range(300)]
+    ranker = NoteRanker(entries)
+    gc.collect()
+    index = [*ranker._exact.values(), *ranker._stems.values()]
+    assert index and not any(gc.is_tracked(notes) for notes in index)
+    assert [r.entry.path for r in ranker.rank("note-3", 3)][:1] == ["d3/note-3.md"]

@@ -319,3 +319,17 @@ async def test_narrow_terminals_share_the_left_column_or_stack(indexed_demo: Pat
             if app.main.query_one(f"#{p}").display
         ]
         assert shown == ["reader"]
+
+
+async def test_search_narrows_beside_the_tree_and_widens_after(indexed_demo: Path) -> None:
+    app = RemeApp(indexed_demo, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        search = app.main.search_pane
+        alone = search.size.width
+        await open_tree(pilot)
+        assert search.has_class("-with-files") and not app.main.has_class("-with-files")
+        assert search.size.width < alone
+        await pilot.press("ctrl+e")
+        await settle(pilot)
+        assert not search.has_class("-with-files") and search.size.width == alone

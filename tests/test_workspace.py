@@ -228,6 +228,29 @@ def test_stats_and_optimize_after_updates(ws: Workspace) -> None:
     assert before > 0
 
 
+def test_counts_agree_with_stats_and_follow_a_batch_and_another_process(ws: Workspace) -> None:
+    def from_stats() -> tuple[int, int, int]:
+        stats = ws.stats()
+        return stats.files, stats.live_documents, stats.tombstones
+
+    counts = ws.counts()
+    assert (counts.files, counts.chunks, counts.tombstones) == from_stats()
+    target = ws.root / "digest/wiki/bm25.md"
+    target.write_text(target.read_text() + "\nA paragraph about zebras.\n")
+    (ws.root / "digest/wiki/zebra.md").write_text("# Zebra\n\nStripes.\n")
+    ws.sync()
+    after = ws.counts()
+    assert after.files == counts.files + 1 and after.tombstones >= 1
+    assert (after.files, after.chunks, after.tombstones) == from_stats()
+    other = Workspace.open(ws.root)  # another opener (as another process) commits a delete
+    try:
+        (ws.root / "digest/wiki/zebra.md").unlink()
+        other.sync()
+    finally:
+        other.close()
+    assert ws.counts().files == counts.files
+
+
 def test_reopen_answers_like_the_live_index(ws: Workspace) -> None:
     (ws.root / "digest/wiki/new.md").write_text("# New\n\nzebras and recall\n")
     ws.sync()

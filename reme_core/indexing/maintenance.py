@@ -93,6 +93,22 @@ class IndexStats:
         return asdict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class IndexCounts:
+    """The counts a header shows: read off the index, nothing counted (unlike `IndexStats`,
+    whose dangling links and skipped files walk the graph and the database)."""
+
+    files: int
+    chunks: int  # the live documents
+    tombstones: int
+
+
+def index_counts(live: LiveIndex) -> IndexCounts:
+    """Files, live chunks and tombstones as the index holds them."""
+    index = live.memory
+    return IndexCounts(len(index.nodes), index.bm25.n_docs, index.bm25.n_tombstones)
+
+
 def index_stats(live: LiveIndex, mode_reason: str) -> IndexStats:
     """Files, chunks, live/tombstoned documents, vocabulary, links, database size."""
     index = live.memory

@@ -23,6 +23,7 @@ from textual.command import CommandPalette as TextualPalette
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from reme_core import BatchReport, Committed, RemeError, Workspace
+from reme_tui.app.collector import TICK_SECONDS, IdleCollector
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
@@ -75,6 +76,7 @@ class RemeApp(App[None]):
         self.preferences = Preferences(self)
         self._watch_stop: asyncio.Event | None = None
         self.crash: Exception | None = None  # what stopped the app, for the one-line report
+        self.collector = IdleCollector()  # the collector's full passes when the user pauses
 
     def keymap_classes(self) -> tuple[type, ...]:
         """The app's, the screens', the panes', the dialogs' and the palettes' bindings may
@@ -110,11 +112,20 @@ class RemeApp(App[None]):
 
     def on_mount(self) -> None:
         self.preferences.apply(first=True)
+        self.collector.start()
+        self.set_interval(TICK_SECONDS, self.collector.tick)
 
     def on_unmount(self) -> None:
+        self.collector.stop()
         self.app_state.save()
         if self._watch_stop is not None:
             self._watch_stop.set()
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key or mouse event puts off the collector's idle pass."""
+        if isinstance(event, events.InputEvent):
+            self.collector.input_seen()
+        await super().on_event(event)
 
     def on_key(self, event: events.Key) -> None:
         """Keys typed in one burst with "o" were queued below the switcher: it takes them."""
@@ -179,7 +190,7 @@ class RemeApp(App[None]):
         ws = outcome[0]
         # Through the screen, behind the progress messages posted there: it bubbles up to the
         # app only after the last of them has been drawn (and hidden again by the open).
-        self.main.post_message(WorkspaceOpened(ws, ws.stats(), ws.filter_samples()))
+        self.main.post_message(WorkspaceOpened(ws, ws.counts(), ws.filter_samples()))
 
     @work(thread=True, exclusive=True, group="catch-up", name="catch up", exit_on_error=False)
     def catch_up(self, ws: Workspace, progress: Callable[[int, int], None]) -> None:
@@ -202,7 +213,7 @@ class RemeApp(App[None]):
     @on(WorkspaceOpened)
     def _workspace_opened(self, message: WorkspaceOpened) -> None:
         self.ws = message.ws
-        self.main.workspace_ready(message.ws, message.stats)
+        self.main.workspace_ready(message.ws, message.counts)
         self.main.search_pane.show_samples(message.samples)
         self.catch_up(message.ws, self.main.progress("indexing"))
         if self.watch_enabled:

@@ -102,7 +102,7 @@ class Host(Screen[None]):
     def progress_done(self, activity: str = "") -> None:
         raise NotImplementedError
 
-    def refresh_stats(self) -> None:
+    def refresh_counts(self) -> None:
         raise NotImplementedError
 
     def pane_in_focus(self) -> str:

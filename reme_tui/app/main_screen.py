@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, ProgressBar
 from textual.worker import Worker, get_current_worker
 
-from reme_core import BatchReport, IndexStats, ParsedQuery, Workspace
+from reme_core import BatchReport, IndexCounts, ParsedQuery, Workspace
 from reme_tui.app.browse_views import BrowseViews
 from reme_tui.app.clipboard import Copier
 from reme_tui.app.files_tree import FilesTree
@@ -36,6 +36,7 @@ from reme_tui.app.property_ops import edit_property
 from reme_tui.app.upkeep import Upkeep
 from reme_tui.app.web_open import WebOpener
 from reme_tui.messages import (
+    Counted,
     FollowLink,
     IndexChanged,
     IndexProgress,
@@ -45,7 +46,6 @@ from reme_tui.messages import (
     Optimized,
     Rebuilt,
     SearchRequested,
-    StatsCounted,
     Undone,
     VectorsToggled,
 )
@@ -208,32 +208,33 @@ class MainScreen(Host):
         self.progress_bar.display = False
         self.status.update_state(activity=activity)
 
-    def refresh_stats(self) -> None:
-        """Header counts after a change, in a worker (stats take the index lock)."""
+    def refresh_counts(self) -> None:
+        """Header counts after a change, in a worker (they take the index lock, which a
+        batch may hold)."""
         if self.ws is not None:
-            self._count_stats(self.ws)
+            self._count(self.ws)
 
-    @work(thread=True, exclusive=True, group="stats", name="stats", exit_on_error=False)
-    def _count_stats(self, ws: Workspace) -> None:
-        self.post_message(StatsCounted(ws.stats()))
+    @work(thread=True, exclusive=True, group="counts", name="counts", exit_on_error=False)
+    def _count(self, ws: Workspace) -> None:
+        self.post_message(Counted(ws.counts()))
 
-    @on(StatsCounted)
-    def _stats_counted(self, message: StatsCounted) -> None:
-        self.status.update_stats(message.stats)
+    @on(Counted)
+    def _counted(self, message: Counted) -> None:
+        self.status.update_counts(message.counts)
 
     # -- the workspace is open ------------------------------------------------------------------
-    def workspace_ready(self, ws: Workspace, stats: IndexStats) -> None:
+    def workspace_ready(self, ws: Workspace, counts: IndexCounts) -> None:
         """Show the opened workspace: counts, warnings, a first hint, results for the query."""
         self.progress_done()
         self.status.update_state(
             mode=mode_badge(ws.mode_choice), vectors=vectors_line(ws.vector_status())
         )
         self.set_interval(VECTOR_POLL_SECONDS, self.upkeep.poll_vectors)
-        self.status.update_stats(stats)
+        self.status.update_counts(counts)
         ws.add_listener(self._on_batch)
         for warning in open_warnings(ws.warnings, ws.recovery):
             self.notify(warning, title="Workspace", severity="warning")
-        self.reader.show_welcome(ws.root, has_notes=bool(stats.files))
+        self.reader.show_welcome(ws.root, has_notes=bool(counts.files))
 
     def _on_batch(self, report: BatchReport) -> None:
         """Workspace listener (runs in the writer's thread): tell the UI."""
@@ -245,7 +246,7 @@ class MainScreen(Host):
         if generation and generation <= self._handled_generation:
             return
         self._handled_generation = max(self._handled_generation, generation)
-        self.refresh_stats()
+        self.refresh_counts()
         if isinstance(self.app.screen, SwitcherPalette):
             self.app.screen.index_changed()
         self.files_tree.index_changed(message.report)

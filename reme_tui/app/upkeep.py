@@ -77,7 +77,7 @@ class Upkeep:
         self.last_optimize = lines
         self.screen.progress_done()
         self.screen.notify("\n".join(lines), title=notices.OPTIMIZE_TITLE, timeout=12)
-        self.screen.refresh_stats()
+        self.screen.refresh_counts()
 
     def rebuild(self) -> None:
         """Drop derived state and re-read every file, with progress."""
@@ -100,7 +100,7 @@ class Upkeep:
             title="Rebuild index",
             timeout=10,
         )
-        self.screen.refresh_stats()
+        self.screen.refresh_counts()
         screen.search_pane.refresh_results()
         if screen.reader.path:
             screen.navigator.open_path(

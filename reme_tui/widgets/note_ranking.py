@@ -176,15 +176,19 @@ class NoteRanker:
         self.entries = entries
         self._keys: list[str] = []  # lower-cased names of all notes, one per line of _names
         self._owner: list[int] = []  # name -> entry
-        self._exact: dict[str, list[int]] = {}
-        self._stems: dict[str, list[int]] = {}
+        exact: dict[str, list[int]] = {}
+        stems: dict[str, list[int]] = {}
         for n, entry in enumerate(entries):
-            self._stems.setdefault(_key(entry.stem), []).append(n)
+            stems.setdefault(_key(entry.stem), []).append(n)
             for name in entry.names():
                 key = _key(name)
                 self._keys.append(key)
                 self._owner.append(n)
-                self._exact.setdefault(key, []).append(n)
+                exact.setdefault(key, []).append(n)
+        # Tuples of ints, which the cyclic collector stops tracking: at 50k notes the lists
+        # were ~150k of the objects each of its full passes walked while the ranker lived.
+        self._exact = {key: tuple(ns) for key, ns in exact.items()}
+        self._stems = {key: tuple(ns) for key, ns in stems.items()}
         self._names = Lines(self._keys)
         self._paths = Lines([e.path.casefold().replace("\n", " ") for e in entries])
         self._described = [

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from reme_core import IndexStats
+from reme_core import IndexCounts
 from reme_tui.widgets.safe_text import drawable
 
 
@@ -43,11 +43,9 @@ class StatusBar(Static):
             self.state = state
             self._redraw()
 
-    def update_stats(self, stats: IndexStats) -> None:
-        """Take the counts from `Workspace.stats()`."""
-        self.update_state(
-            files=stats.files, chunks=stats.live_documents, tombstones=stats.tombstones
-        )
+    def update_counts(self, counts: IndexCounts) -> None:
+        """Take the counts from `Workspace.counts()`."""
+        self.update_state(files=counts.files, chunks=counts.chunks, tombstones=counts.tombstones)
 
     def _redraw(self) -> None:
         s = self.state
