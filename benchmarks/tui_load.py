@@ -27,7 +27,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -224,12 +224,16 @@ async def _round(app: Any, pilot: Any, painted: Painted, rounds: int) -> dict[st
                 target = app if a.action.startswith("app.") else main
                 name = a.action.removeprefix("app.")
 
-                async def start(t: Any = target, n: str = name) -> None:
+                async def act(t: Any = target, n: str = name) -> None:
                     await t.run_action(n)
+
+                start: Callable[[], Awaitable[None]] = act
             else:
 
-                async def start(keys: tuple[str, ...] = a.keys) -> None:
+                async def press(keys: tuple[str, ...] = a.keys) -> None:
                     await pilot.press(*keys)
+
+                start = press
 
             out.setdefault(a.name, []).append(await painted.time(pilot, start, a.shown))
             await pilot.pause(0.1)
@@ -407,6 +411,7 @@ async def _run(
             watcher = threading.Thread(target=stalls.watch, daemon=True)
             watcher.start()
         applied: list[int] = []
+        assert app.ws is not None  # the first round waited for it
         app.ws.add_listener(lambda report: applied.append(len(report.changes)))
         app_passes = app.collector.passes
         since_input = _spy_collector(app.collector)
