@@ -113,7 +113,8 @@ class RemeApp(App[None]):
     def on_mount(self) -> None:
         self.preferences.apply(first=True)
         self.collector.start()
-        self.set_interval(TICK_SECONDS, self.collector.tick)
+        if self.collector.active:  # not where the interpreter keeps its own full passes
+            self.set_interval(TICK_SECONDS, self.collector.tick)
 
     def on_unmount(self) -> None:
         self.collector.stop()
