@@ -27,6 +27,7 @@ from reme_tui.app.collector import TICK_SECONDS, IdleCollector
 from reme_tui.app.commands import RemeCommands
 from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
+from reme_tui.app.textual_fixes import unpin_styles_caches
 from reme_tui.messages import CaughtUp, IndexChanged, WorkspaceOpened
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
@@ -69,6 +70,7 @@ class RemeApp(App[None]):
 
     def __init__(self, path: Path, *, watch: bool = True) -> None:
         super().__init__()
+        unpin_styles_caches()
         self.root = Path(path)
         self.watch_enabled = watch
         self.ws: Workspace | None = None
