@@ -24,7 +24,7 @@ from reme_core.parse.settings import ParseSettings
 from reme_core.workspace_warning import Warn, WorkspaceWarning
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
 POOL_THRESHOLD = 256
@@ -167,7 +167,21 @@ def _pooled(
                 submit(more)
             yield future.result(timeout=BATCH_TIMEOUT_SECONDS), n
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)  # a stuck worker must not hold us too
+        _end(pool)  # a stuck worker must not hold us too
         raise
     else:
         pool.shutdown(wait=True)
+
+
+def _end(pool: ProcessPoolExecutor) -> None:
+    """Shut a failed pool down without waiting, and end every process it started.
+
+    The executor's own clean-up can miss one: on Python 3.11 a worker spawned for a submit
+    while the pool breaks escapes `terminate_broken` (3.12 holds the shutdown lock there), and
+    the interpreter's exit then waits for it forever (1 run in 12 of a dying pool at load 5).
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):  # already ended, or never fully started
+            process.terminate()
