@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -288,6 +289,46 @@ async def test_a_search_cancelled_as_the_notes_arrive_does_not_lose_them(
             await search
         assert search.cancelled()
         assert await first_hit("rrf") == "digest/wiki/rrf.md"
+
+
+async def test_a_search_that_finds_the_read_ended_but_not_yet_adopted_answers(
+    indexed_demo: Path,
+) -> None:
+    """A read's done-callback (`_adopt`) runs a loop turn after the read ends; a keystroke's
+    search running in between found the read done, awaited it (which returns at once) and
+    looped without yielding: the browser froze at full CPU (seen under load). A timer signal
+    turns that spin into a failure instead of a hung test."""
+    app = RemeApp(indexed_demo, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#note").focus()
+        await pilot.press("o")
+        palette = app.screen
+        assert isinstance(palette, SwitcherPalette)
+        provider = next(p for p in palette._providers if isinstance(p, NoteSwitcher))
+        await wait_until(
+            pilot, lambda: provider._reading is None and provider._epoch >= 0, "the first read"
+        )
+        ended: asyncio.Future[NoteRanker] = asyncio.get_running_loop().create_future()
+        ended.add_done_callback(provider._adopt)  # type: ignore[arg-type]
+        provider._reading = ended  # type: ignore[assignment]
+        ended.set_result(provider.ranker)  # its callbacks are queued, not run
+
+        class Spun(BaseException):  # not an `Exception`: nothing on the way may catch it
+            pass
+
+        def spun(signum: int, frame: object) -> None:
+            raise Spun("the switcher's search looped without yielding")
+
+        previous = signal.signal(signal.SIGALRM, spun)
+        signal.setitimer(signal.ITIMER_REAL, 10)
+        try:
+            hits = [hit.command.path async for hit in provider.search("rrf")]  # type: ignore[attr-defined]
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        assert hits[:1] == ["digest/wiki/rrf.md"]
+        assert provider._reading is None
 
 
 async def test_palette_ranks_exact_typo_and_recent_notes(indexed_demo: Path) -> None:

@@ -190,6 +190,9 @@ class NoteSwitcher(Provider):
             reading = self._reading
             if reading is None:
                 break
+            if reading.done():  # ended, its `_adopt` still queued: awaiting it would not yield
+                self._adopt(reading)
+                continue
             try:
                 await asyncio.shield(reading)  # a cancelled search leaves the read running
             except Exception:  # `_adopt` logged it; the next search reads again
@@ -199,9 +202,10 @@ class NoteSwitcher(Provider):
     def _adopt(self, reading: asyncio.Task[NoteRanker]) -> None:
         """Keep a finished read, whichever search awaited it: a search cancelled in the same
         moment as the read ends must not drop the notes (the list then stayed empty until the
-        index changed)."""
-        if self._reading is reading:
-            self._reading = None
+        index changed). Once per read: a search that finds it ended takes it first."""
+        if self._reading is not reading:
+            return
+        self._reading = None
         failure = None if reading.cancelled() else reading.exception()
         if reading.cancelled() or failure is not None:
             self._epoch = -1  # the next search reads again
