@@ -60,3 +60,17 @@ async def test_the_table_follows_the_focus(indexed_demo: Path) -> None:
         assert "Follow" in _table_text(app)
         app.main.search_pane.query_one("#query").focus()
         await until(pilot, lambda: "Follow" not in _table_text(app), "the search box's keys")
+
+
+async def test_the_same_keys_announced_again_rebuild_nothing(indexed_demo: Path) -> None:
+    """An announcement of the screen's bindings with the same keys keeps the panel's table
+    (the stock panel rebuilt it, and the screen laid out again)."""
+    app = RemeApp(indexed_demo, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await _opened(pilot)
+        app.action_show_help_panel()
+        await settle(pilot)
+        table = app.screen.query_one(KeysTable)
+        app.screen.refresh_bindings()
+        await settle(pilot)
+        assert app.screen.query_one(KeysTable) is table

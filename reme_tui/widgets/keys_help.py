@@ -79,15 +79,28 @@ class KeysVisual(RichVisual):
 class KeysTable(BindingsTable):
     """Textual's table of the screen's keys, drawn through `KeysVisual`."""
 
+    shown: Hashable = None  # what the last drawn table showed
+
     def render(self) -> KeysVisual:  # type: ignore[override]  # a Visual: Textual takes it
-        return KeysVisual(self, self.render_bindings_table())
+        visual = KeysVisual(self, self.render_bindings_table())
+        self.shown = visual.shown
+        return visual
 
 
 class KeysPanel(KeyPanel):
-    """Textual's keys panel with the kept table."""
+    """Textual's keys panel with the kept table, rebuilt only when its keys change.
+
+    The stock panel rebuilds (and the screen lays out again) on every announcement of the
+    screen's bindings, one of them right after the panel mounts, with the same keys."""
 
     def compose(self) -> ComposeResult:
         yield KeysTable(shrink=True, expand=False)
+
+    async def recompose(self) -> None:
+        tables = self.query(KeysTable)
+        if tables and tables.first().shown == _shown(tables.first().render_bindings_table()):
+            return
+        await super().recompose()
 
 
 class KeysHelpPanel(HelpPanel):
