@@ -22,10 +22,11 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from reme_core import MARKDOWN_STYLES, RenderedLine
+from reme_core import RenderedLine
 from reme_tui.messages import FollowLink
 from reme_tui.text import notices
 from reme_tui.widgets.reader.anchors import find_anchor_line, parse_line_anchor
+from reme_tui.widgets.reader.markdown_styles import MarkdownStyles
 from reme_tui.widgets.reader.note_links import LinkState
 from reme_tui.widgets.reader.wrap import wrap_cuts
 from reme_tui.widgets.safe_text import drawable
@@ -63,7 +64,7 @@ class NoteView(ScrollView, can_focus=True):
         "note--link",
         "note--dangling",
         "note--link-cursor",
-    } | {f"md--{name}" for name in MARKDOWN_STYLES}
+    }  # the rendered view's `md--*` styles are `MarkdownStyles`'s
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -342,7 +343,8 @@ class NoteView(ScrollView, can_focus=True):
     def _style(self, name: str) -> Style:
         style = self._styles.get(name)
         if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name)
+            carrier = self.screen.query_one(MarkdownStyles) if name.startswith("md--") else self
+            style = self._styles[name] = carrier.get_component_rich_style(name)
         return style
 
     def render_lines(self, crop: Region) -> list[Strip]:
