@@ -273,3 +273,18 @@ async def test_a_dangling_link_outside_the_vault_is_refused_with_a_message(tmp_p
         assert not isinstance(app.screen, CreateNoteScreen)
         assert app.main.reader.path == "Home.md"
         assert any("escapes the workspace" in n.message for n in said(app))
+
+
+async def test_the_rendered_styles_follow_the_theme(tmp_path: Path) -> None:
+    """The Markdown styles live on a hidden widget beside the panes (`MarkdownStyles`, so
+    focus moves do not restyle them): a theme change still reaches the view's rows."""
+    root = write_files(tmp_path / "vault", VAULT)
+    app = RemeApp(root, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = await open_rendered(pilot, "Home.md")
+        before = view._style("md--h1")
+        assert before.color is not None and before.underline, "the heading style, resolved"
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await settle(pilot)
+        assert view._style("md--h1") != before

@@ -86,3 +86,26 @@ async def test_down_from_the_filter_lands_on_the_first_tag(
         await pilot.press("down", "enter")
         await pilot.pause()
         assert app.screen.shown is not None and app.screen.shown.tag == "project"
+
+
+async def test_the_tags_are_listed_after_the_dialog_first_drew(
+    make_tree: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    """The listing (most of a second of the GIL at 50k notes) starts once the dialog has drawn
+    its first frame, not while it draws it; the tags still come."""
+    app = RemeApp(make_tree(VAULT), watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        listing_at_first_frame: list[bool] = []
+        display = app._display  # Textual's write of a composed frame
+
+        def spied(*args: object) -> None:
+            display(*args)  # type: ignore[arg-type]
+            if isinstance(app.screen, TagsScreen) and not listing_at_first_frame:
+                listing_at_first_frame.append(any(w.group == "tags" for w in app.screen.workers))
+
+        app._display = spied  # type: ignore[method-assign]
+        await app.main.run_action("tags")
+        await settle(pilot)
+        assert listing_at_first_frame == [False]
+        assert app.screen.query_one(OptionList).option_count == 4

@@ -20,6 +20,7 @@ from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette as TextualPalette
+from textual.widgets import HelpPanel
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from reme_core import BatchReport, Committed, RemeError, Workspace
@@ -37,6 +38,7 @@ from reme_tui.text import hints, notices
 from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.files.view import FilesView
+from reme_tui.widgets.keys_help import KeysHelpPanel
 from reme_tui.widgets.outline import OutlinePane
 from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.reader.reader import Reader
@@ -272,6 +274,12 @@ class RemeApp(App[None]):
         """Textual's palette, on the backdrop drawn once (`Backdropped`)."""
         if self.use_command_palette and not TextualPalette.is_open(cast("App[object]", self)):
             self.push_screen(CommandPalette(id="--command-palette"))
+
+    def action_show_help_panel(self) -> None:
+        """Textual's keys-and-help panel, its table of keys kept between openings
+        (`KeysHelpPanel`)."""
+        if not self.screen.query(HelpPanel):
+            self.screen.mount(KeysHelpPanel())
 
     def action_open_settings(self) -> None:
         """Edit the settings file in $VISUAL/$EDITOR, then apply it."""

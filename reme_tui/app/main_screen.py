@@ -67,6 +67,7 @@ from reme_tui.text.vectors import vectors_line
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.key_footer import KeyFooter
 from reme_tui.widgets.neighbours import NeighboursPane
+from reme_tui.widgets.reader.markdown_styles import MarkdownStyles
 from reme_tui.widgets.reader.reader import Reader
 from reme_tui.widgets.search.pane import SearchPane
 from reme_tui.widgets.status import StatusBar
@@ -148,6 +149,7 @@ class MainScreen(Host):
             yield self.search_pane
             yield self.reader
             yield self.neighbours
+        yield MarkdownStyles()
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -66,7 +66,7 @@ class TagTreeScreen(TagListing):
     def on_mount(self) -> None:
         self.query_one(OptionList).display = False
         self.query_one(Tree).focus()
-        self._load()
+        self.call_after_refresh(self._load)  # after the dialog's first frame: see `_load`
 
     @on(TagListing.Loaded)
     def _loaded(self, message: TagListing.Loaded) -> None:

@@ -38,6 +38,9 @@ class TagListing(ModalScreen[str | None], Backdropped):
 
     @work(thread=True, exclusive=True, group="tags", exit_on_error=False)
     def _load(self) -> None:
+        """The tags, listed in a thread. Started once the dialog has drawn: at 50k notes the
+        listing holds the GIL for most of a second, and started on mount it halved the event
+        loop's share while the dialog drew its first frame."""
         self.post_message(self.Loaded(list_tags(self.ws)))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -77,7 +80,7 @@ class TagsScreen(TagListing):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
-        self._load()
+        self.call_after_refresh(self._load)  # after the dialog's first frame: see `_load`
 
     @on(TagListing.Loaded)
     def _loaded(self, message: TagListing.Loaded) -> None:

@@ -23,6 +23,11 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual, VisualType
 
+TINTS_KEPT = 4096  # (tint, style) blends kept between dialogs: a screen has a few hundred
+# Textual's blend of each distinct style under a tint, shared by every dialog's backdrop: a
+# dialog opened after another blends only the styles the screen beneath gained meanwhile.
+_tinted_styles: dict[tuple[Color, RichStyle | None], RichStyle] = {}
+
 
 class Backdrop(Visual):
     """The strips of a screen tinted by a colour, taken once per size."""
@@ -32,7 +37,6 @@ class Backdrop(Visual):
         self.tint = tint
         self._size: tuple[int, int | None, int, int] | None = None
         self._strips: list[Strip] = []
-        self._styles: dict[RichStyle | None, RichStyle] = {}
 
     def render_strips(
         self, width: int, height: int | None, style: Style, options: RenderOptions
@@ -48,19 +52,19 @@ class Backdrop(Visual):
         return self._strips
 
     def _tinted(self, strip: Strip) -> Strip:
-        styles = self._styles
+        styles, tint = _tinted_styles, self.tint
+        if len(styles) > TINTS_KEPT:
+            styles.clear()
         out = []
         for text, style, control in strip:
             if control:
                 out.append(Segment(text, style, control))
                 continue
-            tinted = styles.get(style)
+            tinted = styles.get((tint, style))
             if tinted is None:
                 # Textual's own blend, once per distinct style.
-                sample = next(
-                    iter(BackgroundScreen.process_segments([Segment(" ", style)], self.tint))
-                )
-                tinted = styles[style] = sample.style or RichStyle()
+                sample = next(iter(BackgroundScreen.process_segments([Segment(" ", style)], tint)))
+                tinted = styles[tint, style] = sample.style or RichStyle()
             out.append(Segment(text, tinted))
         return Strip(out, strip.cell_length)
 

@@ -17,7 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -86,6 +86,7 @@ class FilesView(ScrollView, can_focus=True):
         self._rows: Sequence[Row] = []
         self._typed: str | None = None  # keys not yet applied to the filter
         self._typing: Timer | None = None
+        self._pass: dict[str, Style] | None = None  # the styles during one `render_lines`
 
     # -- content ----------------------------------------------------------------------------
     def set_model(self, model: FilesModel | None) -> None:
@@ -135,20 +136,39 @@ class FilesView(ScrollView, can_focus=True):
         self.refresh()
 
     # -- drawing ----------------------------------------------------------------------------
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The rows in `crop`, with one look at each style for all of them (a look at the
+        widget's own walks the ancestors' styles, ~0.1 ms: per row, most of a frame)."""
+        self._pass = {}
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass = None
+
+    def _looked(self, name: str) -> Style:
+        """The widget's style ("") or a component's, looked at once per `render_lines`."""
+        kept = self._pass
+        if kept is not None and name in kept:
+            return kept[name]
+        style = self.get_component_rich_style(name) if name else self.rich_style
+        if kept is not None:
+            kept[name] = style
+        return style
+
     def render_line(self, y: int) -> Strip:
         index = int(self.scroll_y) + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._looked("")
         if not 0 <= index < len(self._rows):
             return Strip([Segment(" " * width, base)], width)
         row = self._rows[index]
         style = base
         if row.folder:
-            style += self.get_component_rich_style("files--folder")
+            style += self._looked("files--folder")
         elif row.path == self.open_path:
-            style += self.get_component_rich_style("files--open-note")
+            style += self._looked("files--open-note")
         if index == self.cursor:
-            cursor = self.get_component_rich_style("files--cursor")
+            cursor = self._looked("files--cursor")
             style += cursor if self.has_focus else Style(reverse=False, bgcolor=cursor.bgcolor)
         indent = "  " * row.depth
         marker = (OPEN if row.expanded else CLOSED) if row.folder else "  "
@@ -158,7 +178,7 @@ class FilesView(ScrollView, can_focus=True):
         pad = " " * max(0, room - cell_len(name))
         segments = [Segment(indent + marker + name + pad, style)]
         if count:
-            segments.append(Segment(count, style + self.get_component_rich_style("files--count")))
+            segments.append(Segment(count, style + self._looked("files--count")))
         return Strip(segments, width).crop(0, width)
 
     def on_resize(self, event: events.Resize) -> None:
