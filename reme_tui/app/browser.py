@@ -38,7 +38,6 @@ from reme_tui.text import hints, notices
 from reme_tui.widgets.backdrop import Backdropped
 from reme_tui.widgets.files.pane import FilesPane
 from reme_tui.widgets.files.view import FilesView
-from reme_tui.widgets.keys_help import KeysHelpPanel
 from reme_tui.widgets.outline import OutlinePane
 from reme_tui.widgets.reader.note_view import NoteView
 from reme_tui.widgets.reader.reader import Reader
@@ -277,9 +276,14 @@ class RemeApp(App[None]):
 
     def action_show_help_panel(self) -> None:
         """Textual's keys-and-help panel, its table of keys kept between openings
-        (`KeysHelpPanel`)."""
+        (`KeysHelpPanel`; Textual's own where a later Textual moved what that one builds on)."""
         if not self.screen.query(HelpPanel):
-            self.screen.mount(KeysHelpPanel())
+            try:
+                from reme_tui.widgets.keys_help import KeysHelpPanel
+            except ImportError:
+                self.screen.mount(HelpPanel())
+            else:
+                self.screen.mount(KeysHelpPanel())
 
     def action_open_settings(self) -> None:
         """Edit the settings file in $VISUAL/$EDITOR, then apply it."""

@@ -10,8 +10,6 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from textual._styles_cache import StylesCache
-
 
 def unpin_styles_caches() -> bool:
     """Stop Textual's colour cache from keeping dead widgets' rendered lines alive.
@@ -23,6 +21,10 @@ def unpin_styles_caches() -> bool:
     small sizes, and memory that only grows. The answer depends on the two colours alone, so
     they alone are the key here. Returns whether the fix was applied (now or before).
     """
+    try:
+        from textual._styles_cache import StylesCache
+    except ImportError:  # a Textual that moved its private module: nothing to fix there
+        return False
     cached = StylesCache.__dict__.get("get_inner_outer")
     if getattr(cached, "_reme_unpinned", False):
         return True
@@ -36,7 +38,7 @@ def unpin_styles_caches() -> bool:
     def by_colours(base_background: Any, background: Any) -> Any:
         return original(None, base_background, background)
 
-    def get_inner_outer(self: StylesCache, base_background: Any, background: Any) -> Any:
+    def get_inner_outer(self: Any, base_background: Any, background: Any) -> Any:
         return by_colours(base_background, background)
 
     get_inner_outer._reme_unpinned = True  # type: ignore[attr-defined]
