@@ -178,7 +178,7 @@ def _end(pool: ProcessPoolExecutor) -> None:
 
     The executor's own clean-up can miss one: on Python 3.11 a worker spawned for a submit
     while the pool breaks escapes `terminate_broken` (3.12 holds the shutdown lock there), and
-    the interpreter's exit then waits for it forever (1 run in 12 of a dying pool at load 5).
+    the interpreter's exit then waits for it forever (2 runs in 48 of a dying pool at load 5).
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
