@@ -242,6 +242,17 @@ async def test_keys_arriving_in_one_burst_are_kept(indexed_demo: Path) -> None:
         assert [type(s) for s in app.screen_stack[1:]] == [SwitcherPalette]
 
 
+async def opened_switcher(pilot: Pilot) -> tuple[SwitcherPalette, NoteSwitcher]:
+    """The switcher opened from the reader (`o`), with its notes provider."""
+    app = pilot.app
+    await settle(pilot)
+    app.query_one("#note").focus()
+    await pilot.press("o")
+    palette = app.screen
+    assert isinstance(palette, SwitcherPalette)
+    return palette, next(p for p in palette._providers if isinstance(p, NoteSwitcher))
+
+
 async def test_a_search_cancelled_as_the_notes_arrive_does_not_lose_them(
     indexed_demo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -261,12 +272,7 @@ async def test_a_search_cancelled_as_the_notes_arrive_does_not_lose_them(
     monkeypatch.setattr(SwitcherPalette, "__init__", held_reads)
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        app.query_one("#note").focus()
-        await pilot.press("o")
-        palette = app.screen
-        assert isinstance(palette, SwitcherPalette)
-        provider = next(p for p in palette._providers if isinstance(p, NoteSwitcher))
+        palette, provider = await opened_switcher(pilot)
         await until(pilot, lambda: provider._reading is not None)
         palette._cancel_gather_commands()  # the palette's own search gives up meanwhile
         await until(pilot, lambda: not gathering(app))
@@ -300,12 +306,7 @@ async def test_a_search_that_finds_the_read_ended_but_not_yet_adopted_answers(
     turns that spin into a failure instead of a hung test."""
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        app.query_one("#note").focus()
-        await pilot.press("o")
-        palette = app.screen
-        assert isinstance(palette, SwitcherPalette)
-        provider = next(p for p in palette._providers if isinstance(p, NoteSwitcher))
+        _, provider = await opened_switcher(pilot)
         await wait_until(
             pilot, lambda: provider._reading is None and provider._epoch >= 0, "the first read"
         )
