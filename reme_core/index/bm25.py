@@ -5,7 +5,7 @@ passes for many, a MaxScore-style shortcut when selective and common terms are m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -218,13 +218,7 @@ class BM25Index(PostingLists):
                 for doc, score in scores.items()
                 if score > 0 and (live is None or live[doc]) and (mask is None or mask[doc])
             }
-        ranked = sorted(scores)  # doc ids ascending, then (a stable sort) by score descending
-        ranked.sort(key=scores.__getitem__, reverse=True)
-        del ranked[k:]
-        return (
-            np.array(ranked, dtype=np.int64),
-            np.array([scores[doc] for doc in ranked], dtype=np.float64),
-        )
+        return top_k_of(scores, k)
 
     def score(self, query_term_ids: Sequence[int], docs: Sequence[int]) -> np.ndarray:
         """BM25 scores of the given docs (0 for tombstoned ones or no matching term)."""
@@ -253,6 +247,18 @@ class BM25Index(PostingLists):
         live[live] = self._live[doc_ids[live]]
         found &= live
         return [[t for t, hit in zip(terms, col, strict=True) if hit] for col in found.T.tolist()]
+
+
+def top_k_of(scores: Mapping[int, float], k: int) -> tuple[np.ndarray, np.ndarray]:
+    """`top_k` of scores kept in a dict (a few hundred at most, where numpy's fixed cost per
+    call would be most of the work): the same order, by score descending, then doc id."""
+    ranked = sorted(scores)  # doc ids ascending, then (a stable sort) by score descending
+    ranked.sort(key=scores.__getitem__, reverse=True)
+    del ranked[max(k, 0) :]
+    return (
+        np.array(ranked, dtype=np.int64),
+        np.array([scores[doc] for doc in ranked], dtype=np.float64),
+    )
 
 
 def top_k(docs: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from reme_core.index.bm25 import top_k_of
 from reme_core.index.name_field import NAMES, PROPERTIES
 from reme_core.query.chunk_check import ChunkCheck
 from reme_core.query.expansion import expand_many
@@ -370,10 +371,8 @@ def _with_fields(
                 part[doc] = added = weight * score
                 total[doc] = total.get(doc, 0.0) + added
         parts.append(part)
-    order = sorted(total)  # doc ids ascending, then (a stable sort) by score descending
-    order.sort(key=total.__getitem__, reverse=True)
-    out_scores = np.array([total[doc] for doc in order], dtype=np.float64)
-    return np.array(order, dtype=np.int64), out_scores, parts[0], parts[1]
+    out_docs, out_scores = top_k_of(total, len(total))
+    return out_docs, out_scores, parts[0], parts[1]
 
 
 def prefix_term_ids(index: MemoryIndex, tokenizer: Tokenizer, query: str) -> list[int]:
