@@ -21,7 +21,8 @@ def _table_text(app: RemeApp) -> str:
     return "\n".join(strip.text for strip in table.render_lines(table.size.region))
 
 
-async def _opened(pilot: Pilot) -> RemeApp:
+async def _help_shown(pilot: Pilot) -> RemeApp:
+    """A note open in the reader, which has the focus, and the help panel shown."""
     app = pilot.app
     assert isinstance(app, RemeApp)
     await settle(pilot)
@@ -29,15 +30,15 @@ async def _opened(pilot: Pilot) -> RemeApp:
     await settle(pilot)
     app.main.focus_reader()
     await pilot.pause()
+    app.action_show_help_panel()
+    await settle(pilot)
     return app
 
 
 async def test_a_second_opening_draws_no_table(indexed_demo: Path) -> None:
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await _opened(pilot)
-        app.action_show_help_panel()
-        await settle(pilot)
+        await _help_shown(pilot)
         assert app.screen.query(HelpPanel)
         assert "Follow" in _table_text(app)  # the reader's keys
         kept = dict(keys_help._drawn)
@@ -54,9 +55,7 @@ async def test_the_table_follows_the_focus(indexed_demo: Path) -> None:
     """The kept lines are the shown keys': another pane's keys show when it takes the focus."""
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await _opened(pilot)
-        app.action_show_help_panel()
-        await settle(pilot)
+        await _help_shown(pilot)
         assert "Follow" in _table_text(app)
         app.main.search_pane.query_one("#query").focus()
         await until(pilot, lambda: "Follow" not in _table_text(app), "the search box's keys")
@@ -67,9 +66,7 @@ async def test_the_same_keys_announced_again_rebuild_nothing(indexed_demo: Path)
     (the stock panel rebuilt it, and the screen laid out again)."""
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await _opened(pilot)
-        app.action_show_help_panel()
-        await settle(pilot)
+        await _help_shown(pilot)
         table = app.screen.query_one(KeysTable)
         app.screen.refresh_bindings()
         await settle(pilot)
