@@ -6,6 +6,7 @@ makes the pool start whatever the machine's core count.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
+from reme_core.parse.pool_worker import NICENESS
 from tests.helpers import REME_TUI
 from tests.real_vault import N_NOTES, kill_all, tagged_pids, wait_until, write_vault
 
@@ -260,6 +262,37 @@ def test_killing_a_rebuild_leaves_no_process_and_no_copy(slow_vault: Path, sig) 
     assert len(ws.files()) == N_NOTES
     ws.close()
     assert not list(_state(vault).glob("index.sqlite.rebuild-*"))
+
+
+def test_pool_workers_parse_at_a_lower_priority_than_their_host(slow_vault: Path) -> None:
+    """A rebuild's parsing is background work: its workers yield the cores to a browser's keys
+    or an agent's search (the host, committing what they parse, keeps its own priority)."""
+    tag = f"nice-{os.getpid()}-{time.monotonic_ns()}"
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    proc = subprocess.Popen(
+        [*REME_TUI, "--reindex", str(slow_vault)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_env(tag),
+    )
+    niced: set[int] = set()
+
+    def look() -> bool:
+        for pid in tagged_pids(tag):
+            with contextlib.suppress(OSError):
+                if os.getpriority(os.PRIO_PROCESS, pid) == mine + NICENESS:
+                    niced.add(pid)
+        return bool(niced) or proc.poll() is not None
+
+    try:
+        wait_until(look, 120, "a parse worker or the end of the rebuild")
+        assert niced, "no worker of the rebuild ran at a lower priority"
+        assert proc.pid not in niced  # the host keeps its priority
+        assert proc.wait(120) == 0
+    finally:
+        kill_all(tagged_pids(tag))
+        if proc.poll() is None:
+            proc.kill()
 
 
 OPEN_ONE = """\

@@ -1,5 +1,5 @@
 """What runs in each parse-pool process before its first batch: no ties to the host's output,
-and no life of its own after the host's.
+no life of its own after the host's, and a lower priority than anyone's foreground work.
 
 A worker outliving its host (killed with SIGKILL, SIGTERM or SIGHUP) would hold its memory
 and any pipe the host wrote to (a ``reme-tui --reindex | tee`` would never end); the pool's
@@ -18,11 +18,18 @@ from reme_core.parse import parsing  # noqa: F401  (the parsing stack, loaded be
 from reme_core.processes import pid_alive
 
 _POLL_SECONDS = 0.5
+# Parsing is background work: a browser's keys, an agent's search or another program should
+# not wait behind it. Added to the host's niceness; on an idle machine the pool still has
+# every core, so a rebuild takes as long as before.
+NICENESS = 10
 
 
 def start_worker(host_pid: int) -> None:
-    """The pool's initializer: detach from the host's terminal or pipes, then watch it."""
+    """The pool's initializer: detach from the host's terminal or pipes, lower the worker's
+    priority, then watch the host."""
     detach_stdio()
+    with contextlib.suppress(AttributeError, OSError):  # no `nice` on this platform
+        os.nice(NICENESS)
     threading.Thread(
         target=_exit_with, args=(host_pid,), name="reme-host-watch", daemon=True
     ).start()
