@@ -356,6 +356,41 @@ async def test_app_new_note_is_created_opened_and_searchable(indexed_demo: Path)
         assert [h.path for h in app.main.search_pane.hits] == ["digest/wiki/zz-graph-notes.md"]
 
 
+async def test_the_kept_new_note_dialog_opens_fresh_each_time(indexed_demo: Path) -> None:
+    """The browser keeps one new-note dialog between openings: each opening starts in the
+    open note's folder with empty fields, no word of the last one, and the screen beneath as
+    it is now; what it creates is opened like any new note."""
+    app = RemeApp(indexed_demo, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, "digest/wiki/rrf.md")
+        await pilot.press("n")
+        await settle(pilot)
+        first = app.screen
+        assert isinstance(first, NewNoteScreen)
+        first_backdrop = first._backdrop
+        await pilot.press("ctrl+u", *"digest/wiki/bm25.md", "enter", *"Typed", "enter", "enter")
+        await settle(pilot)
+        assert "already exists" in preview(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        await open_note(pilot, NOTE)
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.screen is first  # kept, not composed again
+        assert first._backdrop is not first_backdrop  # taken again over the note now open
+        values = [
+            app.screen.query_one(f"#{i}", Input).value for i in ("path", "name", "description")
+        ]
+        assert values == ["daily/2026-06-15/", "", ""]
+        assert preview(app) == ""
+        assert app.screen.focused is app.screen.query_one("#path", Input)
+        await pilot.press(*"fresh.md", "enter", *"Quokka", "enter", *"kept", "enter")
+        await settle(pilot)
+        assert (indexed_demo / "daily/2026-06-15/fresh.md").exists()
+        assert app.main.reader.path == "daily/2026-06-15/fresh.md"
+        assert not (indexed_demo / "digest/wiki/bm25.md").read_text().count("Typed")
+
+
 async def test_file_keys_type_into_the_search_box(indexed_demo: Path) -> None:
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:

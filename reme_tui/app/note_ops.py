@@ -40,6 +40,7 @@ class NoteOps:
 
     def __init__(self, screen: Host) -> None:
         self.screen = screen
+        self._new_note: NewNoteScreen | None = None  # installed, `reopen`ed for each new note
 
     def _open_note_path(self) -> str:
         """The open note's path, or "" after telling the user to open one."""
@@ -128,7 +129,7 @@ class NoteOps:
         )
         if len(templates) <= 1:
             template = templates[0] if templates else ""
-            self.screen.app.push_screen(NewNoteScreen(ws, folder, template), self.created)
+            self.screen.app.push_screen(self._new_note_dialog(ws, folder, template), self.created)
             return
         rows: list[tuple[str | Text, str | None]] = [("Blank note", "")]
         rows += [(t, t) for t in templates]
@@ -136,11 +137,25 @@ class NoteOps:
 
         def chosen(template: str | None) -> None:
             if template is not None:
-                screen = NewNoteScreen(ws, where, template)
+                screen = self._new_note_dialog(ws, where, template)
                 self.screen.app.push_screen(screen, self.created)
 
         hint = hints.templates_hint(len(templates))
         self.screen.app.push_screen(PickScreen(hints.NEW_FROM_TEMPLATE, rows, hint), chosen)
+
+    def _new_note_dialog(self, ws: Workspace, folder: str, template: str) -> NewNoteScreen:
+        """The new-note dialog kept between openings, ready for this note (a new one for
+        another workspace: the kept one is then let go)."""
+        app, kept = self.screen.app, self._new_note
+        if kept is not None and kept.ws is ws:
+            kept.reopen(folder, template)
+            return kept
+        if kept is not None and kept not in app.screen_stack:
+            app.uninstall_screen(kept)
+            kept.remove()
+        self._new_note = NewNoteScreen(ws, folder, template)
+        app.install_screen(self._new_note, f"new-note-{id(self._new_note)}")
+        return self._new_note
 
     def created(self, path: str | None) -> None:
         """A note was made here (the New-note dialog, a dangling link's): open it."""

@@ -266,7 +266,10 @@ class DeleteScreen(FileOpScreen[DeleteReport]):
 class NewNoteScreen(FileOpScreen[str]):
     """Create a note (in the given folder by default), from a vault template when one is
     given. Its frontmatter follows the workspace's rule (`Workspace.create`): ReMe's name and
-    description in memory mode; in a vault only the fields typed here."""
+    description in memory mode; in a vault only the fields typed here.
+
+    The browser keeps one and `reopen`s it for each new note: composing and styling it anew
+    was most of the time the dialog took to appear (64 vs 25 ms at 50k notes, idle)."""
 
     def __init__(self, ws: Workspace, folder: str = "", template: str = "") -> None:
         super().__init__(ws)
@@ -274,18 +277,12 @@ class NewNoteScreen(FileOpScreen[str]):
         self.template = template
 
     def compose(self) -> ComposeResult:
-        start = f"{self.folder.strip('/')}/" if self.folder.strip("/") else ""
-        vault = self.ws.mode == "vault"
-        optional = hints.VAULT_NAME_OPTIONAL if vault else ""
+        optional = hints.VAULT_NAME_OPTIONAL if self.ws.mode == "vault" else ""
         with Vertical():
             yield Label("New note", classes="title")
-            if self.template:
-                yield Label(Text(f"From template {self.template}"), id="new-template")
+            yield Label("", id="new-template")
             yield Input(
-                value=start,
-                placeholder="path, e.g. digest/wiki/topic.md",
-                select_on_focus=False,
-                id="path",
+                placeholder="path, e.g. digest/wiki/topic.md", select_on_focus=False, id="path"
             )
             yield Input(placeholder=f"name{optional}", id="name")
             yield Input(placeholder="description: one line on what it holds", id="description")
@@ -295,7 +292,29 @@ class NewNoteScreen(FileOpScreen[str]):
                 yield Button("Create", variant="primary", id="create")
 
     def on_mount(self) -> None:
-        self.query_one("#path", Input).focus()
+        self._fill()
+
+    def reopen(self, folder: str, template: str = "") -> None:
+        """Ready the kept dialog for another note: empty fields, the path starting in
+        ``folder``, and no word of the last opening (its preview, a create still running)."""
+        self.workers.cancel_group(self, "create")
+        self.folder, self.template = folder, template
+        self.retake_backdrop()
+        if self.is_mounted:
+            self._fill()
+
+    def _fill(self) -> None:
+        start = f"{self.folder.strip('/')}/" if self.folder.strip("/") else ""
+        template = self.query_one("#new-template", Label)
+        template.update(Text(f"From template {self.template}"))
+        template.display = bool(self.template)
+        path = self.query_one("#path", Input)
+        path.value = start
+        path.cursor_position = len(start)
+        self.query_one("#name", Input).value = ""
+        self.query_one("#description", Input).value = ""
+        self.show("")
+        path.focus()
 
     @on(Input.Submitted, "#path")
     @on(Input.Submitted, "#name")

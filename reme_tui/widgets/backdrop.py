@@ -91,3 +91,8 @@ class Backdropped(Screen[Any]):
         if self._backdrop is None or self._backdrop.below is not below:
             self._backdrop = Backdrop(below, background)
         return self._backdrop
+
+    def retake_backdrop(self) -> None:
+        """Take the screen beneath again at the next frame: a dialog kept between openings
+        opens over what the screen shows now."""
+        self._backdrop = None
