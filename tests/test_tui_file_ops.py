@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.screen import Screen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from reme_core import DeleteReport, MoveReport, Workspace
 from reme_tui.app.browser import RemeApp
@@ -203,6 +203,44 @@ async def test_app_rename_rewrites_inbound_links_and_follows_the_note(indexed_de
         assert str(app.query_one("#reader-header", Static).render()).startswith(dst)
         assert sorted(n.path for n in app.main.neighbours.data.inlinks) == inlinks
         assert any(n.title == "Moved" for n in said(app))
+
+
+async def test_the_kept_rename_dialog_opens_on_the_note_now_open(indexed_demo: Path) -> None:
+    """The rename dialog is kept between openings too: opened on another note it names that
+    note, starts from its path with links rewritten, and a preview worked out for the last
+    opening never lands in this one."""
+    app = RemeApp(indexed_demo, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_note(pilot, "digest/wiki/rrf.md")
+        await pilot.press("r")
+        await settle(pilot)
+        first = app.screen
+        assert isinstance(first, MoveScreen)
+        await pilot.press("space")  # the focus is on the path: a space typed, then its preview
+        first.query_one("#rewrite", Checkbox).value = False
+        await settle(pilot)
+        last_opening = first.opening
+        await pilot.press("escape")
+        await settle(pilot)
+        await open_note(pilot, NOTE)
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.screen is first
+        assert str(first.query_one("#move-title", Label).render()) == f"Move or rename {NOTE}"
+        assert first.query_one("#dst", Input).value == NOTE
+        assert first.query_one("#rewrite", Checkbox).value is True
+        assert preview(app) == "Type the new path."
+        first.say(last_opening, "a preview of the last opening")
+        await settle(pilot)
+        assert preview(app) == "Type the new path."
+        dst = "digest/wiki/kept-rename.md"
+        first.query_one("#dst", Input).value = dst
+        await settle(pilot)
+        assert f"-> [[{dst}" in preview(app)  # this note's links, rewritten to go along
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not (indexed_demo / NOTE).exists() and (indexed_demo / dst).exists()
+        assert app.main.reader.path == dst
 
 
 async def test_a_long_rename_preview_scrolls_and_keeps_the_buttons_on_a_24_row_screen(

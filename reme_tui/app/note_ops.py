@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from functools import partial
+from typing import Any, TypeVar
 
 from rich.text import Text
 
@@ -27,12 +28,14 @@ from reme_core import (
 from reme_tui.app.host import Host
 from reme_tui.messages import NoteCreated, Undone
 from reme_tui.screens.create_note import CreateNoteScreen
-from reme_tui.screens.file_ops import DeleteScreen, MoveScreen, NewNoteScreen
+from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen, MoveScreen, NewNoteScreen
 from reme_tui.screens.pick_list import PickScreen
 from reme_tui.services import create_note, new_note_path
 from reme_tui.text import hints, notices
 from reme_tui.text.reports import deleted_toast, moved_toast, undone_toast
 from reme_tui.widgets.reader.note_links import LinkState
+
+Kept = TypeVar("Kept", NewNoteScreen, MoveScreen)  # the dialogs kept between openings
 
 
 class NoteOps:
@@ -40,7 +43,7 @@ class NoteOps:
 
     def __init__(self, screen: Host) -> None:
         self.screen = screen
-        self._new_note: NewNoteScreen | None = None  # installed, `reopen`ed for each new note
+        self._dialogs: dict[type[FileOpScreen[Any]], FileOpScreen[Any]] = {}  # kept, `reopen`ed
 
     def _open_note_path(self) -> str:
         """The open note's path, or "" after telling the user to open one."""
@@ -62,7 +65,12 @@ class NoteOps:
         will rewrite."""
         path, ws = path or self._open_note_path(), self.screen.ws
         if path and ws is not None:
-            self.screen.app.push_screen(MoveScreen(ws, path), self._moved)
+            kept = self._kept(MoveScreen, ws)
+            if kept is None:
+                kept = self._keep(MoveScreen(ws, path))
+            else:
+                kept.reopen(path)
+            self.screen.app.push_screen(kept, self._moved)
 
     def _moved(self, report: MoveReport | None) -> None:
         if report is None:
@@ -144,18 +152,29 @@ class NoteOps:
         self.screen.app.push_screen(PickScreen(hints.NEW_FROM_TEMPLATE, rows, hint), chosen)
 
     def _new_note_dialog(self, ws: Workspace, folder: str, template: str) -> NewNoteScreen:
-        """The new-note dialog kept between openings, ready for this note (a new one for
-        another workspace: the kept one is then let go)."""
-        app, kept = self.screen.app, self._new_note
-        if kept is not None and kept.ws is ws:
-            kept.reopen(folder, template)
+        """The new-note dialog kept between openings, ready for this note."""
+        kept = self._kept(NewNoteScreen, ws)
+        if kept is None:
+            return self._keep(NewNoteScreen(ws, folder, template))
+        kept.reopen(folder, template)
+        return kept
+
+    def _kept(self, kind: type[Kept], ws: Workspace) -> Kept | None:
+        """The kept dialog of this kind for ``ws`` (composing one anew was most of the time
+        it took to appear); one kept for another workspace is let go."""
+        kept = self._dialogs.get(kind)
+        if isinstance(kept, kind) and kept.ws is ws:
             return kept
+        app = self.screen.app
         if kept is not None and kept not in app.screen_stack:
             app.uninstall_screen(kept)
             kept.remove()
-        self._new_note = NewNoteScreen(ws, folder, template)
-        app.install_screen(self._new_note, f"new-note-{id(self._new_note)}")
-        return self._new_note
+        return None
+
+    def _keep(self, dialog: Kept) -> Kept:
+        self._dialogs[type(dialog)] = dialog
+        self.screen.app.install_screen(dialog, f"kept-{type(dialog).__name__}-{id(dialog)}")
+        return dialog
 
     def created(self, path: str | None) -> None:
         """A note was made here (the New-note dialog, a dangling link's): open it."""

@@ -87,6 +87,18 @@ class FileOpScreen(ModalScreen[ResultT | None], Backdropped, Generic[ResultT]):
     def __init__(self, ws: Workspace) -> None:
         super().__init__()
         self.ws = ws
+        self.opening = 0  # counts `begin_again`: a worker's words from an earlier one are dropped
+
+    def begin_again(self) -> None:
+        """A dialog kept between openings opens again: the last opening's workers and their
+        words end here, and the screen beneath is taken as it is now."""
+        self.opening += 1
+        self.workers.cancel_node(self)
+        self.retake_backdrop()
+
+    def say(self, opening: int, text: str, error: bool = False) -> None:
+        """A worker's text for the preview, from the opening that started it."""
+        self.post_message(self.Preview(text, error, opening))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -118,10 +130,12 @@ class FileOpScreen(ModalScreen[ResultT | None], Backdropped, Generic[ResultT]):
 
         text: str
         error: bool = False
+        opening: int = 0
 
     @on(Preview)
     def _preview(self, message: Preview) -> None:
-        self.show(message.text, message.error)
+        if message.opening == self.opening:
+            self.show(message.text, message.error)
 
     def show(self, text: str, error: bool = False) -> None:
         """Put plain text (link text holds brackets, so never markup) in the preview."""
@@ -144,13 +158,8 @@ class MoveScreen(FileOpScreen[MoveReport]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(hints.move_title(self.src)), classes="title")
-            yield Input(
-                value=self.src,
-                placeholder="new workspace-relative path",
-                select_on_focus=False,
-                id="dst",
-            )
+            yield Label("", classes="title", id="move-title")
+            yield Input(placeholder="new workspace-relative path", select_on_focus=False, id="dst")
             yield Checkbox(hints.REWRITE_LINKS, value=True, id="rewrite")
             yield PreviewPane("", id="move-preview")
             with Horizontal():
@@ -158,7 +167,23 @@ class MoveScreen(FileOpScreen[MoveReport]):
                 yield Button("Move", variant="primary", id="move")
 
     def on_mount(self) -> None:
-        self.query_one("#dst", Input).focus()
+        self._fill()
+
+    def reopen(self, src: str) -> None:
+        """Ready the kept dialog for moving ``src``."""
+        self.begin_again()
+        self.src, self._warned = src, ""
+        if self.is_mounted:
+            self._fill()
+
+    def _fill(self) -> None:
+        self.query_one("#move-title", Label).update(Text(hints.move_title(self.src)))
+        dst = self.query_one("#dst", Input)
+        with self.prevent(Input.Changed, Checkbox.Changed):
+            dst.value = self.src
+            dst.cursor_position = len(self.src)
+            self.query_one("#rewrite", Checkbox).value = True
+        dst.focus()
         self.refresh_preview()
 
     @on(Input.Changed, "#dst")
@@ -168,16 +193,16 @@ class MoveScreen(FileOpScreen[MoveReport]):
         if not dst or dst == self.src:
             self.show(hints.TYPE_NEW_PATH)
             return
-        self._dry_run(dst, self.query_one("#rewrite", Checkbox).value)
+        self._dry_run(self.src, dst, self.query_one("#rewrite", Checkbox).value, self.opening)
 
     @work(thread=True, exclusive=True, group="move-preview", exit_on_error=False)
-    def _dry_run(self, dst: str, rewrite: bool) -> None:
+    def _dry_run(self, src: str, dst: str, rewrite: bool, opening: int) -> None:
         try:
-            report = self.ws.move(self.src, dst, rewrite_links=rewrite, dry_run=True)
+            report = self.ws.move(src, dst, rewrite_links=rewrite, dry_run=True)
         except RemeError as exc:
-            self.post_message(self.Preview(str(exc), True))
+            self.say(opening, str(exc), True)
             return
-        self.post_message(self.Preview("\n".join(move_preview(report))))
+        self.say(opening, "\n".join(move_preview(report)))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
@@ -192,14 +217,14 @@ class MoveScreen(FileOpScreen[MoveReport]):
             self._warned = dst
             self.show("\n".join([*warnings, hints.MOVE_ANYWAY]), True)
             return
-        self._move(dst, self.query_one(Checkbox).value)
+        self._move(self.src, dst, self.query_one(Checkbox).value, self.opening)
 
     @work(thread=True, exclusive=True, group="move", exit_on_error=False)
-    def _move(self, dst: str, rewrite: bool) -> MoveReport | None:
+    def _move(self, src: str, dst: str, rewrite: bool, opening: int) -> MoveReport | None:
         try:
-            return self.ws.move(self.src, dst, rewrite_links=rewrite)
+            return self.ws.move(src, dst, rewrite_links=rewrite)
         except RemeError as exc:
-            self.post_message(self.Preview(str(exc), True))
+            self.say(opening, str(exc), True)
             return None
 
 
@@ -297,9 +322,8 @@ class NewNoteScreen(FileOpScreen[str]):
     def reopen(self, folder: str, template: str = "") -> None:
         """Ready the kept dialog for another note: empty fields, the path starting in
         ``folder``, and no word of the last opening (its preview, a create still running)."""
-        self.workers.cancel_group(self, "create")
+        self.begin_again()
         self.folder, self.template = folder, template
-        self.retake_backdrop()
         if self.is_mounted:
             self._fill()
 
@@ -331,14 +355,14 @@ class NewNoteScreen(FileOpScreen[str]):
         path, name, description = (
             self.query_one(f"#{i}", Input).value.strip() for i in ("path", "name", "description")
         )
-        self._create(path, name, description)
+        self._create(path, name, description, self.template, self.opening)
 
     @work(thread=True, exclusive=True, group="create", exit_on_error=False)
-    def _create(self, path: str, name: str, description: str) -> str | None:
+    def _create(
+        self, path: str, name: str, description: str, template: str, opening: int
+    ) -> str | None:
         try:
-            return create_note(
-                self.ws, path, name, description, heading=True, template=self.template
-            )
+            return create_note(self.ws, path, name, description, heading=True, template=template)
         except RemeError as exc:
-            self.post_message(self.Preview(str(exc), True))
+            self.say(opening, str(exc), True)
             return None
