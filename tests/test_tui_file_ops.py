@@ -12,7 +12,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from textual.app import App
@@ -179,6 +179,18 @@ async def open_note(pilot: Any, path: str) -> None:
     pilot.app.main.focus_reader()
 
 
+Dialog = TypeVar("Dialog", bound=FileOpScreen[Any])
+
+
+async def dialog_on_a_note(pilot: Any, key: str, kind: type[Dialog]) -> Dialog:
+    """The dialog `key` opens on a note of the demo (the one the browser then keeps)."""
+    await open_note(pilot, "digest/wiki/rrf.md")
+    await pilot.press(key)
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, kind)
+    return pilot.app.screen
+
+
 async def test_app_rename_rewrites_inbound_links_and_follows_the_note(indexed_demo: Path) -> None:
     dst = "digest/wiki/retrieval-regression.md"
     app = RemeApp(indexed_demo, watch=False)
@@ -211,11 +223,7 @@ async def test_the_kept_rename_dialog_opens_on_the_note_now_open(indexed_demo: P
     opening never lands in this one."""
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_note(pilot, "digest/wiki/rrf.md")
-        await pilot.press("r")
-        await settle(pilot)
-        first = app.screen
-        assert isinstance(first, MoveScreen)
+        first = await dialog_on_a_note(pilot, "r", MoveScreen)
         await pilot.press("space")  # the focus is on the path: a space typed, then its preview
         first.query_one("#rewrite", Checkbox).value = False
         await settle(pilot)
@@ -400,11 +408,7 @@ async def test_the_kept_new_note_dialog_opens_fresh_each_time(indexed_demo: Path
     it is now; what it creates is opened like any new note."""
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_note(pilot, "digest/wiki/rrf.md")
-        await pilot.press("n")
-        await settle(pilot)
-        first = app.screen
-        assert isinstance(first, NewNoteScreen)
+        first = await dialog_on_a_note(pilot, "n", NewNoteScreen)
         first_backdrop = first._backdrop
         await pilot.press("ctrl+u", *"digest/wiki/bm25.md", "enter", *"Typed", "enter", "enter")
         await settle(pilot)
