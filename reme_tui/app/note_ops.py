@@ -161,15 +161,9 @@ class NoteOps:
 
     def _kept(self, kind: type[Kept], ws: Workspace) -> Kept | None:
         """The kept dialog of this kind for ``ws`` (composing one anew was most of the time
-        it took to appear); one kept for another workspace is let go."""
+        it took to appear); the app opens its workspace once, so one is kept per kind."""
         kept = self._dialogs.get(kind)
-        if isinstance(kept, kind) and kept.ws is ws:
-            return kept
-        app = self.screen.app
-        if kept is not None and kept not in app.screen_stack:
-            app.uninstall_screen(kept)
-            kept.remove()
-        return None
+        return kept if isinstance(kept, kind) and kept.ws is ws else None
 
     def _keep(self, dialog: Kept) -> Kept:
         self._dialogs[type(dialog)] = dialog
