@@ -224,8 +224,8 @@ async def test_the_kept_rename_dialog_opens_on_the_note_now_open(indexed_demo: P
     app = RemeApp(indexed_demo, watch=False)
     async with app.run_test(size=(140, 40)) as pilot:
         first = await dialog_on_a_note(pilot, "r", MoveScreen)
-        await pilot.press("space")  # the focus is on the path: a space typed, then its preview
-        first.query_one("#rewrite", Checkbox).value = False
+        await pilot.press("space")  # the path and the checkbox changed: the next opening
+        first.query_one("#rewrite", Checkbox).value = False  # must start them afresh
         await settle(pilot)
         last_opening = first.opening
         await pilot.press("escape")
@@ -430,7 +430,7 @@ async def test_the_kept_new_note_dialog_opens_fresh_each_time(indexed_demo: Path
         await settle(pilot)
         assert (indexed_demo / "daily/2026-06-15/fresh.md").exists()
         assert app.main.reader.path == "daily/2026-06-15/fresh.md"
-        assert not (indexed_demo / "digest/wiki/bm25.md").read_text().count("Typed")
+        assert "Typed" not in (indexed_demo / "digest/wiki/bm25.md").read_text()
 
 
 async def test_file_keys_type_into_the_search_box(indexed_demo: Path) -> None:
