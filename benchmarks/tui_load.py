@@ -17,7 +17,9 @@ commonest places: what blocked it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
+import json
 import os
 import shutil
 import signal
@@ -428,14 +430,37 @@ async def _run(
     return idle, busy, load
 
 
-def tui_load(ctx: Context, *, stalls: bool = False, profile: Path | None = None) -> Result:
-    """Key -> painted for each dialog, a typed key and list moves, idle and under load (each
-    dialog opened once before, unmeasured: its first opening imports and styles it)."""
-    res = Result("tui_load")
+def tui_load(ctx: Context) -> Result:
+    """The scenario as `python -m benchmarks` runs it: in a process of its own, as the browser
+    is one. Run after `job` in the runner's process, the app's figures came out 1.5x those of
+    a process of its own (2026-12-03, RESULTS.md)."""
     if ctx.n_files < MIN_FILES:
-        res.status = "skipped"
-        res.notes.append(f"fewer than {MIN_FILES:,} notes: nothing to load the app with")
-        return res
+        return _too_small()
+    argv = [sys.executable, "-m", "benchmarks.tui_load", "--files", str(ctx.n_files)]
+    argv += ["--seed", str(ctx.seed), "--runs", str(ctx.runs), "--scratch", str(ctx.scratch)]
+    argv += ["--json", *(["--quick"] if ctx.quick else [])]
+    here = Path(__file__).resolve().parent.parent  # where `benchmarks` imports from
+    proc = subprocess.run(argv, cwd=here, capture_output=True, text=True, check=False)
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"tui_load exited {proc.returncode}: {proc.stderr[-2000:]}")
+    got = json.loads(lines[-1])
+    return Result("tui_load", got["metrics"], got["notes"], got["status"])
+
+
+def _too_small() -> Result:
+    res = Result("tui_load", status="skipped")
+    res.notes.append(f"fewer than {MIN_FILES:,} notes: nothing to load the app with")
+    return res
+
+
+def measure(ctx: Context, *, stalls: bool = False, profile: Path | None = None) -> Result:
+    """Key -> painted for each dialog, a typed key and list moves, idle and under load (each
+    dialog opened once before, unmeasured: its first opening imports and styles it), in
+    this process."""
+    if ctx.n_files < MIN_FILES:
+        return _too_small()
+    res = Result("tui_load")
     root = ctx.copy("tui-load")
     rounds = 1 if ctx.quick else ctx.runs
     watchdog = Stalls() if stalls else None
@@ -486,8 +511,14 @@ if __name__ == "__main__":
         "--profile", type=Path, help="py-spy's raw GIL-holder stacks of the loaded phase to FILE"
     )
     p.add_argument("--scratch", type=Path, default=Path("/tmp/reme-bench"), help="copies go here")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--runs", type=int, default=3, help="rounds per phase")
+    p.add_argument("--json", action="store_true", help="one line: the result as JSON")
     args = p.parse_args()
-    ctx = Context(args.files, quick=args.quick, scratch=args.scratch)
-    result = tui_load(ctx, stalls=args.stalls, profile=args.profile)
-    for k, v in result.metrics.items():
-        print(f"{k:32s} {v:10.1f}")
+    ctx = Context(args.files, args.seed, args.runs, args.quick, args.scratch)
+    result = measure(ctx, stalls=args.stalls, profile=args.profile)
+    if args.json:
+        print(json.dumps(dataclasses.asdict(result)))
+    else:
+        for k, v in result.metrics.items():
+            print(f"{k:32s} {v:10.1f}")
