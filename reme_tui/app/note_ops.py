@@ -65,12 +65,7 @@ class NoteOps:
         will rewrite."""
         path, ws = path or self._open_note_path(), self.screen.ws
         if path and ws is not None:
-            kept = self._kept(MoveScreen, ws)
-            if kept is None:
-                kept = self._keep(MoveScreen(ws, path))
-            else:
-                kept.reopen(path)
-            self.screen.app.push_screen(kept, self._moved)
+            self.screen.app.push_screen(self._dialog(MoveScreen, ws, path), self._moved)
 
     def _moved(self, report: MoveReport | None) -> None:
         if report is None:
@@ -137,7 +132,8 @@ class NoteOps:
         )
         if len(templates) <= 1:
             template = templates[0] if templates else ""
-            self.screen.app.push_screen(self._new_note_dialog(ws, folder, template), self.created)
+            dialog = self._dialog(NewNoteScreen, ws, folder, template)
+            self.screen.app.push_screen(dialog, self.created)
             return
         rows: list[tuple[str | Text, str | None]] = [("Blank note", "")]
         rows += [(t, t) for t in templates]
@@ -145,29 +141,22 @@ class NoteOps:
 
         def chosen(template: str | None) -> None:
             if template is not None:
-                screen = self._new_note_dialog(ws, where, template)
+                screen = self._dialog(NewNoteScreen, ws, where, template)
                 self.screen.app.push_screen(screen, self.created)
 
         hint = hints.templates_hint(len(templates))
         self.screen.app.push_screen(PickScreen(hints.NEW_FROM_TEMPLATE, rows, hint), chosen)
 
-    def _new_note_dialog(self, ws: Workspace, folder: str, template: str) -> NewNoteScreen:
-        """The new-note dialog kept between openings, ready for this note."""
-        kept = self._kept(NewNoteScreen, ws)
-        if kept is None:
-            return self._keep(NewNoteScreen(ws, folder, template))
-        kept.reopen(folder, template)
-        return kept
-
-    def _kept(self, kind: type[Kept], ws: Workspace) -> Kept | None:
-        """The kept dialog of this kind for ``ws`` (composing one anew was most of the time
-        it took to appear); the app opens its workspace once, so one is kept per kind."""
+    def _dialog(self, kind: type[Kept], ws: Workspace, *args: str) -> Kept:
+        """The dialog of this kind, kept between openings and reopened for ``args`` (what its
+        constructor takes after the workspace): composing one anew was most of the time it
+        took to appear. The app opens its workspace once, so one is kept per kind."""
         kept = self._dialogs.get(kind)
-        return kept if isinstance(kept, kind) and kept.ws is ws else None
-
-    def _keep(self, dialog: Kept) -> Kept:
-        self._dialogs[type(dialog)] = dialog
-        self.screen.app.install_screen(dialog, f"kept-{type(dialog).__name__}-{id(dialog)}")
+        if isinstance(kept, kind) and kept.ws is ws:
+            kept.reopen(*args)
+            return kept
+        dialog = self._dialogs[kind] = kind(ws, *args)
+        self.screen.app.install_screen(dialog, f"kept-{kind.__name__}-{id(dialog)}")
         return dialog
 
     def created(self, path: str | None) -> None:
