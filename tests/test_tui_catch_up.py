@@ -4,9 +4,13 @@ nothing but the start-up diff can bring it), and the result list follows it."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import time
 from pathlib import Path
+
+from rich.console import RenderableType
+from textual.screen import Screen
 
 from reme_tui.app.browser import RemeApp
 from tests.helpers import settle
@@ -40,3 +44,40 @@ async def test_the_bar_is_hidden_once_the_start_up_diff_ends(indexed_demo: Path)
         assert app.ws is not None and "digest/wiki/added-299.md" in app.ws.files()
         assert not app.main.progress_bar.display
         assert app.main.status.state.activity == ""
+
+
+class _FramesBeforeWatching(RemeApp):
+    """Counts the frames the browser draws between the open's result and the watcher."""
+
+    CSS_PATH = Path(inspect.getfile(RemeApp)).with_name("app.tcss")
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.frames_since_open = 0
+        self.frames_before_watching: int | None = None
+
+    def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
+        if renderable is not None and self.ws is not None:
+            self.frames_since_open += 1
+        super()._display(screen, renderable)
+
+    def start_watcher(self) -> None:
+        self.frames_before_watching = self.frames_since_open
+        super().start_watcher()
+
+
+async def test_the_counts_are_drawn_before_the_watcher_is_placed(indexed_demo: Path) -> None:
+    """Placing the watcher holds the interpreter (a watch per folder: 0.27 s at 50k notes):
+    the frame with the opened workspace's counts comes first, and the watcher still starts
+    and sees a note written after it."""
+    app = _FramesBeforeWatching(indexed_demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.frames_before_watching is not None)
+        assert app.frames_before_watching is not None and app.frames_before_watching >= 1
+        await settle(pilot)
+        note = indexed_demo / "digest/wiki/after-the-watcher.md"
+        note.write_text("# After\n\nquorkelbine arrived while the browser watched\n", "utf-8")
+        await search(pilot, "quorkelbine")
+        pane = app.main.search_pane
+        want = ["digest/wiki/after-the-watcher.md"]
+        await wait_until(pilot, lambda: [h.path for h in pane.hits] == want, timeout=30)

@@ -219,10 +219,18 @@ class RemeApp(App[None]):
         self.ws = message.ws
         self.main.workspace_ready(message.ws, message.counts)
         self.main.search_pane.show_samples(message.samples)
-        self.catch_up(message.ws, self.main.progress("indexing"))
+        self.main.search_pane.refresh_results()
+        # After the frame that shows the counts: placing the watcher holds the interpreter
+        # (watchfiles adds a watch per folder with the GIL held: 0.27 s at 50k notes), and
+        # the start-up diff's walk competes for it. The watcher's own first batch compares
+        # the disk in full, so nothing changed meanwhile is missed.
+        self.call_after_refresh(self._follow_the_disk, message.ws)
+
+    def _follow_the_disk(self, ws: Workspace) -> None:
+        """The start-up diff, then the live watcher (when on)."""
+        self.catch_up(ws, self.main.progress("indexing"))
         if self.watch_enabled:
             self.start_watcher()
-        self.main.search_pane.refresh_results()
 
     # -- the live watcher -----------------------------------------------------------------------
     def start_watcher(self) -> None:
