@@ -58,18 +58,25 @@ def _until_usable(root: Path, timeout: float = 600) -> float:
         while not any(mark in screen for mark in _USABLE):
             if time.perf_counter() - started > timeout:
                 raise RuntimeError(f"the browser was not usable in {timeout} s")
+            if os.waitpid(pid, os.WNOHANG) != (0, 0):
+                pid = 0  # reaped: it ended before drawing a count
+                last = bytes(screen[-400:]).decode("utf-8", "replace")
+                raise RuntimeError(f"{argv[0]} exited before it was usable: {last!r}")
             time.sleep(0.01)
         usable = time.perf_counter() - started
         os.write(fd, b"\x11")  # Ctrl+Q
         deadline = time.monotonic() + 30
         while os.waitpid(pid, os.WNOHANG) == (0, 0):
             if time.monotonic() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
                 break
             time.sleep(0.02)
+        else:
+            pid = 0
         return usable
     finally:
+        if pid:  # not usable in time, or not gone 30 s after Ctrl+Q
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
         os.close(fd)
         reader.join(5)
 
