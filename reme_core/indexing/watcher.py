@@ -12,16 +12,14 @@ import contextlib
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
-from watchfiles import Change, awatch
+from watchfiles import Change
 
 from reme_core.files.scanner import Scope, scan
 from reme_core.indexing.indexer import BatchReport, Changes
+from reme_core.indexing.notifier import Notifier, NotifierError
 from reme_core.ports import Facade, Watched, watched
-
-if TYPE_CHECKING:
-    pass
 
 # Idle wake-ups of the watch loop; the first one triggers a catch-up diff for anything that
 # changed between opening the workspace and the watcher being in place, later ones look for a
@@ -196,22 +194,9 @@ async def watch_workspace(
         paths = watch_paths(ws)
         catch_up = True
         unnameable: list[BaseException] = []
-        events = _until_unnameable(
-            awatch(
-                *paths,
-                watch_filter=flt,
-                debounce=max(1600, 4 * quiet),
-                step=max(1, quiet),
-                stop_event=stop,
-                rust_timeout=_IDLE_MS,
-                yield_on_timeout=True,
-                force_polling=polling,
-                ignore_permission_denied=True,
-            ),
-            unnameable,
-        )
+        events = _until_unnameable(_notified(paths, flt, quiet, polling), unnameable)
         async with contextlib.aclosing(events):
-            async for raw in _ticking(events, _IDLE_MS / 1000):
+            async for raw in _ticking(events, _IDLE_MS / 1000, stop):
                 rel = [(c, r) for c, p in raw if (r := flt.relative(p)) is not None]
                 changes = coalesce(set(rel))
                 # At the start, and after a rebuild by another process (whose copy replaced
@@ -251,18 +236,26 @@ async def _walking(ws: Watched, stop: asyncio.Event, seconds: float) -> AsyncIte
 
 
 async def _ticking(
-    events: AsyncIterator[set[tuple[Change, str]]], seconds: float
+    events: AsyncIterator[set[tuple[Change, str]]], seconds: float, stop: asyncio.Event
 ) -> AsyncIterator[set[tuple[Change, str]]]:
-    """The watcher's batches, and an empty one whenever `seconds` pass without one.
+    """The watcher's batches, and an empty one whenever `seconds` pass without one after the
+    first (the watches are in place by then), until `stop` is set.
 
-    `awatch` wakes on its own only when no event at all arrived: events the filter drops (the
-    state folder's own writes, another process's rebuild among them) would starve the idle
-    checks for as long as they keep coming.
+    The notifier wakes the loop only when an event passes the filter: events the filter drops
+    (the state folder's own writes, another process's rebuild among them) would starve the
+    idle checks for as long as they keep coming.
     """
     pending: asyncio.Future[set[tuple[Change, str]]] = asyncio.ensure_future(anext(events))
+    stopping: asyncio.Future[object] = asyncio.ensure_future(stop.wait())
+    timeout: float | None = None
     try:
         while True:
-            done, _ = await asyncio.wait({pending}, timeout=seconds)
+            either: set[asyncio.Future[Any]] = {pending, stopping}
+            done, _ = await asyncio.wait(
+                either, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            if stopping in done:
+                return
             if not done:
                 yield set()
                 continue
@@ -271,17 +264,38 @@ async def _ticking(
             except StopAsyncIteration:
                 return
             pending = asyncio.ensure_future(anext(events))
+            timeout = seconds
             yield raw
     finally:
+        stopping.cancel()
         pending.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await pending  # the generator under it must be idle before it is closed
 
 
+async def _notified(
+    paths: list[Path], flt: WatchFilter, quiet: int, polling: bool
+) -> AsyncGenerator[set[tuple[Change, str]], None]:
+    """The notifier's batches that pass the filter; first an empty one, once its watches
+    are in place (the catch-up diff follows it, so nothing changed before is missed)."""
+    notifier = await Notifier.start(
+        paths, debounce=max(1600, 4 * quiet), step=max(1, quiet), force_polling=polling
+    )
+    try:
+        await notifier.placed()
+        yield set()
+        async for raw in notifier.batches():
+            changes = {(kind, path) for c, path in raw if flt(kind := Change(c), path)}
+            if changes:
+                yield changes
+    finally:
+        notifier.close()
+
+
 async def _until_unnameable(
     events: AsyncIterator[set[tuple[Change, str]]], failed: list[BaseException]
 ) -> AsyncGenerator[set[tuple[Change, str]], None]:
-    """`awatch`'s batches until it fails: a path it cannot decode (a file name that is not
+    """The notifier's batches until it fails: a path it cannot decode (a file name that is not
     UTF-8), a symlink loop or unreadable folder polling trips on, any error of the notifier.
     Its watch is over then, so this ends (the error in `failed`), and the caller watches
     again (or walks) and catches up by a diff, which leaves such names out with a warning."""
@@ -294,11 +308,12 @@ async def _until_unnameable(
 
 
 def _cannot_decode(exc: BaseException) -> bool:
-    inner = getattr(exc, "exceptions", None)  # anyio's task group wraps it in a group
-    if isinstance(inner, tuple) and inner:
-        return all(_cannot_decode(e) for e in inner)
     # watchfiles does not export its Rust error type: known by name, not by a private import.
-    return type(exc).__name__ == "WatchfilesRustInternalError" and "decode" in str(exc)
+    return (
+        isinstance(exc, NotifierError)
+        and exc.kind == "WatchfilesRustInternalError"
+        and "decode" in str(exc)
+    )
 
 
 def _apply(ws: Watched, changes: Changes) -> BatchReport:
