@@ -43,7 +43,7 @@ from reme_core.query.results import SearchResult
 from reme_core.query.retrieve import RetrieveResult, run_retrieve
 from reme_core.query.samples import FilterSamples, filter_samples
 from reme_core.query.search import run_search
-from reme_core.text.tokenizer import Tokenizer, tokenizer_for
+from reme_core.text.tokenizer import Tokenizer, has_cjk, tokenizer_for
 from reme_core.vectors.state import OFF, VectorStatus
 from reme_core.vectors.switch import switched
 from reme_core.vectors.vector_index import VectorIndex, VectorSearch
@@ -268,6 +268,14 @@ class Workspace:
     def tokenizer(self) -> Tokenizer:
         """The tokenizer shared by documents and queries."""
         return tokenizer_for(self.config.use_jieba, self.config.stemmer)
+
+    def warm_up_segmenter(self) -> bool:
+        """Load the Han segmenter now when the index holds Han, kana or Hangul terms (a
+        fifth of a second or more, with the interpreter held): the first such query then
+        does not wait, and a workspace without them never loads it. True when loaded."""
+        with self._parts.lock:
+            terms = self._parts.index.vocab.joined()
+        return has_cjk(terms) and self.tokenizer.warm_up()
 
     def search(
         self,

@@ -180,3 +180,24 @@ def test_missing_jieba_falls_back_to_bigrams() -> None:
         "assert t.tokenize('想去海边玩') == ['想去', '去海', '海边', '边玩']\n"
     )
     assert run_python(code).stderr == ""
+
+
+@pytest.mark.parametrize(("note", "loaded"), [("plain words only", False), ("想去海边玩", True)])
+def test_a_workspace_warms_the_segmenter_up_only_for_han_terms(
+    tmp_path: Path, note: str, loaded: bool
+) -> None:
+    """The browser warms the segmenter up after its start-up diff: its dictionary load holds
+    the interpreter 0.14-0.19 s, which a workspace without Han, kana or Hangul never needs."""
+    (tmp_path / "notes").mkdir()
+    for i in range(300):  # above the parse pool's threshold: the index is built as at size
+        (tmp_path / "notes" / f"n{i}.md").write_text(f"# Note {i}\n\nword{i}\n", "utf-8")
+    (tmp_path / "notes" / "last.md").write_text(f"# Last\n\n{note}\n", "utf-8")
+    code = (
+        "import sys\n"
+        "from reme_core import Workspace\n"
+        f"ws = Workspace.open({str(tmp_path)!r})\n"
+        "ws.close()\n"
+        f"ws = Workspace.open({str(tmp_path)!r})\n"
+        "print(ws.warm_up_segmenter(), 'rjieba' in sys.modules or 'jieba' in sys.modules)\n"
+    )
+    assert run_python(code).stdout.split() == [str(loaded), str(loaded)]

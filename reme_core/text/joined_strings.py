@@ -63,6 +63,10 @@ class JoinedStrings(Sequence[str]):
         at = self._data.find(needle)
         return None if at < 0 else int(np.searchsorted(self._separators(), at))
 
+    def joined(self) -> str:
+        """Every string in one, NUL between them (one regex search over them all)."""
+        return self._data[1:-1].decode("utf-8") if self._n else ""
+
     def split_list(self) -> list[str] | None:
         """The list of every string when it was made already, else None."""
         return self._list

@@ -49,6 +49,10 @@ class Vocabulary:
             joined, self._joined = self._joined, None
             self._index(joined.to_list())
 
+    def joined(self) -> str:
+        """Every term in one, NUL between them, without splitting joined terms."""
+        return self._joined.joined() if self._joined is not None else "\0".join(self._terms)
+
     def __len__(self) -> int:
         return len(self._joined) if self._joined is not None else len(self._terms)
 

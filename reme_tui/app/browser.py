@@ -206,8 +206,8 @@ class RemeApp(App[None]):
         # Through the screen, as the open's result: a direct call could run before the
         # queued progress messages and leave the bar at 100 %.
         self.main.post_message(CaughtUp(len(report.changes)))
-        # Load jieba's dictionary now (about a second), not on the first Chinese keystroke.
-        ws.tokenizer.tokenize("中文")
+        # The segmenter's dictionary now, not on the first Chinese keystroke (when needed).
+        ws.warm_up_segmenter()
 
     @on(CaughtUp)
     def _caught_up(self, message: CaughtUp) -> None:
