@@ -2,10 +2,10 @@
 
 watchfiles places one watch per folder with the interpreter held: 0.27 s at 50k notes (7k
 folders), 0.55 s beside the start-up diff's walk, during which a browser drew nothing and
-took no key. Here a child (`notifier_child`) runs watchfiles and
-writes a line of JSON when its watches are in place, then one per batch of events; the host's
-event loop only reads lines. The child ends when its standard input closes: when the host
-closes the notifier, and when the host dies (the kernel closes the pipe).
+took no key. Here a child (`notifier_child`) runs watchfiles and writes a line of JSON when
+its watches are in place, then one per batch of events; the host's event loop only reads
+lines. The child ends when its standard input closes: when the host closes the notifier, and
+when the host dies (the kernel closes the pipe).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-_CHUNK = 1 << 16
+_CHUNK = 1 << 16  # bytes read from the child's pipe at a time
 _CHILD = "reme_core.indexing.notifier_child"  # imports the standard library and watchfiles
 
 RawChanges = set[tuple[int, str]]

@@ -220,10 +220,10 @@ class RemeApp(App[None]):
         self.main.workspace_ready(message.ws, message.counts)
         self.main.search_pane.show_samples(message.samples)
         self.main.search_pane.refresh_results()
-        # After the frame that shows the counts: placing the watcher holds the interpreter
-        # (watchfiles adds a watch per folder with the GIL held: 0.27 s at 50k notes), and
-        # the start-up diff's walk competes for it. The watcher's own first batch compares
-        # the disk in full, so nothing changed meanwhile is missed.
+        # After the frame that shows the counts: the start-up diff's walk and the watcher's
+        # first diff compete for the interpreter with it (at 50k notes, a third of a second
+        # later). The watcher's first batch compares the disk in full once its watches are
+        # placed, so nothing changed meanwhile is missed.
         self.call_after_refresh(self._follow_the_disk, message.ws)
 
     def _follow_the_disk(self, ws: Workspace) -> None:
