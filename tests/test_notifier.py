@@ -11,7 +11,9 @@ import sys
 import uuid
 from pathlib import Path
 
-from reme_core.indexing.notifier import Notifier
+import pytest
+
+from reme_core.indexing.notifier import Notifier, NotifierError
 from tests.real_vault import kill_all, tagged_pids, wait_until
 
 FOLDERS = 2_000
@@ -48,7 +50,9 @@ async def test_the_event_loop_runs_while_the_watches_are_placed(tmp_path: Path) 
 _HOST = """
 import asyncio, sys
 from pathlib import Path
-from reme_core.indexing.notifier import Notifier
+import pytest
+
+from reme_core.indexing.notifier import Notifier, NotifierError
 
 async def main():
     notifier = await Notifier.start([Path(sys.argv[1])], debounce=200, step=20,
@@ -77,3 +81,18 @@ def test_the_notifier_ends_when_its_host_is_killed(tmp_path: Path) -> None:
         kill_all(tagged_pids(tag))
         host.kill()
         host.wait()
+
+
+async def test_what_stops_the_notifier_reaches_the_host_as_an_error(tmp_path: Path) -> None:
+    """watchfiles' own error comes back by name: on this one (a file name that is not
+    UTF-8) the watcher falls back to polling."""
+    notifier = await Notifier.start([tmp_path], debounce=200, step=20, force_polling=False)
+    try:
+        await asyncio.wait_for(notifier.placed(), 30)
+        os.close(os.open(bytes(tmp_path) + b"/caf\xe9.md", os.O_CREAT | os.O_WRONLY))
+        with pytest.raises(NotifierError) as caught:
+            await asyncio.wait_for(anext(notifier.batches()), 30)
+    finally:
+        notifier.close()
+    assert caught.value.kind == "WatchfilesRustInternalError"
+    assert "decode" in str(caught.value)
