@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import RenderableType
@@ -61,9 +62,9 @@ class _FramesBeforeWatching(RemeApp):
             self.frames_since_open += 1
         super()._display(screen, renderable)
 
-    def start_watcher(self) -> None:
+    def start_watcher(self, on_placed: Callable[[], object] | None = None) -> None:
         self.frames_before_watching = self.frames_since_open
-        super().start_watcher()
+        super().start_watcher(on_placed)
 
 
 async def test_the_counts_are_drawn_before_the_watcher_is_placed(indexed_demo: Path) -> None:

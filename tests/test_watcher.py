@@ -222,3 +222,42 @@ def _postings(ws: Workspace) -> list[tuple[str, list[tuple[int, int]]]]:
         (cid, sorted(zip(np.frombuffer(ids, "<i4").tolist(), np.frombuffer(tfs, "<i4").tolist())))
         for cid, ids, tfs in rows
     ]
+
+
+@pytest.mark.parametrize("handed_over", [False, True])
+async def test_the_catch_up_is_the_callers_when_it_asks(make_tree, handed_over: bool) -> None:
+    """A note changed while nothing watched: the watcher's own catch-up diff finds it, unless
+    the caller takes the catch-up (`on_placed`, the browser's worker with its progress bar).
+    Then the watcher does not walk the disk a second time: the change stays unindexed until
+    the caller syncs."""
+    root = make_tree({"notes/a.md": "# A\n\nbefore\n", "notes/b.md": "# B\n"})
+    ws = Workspace.open(root)
+    (root / "notes" / "a.md").write_text("# A\n\nchanged while closed\n")
+    stop = asyncio.Event()
+    placed: list[bool] = []
+    reports: list[BatchReport] = []
+
+    async def run() -> None:
+        async for report in watch_workspace(
+            ws,
+            stop_event=stop,
+            quiet_ms=50,
+            on_placed=(lambda: placed.append(True)) if handed_over else None,
+        ):
+            reports.append(report)
+
+    task = asyncio.create_task(run())
+    for _ in range(600):  # the notifier's start, then its first batch
+        if placed or reports:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(2.5)  # two idle ticks: a diff of the watcher's own would be done
+    if handed_over:
+        assert placed == [True] and reports == [] and hits(ws, "changed") == []
+        await asyncio.to_thread(ws.sync)  # the caller's catch-up
+    else:
+        assert placed == [] and "notes/a.md" in [c.path for r in reports for c in r.changes]
+    stop.set()
+    await asyncio.wait_for(task, 20)
+    assert hits(ws, "changed") == ["notes/a.md"]
+    ws.close()

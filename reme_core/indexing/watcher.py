@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -178,11 +178,15 @@ async def watch_workspace(
     stop_event: asyncio.Event | None = None,
     quiet_ms: int | None = None,
     force_polling: bool | None = None,
+    on_placed: Callable[[], object] | None = None,
 ) -> AsyncIterator[BatchReport]:
     """Keep `ws` fresh: yield one BatchReport per applied batch until `stop_event` is set.
 
     Parsing and the SQLite commit run in a worker thread, so the event loop (the TUI) never
     blocks. Compaction runs after a batch when tombstones pass the configured ratio.
+    `on_placed` is called once the first watches are in place, instead of the watcher's own
+    catch-up diff: the caller catches up then (the browser does, with a progress bar), and
+    the disk is walked once at start, not twice.
     """
     ws = watched(workspace)
     quiet = ws.config.watch.quiet_ms if quiet_ms is None else quiet_ms
@@ -192,11 +196,14 @@ async def watch_workspace(
     flt = WatchFilter(ws.root, ws.watch_scope)
     while not stop.is_set():
         paths = watch_paths(ws)
-        catch_up = True
+        catch_up = on_placed is None
         unnameable: list[BaseException] = []
         events = _until_unnameable(_notified(paths, flt, quiet, polling), unnameable)
         async with contextlib.aclosing(events):
             async for raw in _ticking(events, _IDLE_MS / 1000, stop):
+                if on_placed is not None:  # the first batch: the watches are in place
+                    on_placed()
+                    on_placed = None
                 rel = [(c, r) for c, p in raw if (r := flt.relative(p)) is not None]
                 changes = coalesce(set(rel))
                 # At the start, and after a rebuild by another process (whose copy replaced

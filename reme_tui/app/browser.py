@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import threading
 from collections.abc import Callable
@@ -227,17 +228,22 @@ class RemeApp(App[None]):
         self.call_after_refresh(self._follow_the_disk, message.ws)
 
     def _follow_the_disk(self, ws: Workspace) -> None:
-        """The start-up diff, then the live watcher (when on)."""
-        self.catch_up(ws, self.main.progress("indexing"))
+        """The start-up diff and the live watcher (when on). With the watcher, the diff
+        starts once its watches are in place and is its only catch-up: one walk of the
+        disk at start, not two."""
+        progress = self.main.progress("indexing")
         if self.watch_enabled:
-            self.start_watcher()
+            self.start_watcher(on_placed=lambda: self.catch_up(ws, progress))
+        else:
+            self.catch_up(ws, progress)
 
     # -- the live watcher -----------------------------------------------------------------------
-    def start_watcher(self) -> None:
-        """The live watcher (imported here: watchfiles costs start-up time)."""
+    def start_watcher(self, on_placed: Callable[[], object] | None = None) -> None:
+        """The live watcher (imported here: watchfiles costs start-up time); `on_placed`
+        runs once its first watches are in place (`watch_workspace`)."""
         from reme_core import watch_workspace
 
-        self.watch_worker(watch_workspace)
+        self.watch_worker(functools.partial(watch_workspace, on_placed=on_placed))
 
     @work(exclusive=True, group="watcher", name="watcher", exit_on_error=False)
     async def watch_worker(self, watch_workspace: Callable[..., Any]) -> None:
