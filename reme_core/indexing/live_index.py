@@ -20,7 +20,6 @@ import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath
@@ -32,10 +31,6 @@ from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
 from reme_core.processes import pid_alive
 from reme_core.store.database import Store, StoreError, is_busy, retry_busy
-
-if TYPE_CHECKING:
-    pass
-
 
 DB_NAME = "index.sqlite"
 # Meta key naming the rebuild that made the database: a live process that sees it change

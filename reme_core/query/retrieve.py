@@ -7,16 +7,13 @@ token estimate, and evidence on every item so a host can show why it reached the
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reme_core.errors import RemeError
 from reme_core.parse.anchors import line_ranges
 from reme_core.ports import Retrievable
 from reme_core.query.results import SearchOutcome
 from reme_core.text.tokenizer import est_tokens
-
-if TYPE_CHECKING:
-    pass
 
 
 @dataclass(slots=True)
