@@ -199,8 +199,9 @@ class RemeApp(App[None]):
 
     @work(thread=True, exclusive=True, group="catch-up", name="catch up", exit_on_error=False)
     def catch_up(self, ws: Workspace, progress: Callable[[int, int], None]) -> None:
-        """The start-up diff, once the listener is in place: files changed while the browser
-        was closed reach the panes as a batch, as the watcher's do."""
+        """The start-up diff, once the listener (and the watcher's watches, when it is on)
+        is in place: files changed while the browser was closed reach the panes as a batch,
+        as the watcher's do, and nothing changed meanwhile is missed."""
         report = ws.sync(progress)
         if get_current_worker().is_cancelled:
             return  # the browser is closing: a quit waits for no dictionary
@@ -221,10 +222,9 @@ class RemeApp(App[None]):
         self.main.workspace_ready(message.ws, message.counts)
         self.main.search_pane.show_samples(message.samples)
         self.main.search_pane.refresh_results()
-        # After the frame that shows the counts: the start-up diff's walk and the watcher's
-        # first diff compete for the interpreter with it (at 50k notes, a third of a second
-        # later). The watcher's first batch compares the disk in full once its watches are
-        # placed, so nothing changed meanwhile is missed.
+        # After the frame that shows the counts: the watcher and the start-up diff's walk
+        # compete for the interpreter with it (at 50k notes it came a third of a second
+        # later).
         self.call_after_refresh(self._follow_the_disk, message.ws)
 
     def _follow_the_disk(self, ws: Workspace) -> None:
