@@ -22,8 +22,8 @@ from reme_core.indexing.notifier import Notifier, NotifierError
 from reme_core.ports import Facade, Watched, watched
 
 # Idle wake-ups of the watch loop, which look for a rebuild by another process. The first
-# batch (empty, once the watches are placed) triggers a catch-up diff for anything that
-# changed between opening the workspace and the watcher being in place.
+# batch (empty, once the watches are placed) triggers a catch-up diff (or the caller's,
+# `on_placed`) for anything that changed between the open and the watches being in place.
 _IDLE_MS = 1000
 # When neither inotify nor polling can watch the folders (a name that is not UTF-8 stops
 # the first, a self-referencing symlink the second), the disk is compared by the scanner's
