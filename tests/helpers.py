@@ -95,9 +95,10 @@ async def until(pilot: Pilot, cond: Callable[[], bool], what: str, timeout: floa
 
 
 async def settle(pilot: Pilot, timeout: float = 30.0) -> None:
-    """Until the app is quiet: the typing timer fired and every worker but the watcher ended,
-    twice in a row (one step starts the next: a search, the note it opens, its neighbours).
-    A condition, not a fixed sleep: it returns as soon as the work is done."""
+    """Until the app is quiet: the typing timer fired, the browser's start-up diff ended and
+    every worker but the watcher ended, twice in a row (one step starts the next: a search,
+    the note it opens, its neighbours). A condition, not a fixed sleep: it returns as soon
+    as the work is done."""
     app = pilot.app
     deadline = time.monotonic() + timeout
     quiet = 0
@@ -106,10 +107,12 @@ async def settle(pilot: Pilot, timeout: float = 30.0) -> None:
             raise AssertionError("timed out waiting for the app to settle")
         await pilot.pause()
         busy = [w for w in app.workers if w.group != "watcher" and not w.is_finished]
+        # The browser's start-up diff starts once the watcher's watches are placed.
+        catching_up = getattr(app, "ws", None) is not None and not getattr(app, "caught_up", True)
         if busy:
             await workers_done(app, busy)
             quiet = 0
-        elif typing_pending(app):
+        elif typing_pending(app) or catching_up:
             await asyncio.sleep(0.02)
             quiet = 0
         else:

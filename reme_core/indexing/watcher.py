@@ -184,9 +184,9 @@ async def watch_workspace(
 
     Parsing and the SQLite commit run in a worker thread, so the event loop (the TUI) never
     blocks. Compaction runs after a batch when tombstones pass the configured ratio.
-    `on_placed` is called once the first watches are in place, instead of the watcher's own
-    catch-up diff: the caller catches up then (the browser does, with a progress bar), and
-    the disk is walked once at start, not twice.
+    `on_placed` is called once the first watches are in place (or could not be placed),
+    instead of the watcher's own catch-up diff: the caller catches up then (the browser
+    does, with a progress bar), and the disk is walked once at start, not twice.
     """
     ws = watched(workspace)
     quiet = ws.config.watch.quiet_ms if quiet_ms is None else quiet_ms
@@ -217,6 +217,9 @@ async def watch_workspace(
                         yield report
                 if watch_paths(ws) != paths:
                     break  # a watched folder appeared or vanished: watch again, then catch up
+        if unnameable and on_placed is not None:  # no watches to wait for: catch up now
+            on_placed()
+            on_placed = None
         if unnameable and not polling and _cannot_decode(unnameable[0]):
             polling = True  # inotify gives up on any name that is not UTF-8; polling does not
         elif unnameable:  # no way of watching works here now: walk, then try again

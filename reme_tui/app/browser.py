@@ -81,6 +81,8 @@ class RemeApp(App[None]):
         self._watch_stop: asyncio.Event | None = None
         self.crash: Exception | None = None  # what stopped the app, for the one-line report
         self.collector = IdleCollector()  # the collector's full passes when the user pauses
+        self._catching_up = False  # the start-up diff was started (once per app)
+        self.caught_up = False  # the start-up diff has ended (or failed)
 
     def keymap_classes(self) -> tuple[type, ...]:
         """The app's, the screens', the panes', the dialogs' and the palettes' bindings may
@@ -162,6 +164,10 @@ class RemeApp(App[None]):
             main.reader.show_message(hints.could_not_open(self.root, text))
         elif worker.group == "watcher":
             main.status.update_state(watcher=False)
+            if self.ws is not None:  # it may have failed before its watches were placed
+                self._catch_up_once(self.ws)
+        elif worker.group == "catch-up":
+            self.caught_up = True
         elif worker.group == "maintenance":
             main.progress_done()
 
@@ -213,6 +219,7 @@ class RemeApp(App[None]):
 
     @on(CaughtUp)
     def _caught_up(self, message: CaughtUp) -> None:
+        self.caught_up = True
         if message.changed:
             self.main.progress_done()
 
@@ -231,11 +238,15 @@ class RemeApp(App[None]):
         """The start-up diff and the live watcher (when on). With the watcher, the diff
         starts once its watches are in place and is its only catch-up: one walk of the
         disk at start, not two."""
-        progress = self.main.progress("indexing")
         if self.watch_enabled:
-            self.start_watcher(on_placed=lambda: self.catch_up(ws, progress))
+            self.start_watcher(on_placed=lambda: self._catch_up_once(ws))
         else:
-            self.catch_up(ws, progress)
+            self._catch_up_once(ws)
+
+    def _catch_up_once(self, ws: Workspace) -> None:
+        if not self._catching_up:
+            self._catching_up = True
+            self.catch_up(ws, self.main.progress("indexing"))
 
     # -- the live watcher -----------------------------------------------------------------------
     def start_watcher(self, on_placed: Callable[[], object] | None = None) -> None:
