@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -260,4 +261,39 @@ async def test_the_catch_up_is_the_callers_when_it_asks(make_tree, handed_over: 
     stop.set()
     await asyncio.wait_for(task, 20)
     assert hits(ws, "changed") == ["notes/a.md"]
+    ws.close()
+
+
+async def test_a_watcher_that_cannot_place_its_watches_hands_the_catch_up_over_at_once(
+    make_tree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notifier's process cannot start (no interpreter at `sys.executable`): `on_placed`
+    is still called, at once, so the caller's catch-up is not left waiting; the watcher
+    then compares the disk by walks, and a note written meanwhile is indexed."""
+    root = make_tree({"notes/a.md": "# A\n"})
+    ws = Workspace.open(root)
+    monkeypatch.setattr(sys, "executable", str(root / "no-such-python"))
+    stop = asyncio.Event()
+    placed: list[bool] = []
+
+    async def run() -> None:
+        async for _ in watch_workspace(
+            ws, stop_event=stop, quiet_ms=50, on_placed=lambda: placed.append(True)
+        ):
+            pass
+
+    task = asyncio.create_task(run())
+    for _ in range(200):
+        if placed:
+            break
+        await asyncio.sleep(0.05)
+    assert placed == [True]
+    (root / "notes" / "walked.md").write_text("# Walked\n\nfound by a walk\n")
+    for _ in range(200):
+        if hits(ws, "walk") == ["notes/walked.md"]:
+            break
+        await asyncio.sleep(0.05)
+    stop.set()
+    await asyncio.wait_for(task, 20)
+    assert hits(ws, "walk") == ["notes/walked.md"] and placed == [True]
     ws.close()
