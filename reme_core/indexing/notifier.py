@@ -83,25 +83,20 @@ class Notifier:
         del self._buffer[: end + 1]
         if "error" in message:
             raise NotifierError(str(message["error"]), str(message.get("message", "")))
-        return dict(message)
+        return message
 
     async def _read(self) -> bytes:
+        """The next bytes the child wrote (b"" at its end), once the pipe is readable."""
         loop = asyncio.get_running_loop()
-        readable: asyncio.Future[None] = loop.create_future()
-
-        def wake() -> None:
-            if not readable.done():
-                readable.set_result(None)
-
-        loop.add_reader(self._fd, wake)
-        try:
-            await readable
-        finally:
-            loop.remove_reader(self._fd)
-        try:
-            return os.read(self._fd, _CHUNK)
-        except BlockingIOError:  # woken for nothing: asked again
-            return await self._read()
+        while True:
+            readable: asyncio.Future[None] = loop.create_future()
+            loop.add_reader(self._fd, _wake, readable)
+            try:
+                await readable
+            finally:
+                loop.remove_reader(self._fd)
+            with contextlib.suppress(BlockingIOError):  # woken for nothing: wait again
+                return os.read(self._fd, _CHUNK)
 
     async def placed(self) -> None:
         """Wait until every watch is in place (NotifierError when they could not be)."""
@@ -126,3 +121,8 @@ class Notifier:
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
+
+
+def _wake(readable: asyncio.Future[None]) -> None:
+    if not readable.done():  # the pipe may show readable again before the reader is removed
+        readable.set_result(None)

@@ -198,7 +198,7 @@ async def watch_workspace(
         paths = watch_paths(ws)
         catch_up = on_placed is None
         unnameable: list[BaseException] = []
-        events = _until_unnameable(_notified(paths, flt, quiet, polling), unnameable)
+        events = _notified(paths, flt, quiet, polling, unnameable)
         async with contextlib.aclosing(events):
             async for raw in _ticking(events, _IDLE_MS / 1000, stop):
                 if on_placed is not None:  # the first batch: the watches are in place
@@ -284,37 +284,31 @@ async def _ticking(
 
 
 async def _notified(
-    paths: list[Path], flt: WatchFilter, quiet: int, polling: bool
+    paths: list[Path], flt: WatchFilter, quiet: int, polling: bool, failed: list[BaseException]
 ) -> AsyncGenerator[set[tuple[Change, str]], None]:
     """The notifier's batches that pass the filter; first an empty one, once its watches
-    are in place (the catch-up diff follows it, so nothing changed before is missed)."""
-    notifier = await Notifier.start(
-        paths, debounce=max(1600, 4 * quiet), step=max(1, quiet), force_polling=polling
-    )
+    are in place (the catch-up diff follows it, so nothing changed before is missed).
+
+    They end when the notifier fails (the error in `failed`): a path it cannot decode (a file
+    name that is not UTF-8), a symlink loop or unreadable folder polling trips on, a child
+    that could not start. The caller then watches again (or walks) and catches up by a
+    diff, which leaves such names out with a warning."""
+    notifier: Notifier | None = None
     try:
+        notifier = await Notifier.start(
+            paths, debounce=max(1600, 4 * quiet), step=max(1, quiet), force_polling=polling
+        )
         await notifier.placed()
         yield set()
         async for raw in notifier.batches():
             changes = {(kind, path) for c, path in raw if flt(kind := Change(c), path)}
             if changes:
                 yield changes
+    except Exception as exc:
+        failed.append(exc)
     finally:
-        notifier.close()
-
-
-async def _until_unnameable(
-    events: AsyncIterator[set[tuple[Change, str]]], failed: list[BaseException]
-) -> AsyncGenerator[set[tuple[Change, str]], None]:
-    """The notifier's batches until it fails: a path it cannot decode (a file name that is not
-    UTF-8), a symlink loop or unreadable folder polling trips on, any error of the notifier.
-    Its watch is over then, so this ends (the error in `failed`), and the caller watches
-    again (or walks) and catches up by a diff, which leaves such names out with a warning."""
-    async with contextlib.aclosing(events):  # type: ignore[type-var]
-        try:
-            async for raw in events:
-                yield raw
-        except Exception as exc:
-            failed.append(exc)
+        if notifier is not None:
+            notifier.close()
 
 
 def _cannot_decode(exc: BaseException) -> bool:
