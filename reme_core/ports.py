@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from reme_core.config import Config
     from reme_core.edit.recovery_notes import RecoveryNote
-    from reme_core.files.scanner import Scope
+    from reme_core.files.scope import Scope
     from reme_core.index.memory_index import MemoryIndex
     from reme_core.indexing.indexer import BatchReport, Changes
     from reme_core.indexing.maintenance import OptimizeReport

@@ -11,7 +11,8 @@ import pytest
 
 from reme_core import Workspace
 from reme_core.files.scan_ahead import Part, ScanAhead
-from reme_core.files.scanner import Listing, Scope, list_files, scan
+from reme_core.files.scanner import list_files, scan
+from reme_core.files.scope import Listing, Scope
 from tests.helpers import hits
 
 SCOPE = Scope(("daily", "digest"), (".md",))

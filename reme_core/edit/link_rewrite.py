@@ -20,7 +20,8 @@ from reme_core.edit.link_forms import LinkWorld, markdown_destination, wikilink_
 from reme_core.edit.target import in_scope
 from reme_core.errors import FileRefused, RemeError
 from reme_core.files.paths import normalize_relpath, resolve_inside
-from reme_core.files.scanner import Scope, scan
+from reme_core.files.scanner import scan
+from reme_core.files.scope import Scope
 from reme_core.index.link_resolution import ObsidianResolver, normalize_target
 from reme_core.parse.wikilinks import (
     MarkdownLinkMatch,

@@ -22,7 +22,8 @@ from array import array
 from collections.abc import Callable
 from pathlib import Path
 
-from reme_core.files.scanner import Listing, Scope, list_files
+from reme_core.files.scanner import folder_cache, list_files
+from reme_core.files.scope import Listing, Scope
 
 PART_FILES = 2048
 # A part: file count, bytes of the NUL-joined paths, bytes of the names left out, last (0/1);
@@ -108,7 +109,9 @@ class ScanAhead:
                     return found
             except (OSError, ValueError):
                 pass
-        found = list_files(self.root, self.scope)
+        cache = folder_cache(self.root, self.scope)
+        found = list_files(self.root, self.scope, cache=cache)
+        cache.save()
         if each is not None:
             each(found, 0)
         return found
@@ -142,7 +145,8 @@ def _walk_and_send(root: Path, scope: Scope, fd: int) -> None:
         sent = len(found.paths)
         _write_some(fd, pending)
 
-    found = list_files(root, scope, every=(PART_FILES, send))
+    cache = folder_cache(root, scope)
+    found = list_files(root, scope, every=(PART_FILES, send), cache=cache)
     pending.extend(_encode(found, sent, True))
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, True)
@@ -150,6 +154,7 @@ def _walk_and_send(root: Path, scope: Scope, fd: int) -> None:
     while view:
         view = view[os.write(fd, view) :]
     os.close(fd)
+    cache.save()  # after the parent has the walk
 
 
 def _write_some(fd: int, pending: bytearray) -> None:

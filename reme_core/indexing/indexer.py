@@ -18,7 +18,8 @@ import numpy as np
 from reme_core.errors import RemeError
 from reme_core.files.paths import TOO_DEEP, regular_inside, resolve_inside, shortened
 from reme_core.files.scan_ahead import ScanAhead
-from reme_core.files.scanner import FileStat, Listing, Scope, list_files
+from reme_core.files.scanner import folder_cache, list_files
+from reme_core.files.scope import FileStat, Listing, Scope
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
 from reme_core.indexing.live_index import LiveIndex
@@ -136,7 +137,9 @@ class Indexer:
         if ahead is not None:
             disk = ahead.result(slots_of.look_up)
         else:
-            disk = list_files(self.root, self.watch_scope)
+            cache = folder_cache(self.root, self.watch_scope)
+            disk = list_files(self.root, self.watch_scope, cache=cache)
+            cache.save()
             slots_of.look_up(disk, 0)
         for name in disk.undecodable:  # left out by the walk: no path of it can be stored
             self.warn(WorkspaceWarning("not_indexed", name, UNDECODABLE_NAME))

@@ -23,7 +23,8 @@ from pathlib import Path
 
 from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath
-from reme_core.files.scanner import Scope, scan
+from reme_core.files.scanner import scan
+from reme_core.files.scope import Scope
 from reme_core.gc_pause import bulk_objects
 from reme_core.index import snapshot
 from reme_core.index.index_columns import columns_from_rows

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reme_core.files.paths import TOO_DEEP
-from reme_core.files.scanner import Scope, scan
+from reme_core.files.scanner import scan
+from reme_core.files.scope import Scope
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.gc_pause import bulk_objects
 from reme_core.index import snapshot

@@ -16,7 +16,8 @@ from typing import Any
 
 from watchfiles import Change
 
-from reme_core.files.scanner import Scope, scan
+from reme_core.files.scanner import scan
+from reme_core.files.scope import Scope
 from reme_core.indexing.indexer import BatchReport, Changes
 from reme_core.indexing.notifier import Notifier, NotifierError
 from reme_core.ports import Facade, Watched, watched
