@@ -116,6 +116,8 @@ class MemoryIndex:
             field = NameField.from_columns(stored, n_files, kind)
         except ValueError:
             return  # built again on first use
+        # Without its postings (an older snapshot), every open sorts them: write them once.
+        self.names_unsaved = self.names_unsaved or stored.postings is None
         for cjk in (False, True) if field.cjk_free else (False,):
             self._cache[f"{kind.key}-{cjk}"] = (self._version, field)
 

@@ -61,6 +61,9 @@ class NameColumns:
     tfs: np.ndarray  # int32
     vocab: list[str]
     cjk_free: bool  # no name holds a CJK character: the CJK-mode field is the same
+    # The term-major CSR (ptr, docs, tfs) of the same rows, when a snapshot kept it: an open
+    # then sorts no posting.
+    postings: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 class NameField:
@@ -92,7 +95,9 @@ class NameField:
             raise ValueError("the name field does not fit these files")
         if len(cols.term_ids) and int(cols.term_ids.max()) >= len(cols.vocab):
             raise ValueError("name terms outside their vocabulary")
-        bm25 = BM25Index.from_arrays(cols.ptr, cols.term_ids, cols.tfs, len(cols.vocab), b=kind.b)
+        bm25 = BM25Index.from_arrays(
+            cols.ptr, cols.term_ids, cols.tfs, len(cols.vocab), b=kind.b, postings=cols.postings
+        )
         slots = np.arange(n_files, dtype=np.int64)
         csr = (cols.ptr, cols.term_ids, cols.tfs)
         return cls(slots, bm25, Vocabulary(cols.vocab), csr, cols.cjk_free, kind)

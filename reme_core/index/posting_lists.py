@@ -44,6 +44,18 @@ def term_keys(terms: np.ndarray) -> np.ndarray:
     return key
 
 
+def term_major(
+    doc_ptr: np.ndarray, term_ids: np.ndarray, tfs: np.ndarray, n_terms: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The term-major CSR ``(ptr, docs, tfs)`` of a doc-major one (terms below ``n_terms``):
+    each term's postings in doc order."""
+    key = term_keys(term_ids)
+    ptr = np.searchsorted(key, np.arange(n_terms + 1, dtype=np.int64) << 32)
+    key &= 0xFFFFFFFF  # now the positions, in place: this array is the peak of the build
+    docs = np.repeat(np.arange(len(doc_ptr) - 1, dtype=np.int32), np.diff(doc_ptr))
+    return ptr, docs[key], tfs[key]
+
+
 class PostingLists:
     """The postings, document lengths and live set that BM25 scores over."""
 
@@ -89,11 +101,7 @@ class PostingLists:
                 raise ValueError("postings do not fit these documents")
             self._ptr, self._docs, self._tfs = ptr, docs, p_tfs
             return
-        key = term_keys(term_ids)
-        self._ptr = np.searchsorted(key, np.arange(self._n_terms + 1, dtype=np.int64) << 32)
-        key &= 0xFFFFFFFF  # now the positions, in place: this array is the peak of the build
-        docs = np.repeat(np.arange(len(doc_ptr) - 1, dtype=np.int32), np.diff(doc_ptr))
-        self._docs, self._tfs = docs[key], tfs[key]
+        self._ptr, self._docs, self._tfs = term_major(doc_ptr, term_ids, tfs, self._n_terms)
 
     def _adopt(
         self,

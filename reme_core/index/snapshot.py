@@ -40,6 +40,7 @@ from reme_core.index.found_links import FoundLinks
 from reme_core.index.index_columns import FileColumns, IndexColumns
 from reme_core.index.link_columns import LinkColumns
 from reme_core.index.name_field import NameColumns
+from reme_core.index.posting_lists import term_major
 from reme_core.index.stored_text import (
     JsonRows,
     is_mapping,
@@ -110,12 +111,24 @@ _PROP_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
     "prop_tfs": (_I4, ("props",)),
     "prop_vocab": (np.dtype("u1"), (None,)),
 }
+# Each field's term-major postings (`NameColumns.postings`): optional, all or none, and
+# only beside their field; the pointers' length is checked against the field's vocabulary.
+_NAME_POSTINGS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
+    "name_tptr": (_I8, (None,)),
+    "name_tdocs": (_I4, ("names",)),
+    "name_ttfs": (_I4, ("names",)),
+}
+_PROP_POSTINGS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
+    "prop_tptr": (_I8, (None,)),
+    "prop_tdocs": (_I4, ("props",)),
+    "prop_ttfs": (_I4, ("props",)),
+}
 # A vault's links as resolved, and the attachments among which (`FoundLinks`): optional too.
 _FOUND_MEMBERS: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {
     "found_target": (_I4, ("links",)),
     "found_head": (np.dtype("u1"), (None,)),
 }
-_OPTIONAL = (_NAME_MEMBERS, _PROP_MEMBERS, _FOUND_MEMBERS)
+_OPTIONAL = (_NAME_MEMBERS, _PROP_MEMBERS, _NAME_POSTINGS, _PROP_POSTINGS, _FOUND_MEMBERS)
 _SHARED = ("postings", "names", "props")  # dimensions fixed by the first member having them
 # Not checksummed (nine tenths of the file): `PostingLists` checks each term's postings when
 # a search first reads them, so an open maps them without touching a page.
@@ -155,7 +168,9 @@ def _read_members(fh: IO[bytes], expected: np.ndarray) -> dict[str, np.ndarray] 
     size = os.fstat(fh.fileno()).st_size
     with zipfile.ZipFile(fh) as archive:
         infos = sorted(archive.infolist(), key=lambda info: info.filename != "stamp.npy")
-    members = {**_MEMBERS, **_NAME_MEMBERS, **_PROP_MEMBERS, **_FOUND_MEMBERS}
+    members: dict[str, tuple[np.dtype, tuple[str | None, ...]]] = {}
+    for group in (_MEMBERS, *_OPTIONAL):
+        members.update(group)
     names = {i.filename for i in infos}
     required = {f"{key}.npy" for key in _MEMBERS}
     # every required member, and each optional group whole or not at all
@@ -304,7 +319,10 @@ def _names(data: dict[str, np.ndarray], prefix: str) -> NameColumns | None:
     if not isinstance(cjk_free, bool):
         return None
     ptr, terms, tfs = (data[f"{prefix}_{key}"] for key in ("ptr", "terms", "tfs"))
-    return NameColumns(ptr, terms, tfs, vocab, cjk_free)
+    postings = None
+    if f"{prefix}_tptr" in data:
+        postings = (data[f"{prefix}_tptr"], data[f"{prefix}_tdocs"], data[f"{prefix}_ttfs"])
+    return NameColumns(ptr, terms, tfs, vocab, cjk_free, postings)
 
 
 def save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
@@ -362,11 +380,18 @@ def _save(path: Path, current: np.ndarray, cols: IndexColumns) -> None:
 def _name_members(names: NameColumns | None, prefix: str) -> dict[str, Any]:
     if names is None:
         return {}
+    ptr = np.asarray(names.ptr, dtype=np.int64)
+    terms = np.asarray(names.term_ids, dtype=np.int32)
+    tfs = np.asarray(names.tfs, dtype=np.int32)
+    t_ptr, t_docs, t_tfs = term_major(ptr, terms, tfs, len(names.vocab))
     return {
-        f"{prefix}_ptr": np.asarray(names.ptr, dtype=np.int64),
-        f"{prefix}_terms": np.asarray(names.term_ids, dtype=np.int32),
-        f"{prefix}_tfs": np.asarray(names.tfs, dtype=np.int32),
+        f"{prefix}_ptr": ptr,
+        f"{prefix}_terms": terms,
+        f"{prefix}_tfs": tfs,
         f"{prefix}_vocab": pack_json({"vocab": names.vocab, "cjk_free": names.cjk_free}),
+        f"{prefix}_tptr": np.asarray(t_ptr, dtype=np.int64),
+        f"{prefix}_tdocs": t_docs,
+        f"{prefix}_ttfs": t_tfs,
     }
 
 
