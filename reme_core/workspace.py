@@ -93,11 +93,16 @@ class Workspace:
         sync: bool = True,
         progress: ProgressFn | None = None,
         walk: ScanAhead | None = None,
+        while_walking: Callable[[Workspace], object] | None = None,
     ) -> Workspace:
         """Open (and if needed build) the index of a folder, then catch up with the files.
 
         ``walk``: the start-up diff's walk as `walk_ahead(path, overrides)` started it
         (before this process imported the index modules); otherwise it starts here.
+        ``while_walking(ws)``: work that does not depend on the start-up diff (a query's
+        warm-up: what its first search builds) done while that walk finishes on another
+        core, before the diff waits for it. Its result is not kept: what it reads may be
+        older than the files.
         """
         root = Path(path).expanduser()
         if not root.is_dir():
@@ -116,6 +121,9 @@ class Workspace:
             recovered = ws._recover()  # a move or undo a crash interrupted
             if sync:
                 fresh_walk = ws.last_reindex is not None or recovered
+                walking = not fresh_walk and ahead is not None and ahead.forked
+                if while_walking is not None and walking:
+                    while_walking(ws)
                 ws.sync(progress, None if fresh_walk else ahead)
         finally:
             ScanAhead.drop(ahead)

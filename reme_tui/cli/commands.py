@@ -105,15 +105,23 @@ def print_warnings(ws: Workspace, *, mode: bool = False) -> None:
         message(f"reme-tui: warning: {warning}")
 
 
-def open_workspace(args: argparse.Namespace, **overrides: Any) -> Workspace:
-    """Open the workspace and apply the start-up diff, with progress when building."""
+def open_workspace(
+    args: argparse.Namespace,
+    *,
+    while_walking: Callable[[Workspace], object] | None = None,
+    **overrides: Any,
+) -> Workspace:
+    """Open the workspace and apply the start-up diff, with progress when building
+    (``while_walking``: see `Workspace.open`)."""
     path = workspace_path(args)
     # Before the index modules are imported: the walk then runs beside the import and load.
     walk = reme_core.walk_ahead(path, overrides or None)
     from reme_tui.cli.progress import console_progress
 
     with console_progress("Indexing") as progress:
-        opened = reme_core.Workspace.open(path, overrides or None, progress=progress, walk=walk)
+        opened = reme_core.Workspace.open(
+            path, overrides or None, progress=progress, walk=walk, while_walking=while_walking
+        )
         ws = track(opened)
     print_warnings(ws)
     return ws

@@ -4,6 +4,7 @@ optimize and stats; each registers with the command registry on import."""
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ from reme_tui.text.reports import optimize_lines, search_dict, search_text
 from reme_tui.text.terminal import message
 
 if TYPE_CHECKING:
-    from reme_core import Workspace
+    from reme_core import SearchRequest, Workspace
 
 
 # -- search ---------------------------------------------------------------------------------
@@ -103,19 +104,29 @@ def run_search(args: argparse.Namespace) -> int:
             "reme-tui search: a query or a filter (--path, --tag, --start-date, --end-date) "
             "is required"
         )
-    ws = open_workspace(args, **vectors_override(args))
+
+    @functools.cache
+    def request() -> SearchRequest:  # after the walk has started: its imports load numpy
+        options = SearchOptions(
+            limit=args.limit,
+            min_score=args.min_score,
+            expand_links=False if args.no_links else None,
+            group=args.group,
+            order=args.sort,
+        )
+        parsed = parse_query(" ".join(args.query), typing=False)
+        strict = True if args.strict_dates else None
+        given = (args.start_date, args.end_date, tuple(args.paths), tuple(args.tag or ()))
+        return parsed.request(options, strict_dates=strict).narrowed(*given)
+
+    def warm_up(ws: Workspace) -> None:
+        """The search once while the start-up walk finishes (what its first run builds);
+        its answer comes from the index the walk brings up to date."""
+        ws.search(request())
+
+    ws = open_workspace(args, while_walking=warm_up, **vectors_override(args))
     wait_for_vectors(ws)
-    options = SearchOptions(
-        limit=args.limit,
-        min_score=args.min_score,
-        expand_links=False if args.no_links else None,
-        group=args.group,
-        order=args.sort,
-    )
-    parsed = parse_query(" ".join(args.query), typing=False)
-    request = parsed.request(options, strict_dates=True if args.strict_dates else None)
-    given = (args.start_date, args.end_date, tuple(args.paths), tuple(args.tag or ()))
-    result = ws.search(request.narrowed(*given))
+    result = ws.search(request())
     if args.json:
         emit_json(search_dict(result))
     else:
