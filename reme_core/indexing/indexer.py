@@ -87,15 +87,27 @@ class _WalkSlots:
     def __init__(self, live: LiveIndex) -> None:
         self.live = live
         self._parts: dict[int, np.ndarray] = {}
+        self._stats: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._looked_in: list[MemoryIndex] = []
 
     def look_up(self, part: Listing, offset: int) -> None:
         """A part of the walk from file ``offset`` on (offset 0 starts afresh)."""
         if offset == 0:
             self._parts.clear()
+            self._stats.clear()
+        self._stats[offset] = (np.asarray(part.mtimes), np.asarray(part.sizes, dtype=np.int64))
         with self.live.lock:
             self._looked_in.append(self.live.memory)
             self._parts[offset] = self.live.memory.files.slots_or_none(part.paths)
+
+    def stats(self, disk: Listing) -> tuple[np.ndarray, np.ndarray]:
+        """The walk's mtimes and sizes as arrays (made part by part as they came)."""
+        parts = [self._stats[k] for k in sorted(self._stats)]
+        if sum(len(m) for m, _ in parts) != len(disk.paths):
+            return np.asarray(disk.mtimes), np.asarray(disk.sizes, dtype=np.int64)
+        if not parts:
+            return np.zeros(0), np.zeros(0, dtype=np.int64)
+        return np.concatenate([m for m, _ in parts]), np.concatenate([z for _, z in parts])
 
     def slots(self, memory: MemoryIndex, disk: Listing) -> np.ndarray:
         """Every path's slot in ``memory`` (-1: none); looked up again if it was reloaded."""
@@ -158,10 +170,9 @@ class Indexer:
             gone = sorted((memory.files.path(s), float(mtimes[s]), int(sizes[s])) for s in unseen)
             origins = {path: memory.files.origin(path) for path, _, _ in gone}
         at = slots[indexed]
+        disk_mtimes, disk_sizes = slots_of.stats(disk)
         moved = np.zeros(len(slots), dtype=bool)
-        moved[indexed] = (mtimes[at] != np.asarray(disk.mtimes)[indexed]) | (
-            sizes[at] != np.asarray(disk.sizes, dtype=np.int64)[indexed]
-        )
+        moved[indexed] = (mtimes[at] != disk_mtimes[indexed]) | (sizes[at] != disk_sizes[indexed])
         changes.added = [disk.paths[i] for i in np.flatnonzero(~indexed).tolist()]
         changes.modified = [disk.paths[i] for i in np.flatnonzero(moved).tolist()]
         # One lstat per gone path (its folder resolved once), not a resolve of each: a store
