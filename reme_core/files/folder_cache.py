@@ -1,10 +1,11 @@
 """What each folder held at the last walk, so an unchanged folder is not read again.
 
 The start-up diff walks every folder: at 50k files in 7k folders that is ~130k system calls,
-40% of them for the folders (open, list, close). A folder's modification time changes when
-an entry is added, removed or renamed in it, so a folder whose identity and times are those
-of the last walk holds the same names: the walk then only `stat`s its files (a file edited
-in place changes no folder, so each kept file is still looked at).
+three in five of them for the folders (open, duplicate, list, rewind, close). A folder's
+modification time changes when an entry is added, removed or renamed in it, so a folder whose
+identity and times are those of the last walk holds the same names: the walk then only
+`stat`s its files (a file edited in place changes no folder, so each kept file is still
+looked at).
 
 Git's racy-clean rule applies: a folder changed within `RACY_NS` of its listing could change
 again within the same clock tick without its time moving, so it is not kept (it is read

@@ -54,6 +54,7 @@ def _inside(real_root: Path, path: str) -> bool:
 _BY_FD = os.scandir in os.supports_fd and os.open in os.supports_dir_fd
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_FILE_TYPE = 0o170000  # the mode's file-type bits (what `stat.S_IFMT` keeps)
 
 
 class _Folder:
@@ -165,7 +166,7 @@ class _Walk:
             key = (info.st_dev, info.st_ino)
             if key not in self.seen_dirs:
                 self.seen_dirs.add(key)
-                cache = self.cache if fd is not None else None
+                cache = self.cache if fd is not None else None  # by descriptor only
                 if cache is not None and fd is not None:
                     names = cache.names(rel, info)
                     if names is not None:
@@ -260,7 +261,7 @@ def _stat_files(fd: int, prefix: str, files: Sequence[str], found: Listing) -> N
             st = lstat(name, dir_fd=fd)
         except OSError:  # changed since the folder was looked at: as a walk would miss it
             continue
-        if st.st_mode & 0o170000 == stat.S_IFREG:
+        if st.st_mode & _FILE_TYPE == stat.S_IFREG:
             paths.append(prefix + name)
             mtimes.append(st.st_mtime)
             sizes.append(st.st_size)

@@ -22,6 +22,7 @@ from array import array
 from collections.abc import Callable
 from pathlib import Path
 
+from reme_core.files.folder_cache import FolderCache
 from reme_core.files.scanner import folder_cache, list_files
 from reme_core.files.scope import Listing, Scope
 
@@ -65,8 +66,9 @@ class ScanAhead:
             gc.disable()
             try:
                 os.close(read_fd)
-                _walk_and_send(root, scope, write_fd)
+                cache = _walk_and_send(root, scope, write_fd)
                 code = 0
+                cache.save()  # after the parent has the walk: no failure of it is the walk's
             finally:
                 os._exit(code)
         os.close(write_fd)
@@ -128,8 +130,9 @@ class ScanAhead:
                 os.waitpid(pid, 0)
 
 
-def _walk_and_send(root: Path, scope: Scope, fd: int) -> None:
-    """The child's work: the walk, sent part by part, then the rest and the names left out."""
+def _walk_and_send(root: Path, scope: Scope, fd: int) -> FolderCache:
+    """The child's work: the walk, sent part by part, then the rest and the names left out;
+    the folder cache it walked with (and updated), for the caller to save."""
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, False)
     with contextlib.suppress(AttributeError, OSError):  # a larger pipe where Linux allows
@@ -154,7 +157,7 @@ def _walk_and_send(root: Path, scope: Scope, fd: int) -> None:
     while view:
         view = view[os.write(fd, view) :]
     os.close(fd)
-    cache.save()  # after the parent has the walk
+    return cache
 
 
 def _write_some(fd: int, pending: bytearray) -> None:
