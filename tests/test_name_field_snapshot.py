@@ -221,6 +221,17 @@ def _cold(root: Path) -> Workspace:
     return Workspace.open(root)
 
 
+def _built(tmp_path: Path) -> tuple[Path, Path]:
+    """A workspace of 300 notes built by the pool, and its snapshot's path."""
+    root = tmp_path / "ws"
+    _notes(root, 300, cjk=False)
+    ws = Workspace.open(root, {"workers": 2})
+    snap = parts(ws).live.snapshot_path()
+    ws.close()
+    assert snap is not None and snap.is_file()
+    return root, snap
+
+
 def test_the_snapshot_keeps_each_fields_postings_and_an_open_sorts_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -263,13 +274,7 @@ def test_a_snapshot_without_the_postings_is_adopted_then_written_with_them(
 ) -> None:
     """A snapshot from before the postings were kept still serves the cold open (the field
     sorts them as it always did), and the close writes them for the next one."""
-    root = tmp_path / "ws"
-    _notes(root, 300, cjk=False)
-    Workspace.open(root, {"workers": 2}).close()
-    ws = _cold(root)
-    snap = parts(ws).live.snapshot_path()
-    ws.close()
-    assert snap is not None
+    root, snap = _built(tmp_path)
     postings = ("tptr", "tdocs", "ttfs")
     _rewrite(snap, drop=tuple(f"{f}_{k}" for f in ("name", "prop") for k in postings))
     with np.load(snap) as data:
@@ -287,13 +292,7 @@ def test_a_snapshot_without_the_postings_is_adopted_then_written_with_them(
 def test_postings_that_do_not_fit_their_field_are_not_trusted(tmp_path: Path) -> None:
     """Pointers of another length than the field's vocabulary: the field is built again from
     the files, and ranks as one always does."""
-    root = tmp_path / "ws"
-    _notes(root, 300, cjk=False)
-    Workspace.open(root, {"workers": 2}).close()
-    ws = _cold(root)
-    snap = parts(ws).live.snapshot_path()
-    ws.close()
-    assert snap is not None
+    root, snap = _built(tmp_path)
     with np.load(snap) as data:
         short = data["name_tptr"][:-1].copy()
     _rewrite(snap, name_tptr=short)

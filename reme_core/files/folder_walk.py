@@ -86,58 +86,9 @@ class _Folder:
             self.fd = None
 
 
-def walk_folder(
-    folder: str,
-    rel: str,
-    real_root: Path,
-    scope: Scope,
-    found: Listing,
-    seen_dirs: set[tuple[int, int]],
-    hooks: list[Hook],
-    cache: FolderCache | None,
-) -> None:
-    """The folder's files, then its subfolders depth-first, in directory order, by an
-    explicit stack (a recursion ended in RecursionError ~500 folders deep); a folder past
-    MAX_DEPTH is left out and named in ``found.too_deep``.
-
-    Plain strings and `DirEntry` data (the type from the directory listing, one `stat` per
-    kept file): the walk of 50k files in 7k folders is most of the start-up diff.
-    """
-    walk = _Walk(real_root, scope, found, seen_dirs, hooks, cache)
-    stack: list[_Folder] = []
-    first = walk.listed(folder, rel, None)
-    if first is not None:
-        stack.append(first)
-    try:
-        while stack:
-            top = stack[-1]
-            name = next(top.subs, None)
-            if top.cached and name is not None and ("/" in name or name in ("", ".", "..")):
-                continue  # a cached name is never a path (a stranger's clone may carry it)
-            if name is None:
-                stack.pop().close()
-                if cache is not None and top.kept is not None:
-                    cache.keep(top.rel, top.st, *top.kept, top.listed_ns)
-                continue
-            try:
-                # A cached folder held no symlink: one there now is not followed.
-                flags = _DIR_FLAGS | _NOFOLLOW if top.cached else _DIR_FLAGS
-                fd = os.open(name, flags, dir_fd=top.fd) if top.fd is not None else None
-            except OSError:  # as a walk that cannot enter it: not one to cache
-                top.kept = None
-                if cache is not None and top.cached:
-                    cache.forget(top.rel)
-                continue
-            listed = walk.listed(f"{top.folder}/{name}", top.prefix + name, fd)
-            if listed is not None:
-                stack.append(listed)
-    finally:
-        for open_folder in stack:
-            open_folder.close()
-
-
-class _Walk:
-    """What every folder of one walk is looked at with."""
+class FolderWalk:
+    """One walk of a scope's folders: what every folder is looked at with, and where what
+    it finds goes (`walk` each top folder in turn)."""
 
     __slots__ = ("cache", "found", "hooks", "real_root", "scope", "seen_dirs")
 
@@ -146,14 +97,53 @@ class _Walk:
         real_root: Path,
         scope: Scope,
         found: Listing,
-        seen_dirs: set[tuple[int, int]],
         hooks: list[Hook],
         cache: FolderCache | None,
     ) -> None:
         self.real_root, self.scope, self.found = real_root, scope, found
-        self.seen_dirs, self.hooks, self.cache = seen_dirs, hooks, cache
+        self.hooks, self.cache = hooks, cache
+        self.seen_dirs: set[tuple[int, int]] = set()  # (device, inode): a symlink loop
 
-    def listed(self, folder: str, rel: str, fd: int | None) -> _Folder | None:
+    def walk(self, folder: str, rel: str) -> None:
+        """The folder's files, then its subfolders depth-first, in directory order, by an
+        explicit stack (a recursion ended in RecursionError ~500 folders deep); a folder past
+        MAX_DEPTH is left out and named in ``found.too_deep``.
+
+        Plain strings and `DirEntry` data (the type from the directory listing, one `stat` per
+        kept file): the walk of 50k files in 7k folders is most of the start-up diff.
+        """
+        stack: list[_Folder] = []
+        first = self._listed(folder, rel, None)
+        if first is not None:
+            stack.append(first)
+        try:
+            while stack:
+                top = stack[-1]
+                name = next(top.subs, None)
+                if top.cached and name is not None and ("/" in name or name in ("", ".", "..")):
+                    continue  # a cached name is never a path (a stranger's clone may carry it)
+                if name is None:
+                    stack.pop().close()
+                    if self.cache is not None and top.kept is not None:
+                        self.cache.keep(top.rel, top.st, *top.kept, top.listed_ns)
+                    continue
+                try:
+                    # A cached folder held no symlink: one there now is not followed.
+                    flags = _DIR_FLAGS | _NOFOLLOW if top.cached else _DIR_FLAGS
+                    fd = os.open(name, flags, dir_fd=top.fd) if top.fd is not None else None
+                except OSError:  # as a walk that cannot enter it: not one to cache
+                    top.kept = None
+                    if self.cache is not None and top.cached:
+                        self.cache.forget(top.rel)
+                    continue
+                listed = self._listed(f"{top.folder}/{name}", top.prefix + name, fd)
+                if listed is not None:
+                    stack.append(listed)
+        finally:
+            for open_folder in stack:
+                open_folder.close()
+
+    def _listed(self, folder: str, rel: str, fd: int | None) -> _Folder | None:
         """``folder`` opened (``fd``: opened already; closed here when it is not walked),
         its files kept, its subfolders to walk named; from the cache when it is unchanged.
         None when it cannot be listed, or was walked already (a symlink loop)."""

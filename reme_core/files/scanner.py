@@ -9,7 +9,7 @@ from pathlib import Path
 from reme_core.config import Config
 from reme_core.files.excludes import Excludes
 from reme_core.files.folder_cache import FolderCache
-from reme_core.files.folder_walk import Hook, walk_folder
+from reme_core.files.folder_walk import FolderWalk, Hook
 from reme_core.files.paths import (
     CASELESS,
     MAX_DEPTH,
@@ -69,15 +69,14 @@ def list_files(
     time n more files were found (the scan ahead sends its listing in parts). With a
     ``cache``, an unchanged folder is not read again, and the folders read are recorded in
     it (the caller saves it): the listing is the same either way."""
-    real_root = root.resolve()
     found = Listing()
-    seen_dirs: set[tuple[int, int]] = set()
     hooks = []
     if when_many is not None:
         n, fn = when_many
         hooks.append(Hook(n, 0, lambda _found: fn()))
     if every is not None:
         hooks.append(Hook(every[0], every[0], every[1]))
+    walk = FolderWalk(root.resolve(), scope, found, hooks, cache)
     for top in sorted(set(scope.dirs)):
         start = root / top if top else root
         if top and (scope.ignores(top) or _excluded_dir(scope, top)):
@@ -86,7 +85,7 @@ def list_files(
             found.too_deep.append(shown_name(top))
             continue
         if start.is_dir():
-            walk_folder(str(start), top, real_root, scope, found, seen_dirs, hooks, cache)
+            walk.walk(str(start), top)
     if when_many is not None and hooks[0].at <= len(found.paths):  # reached in the last folder
         hooks[0].fn(found)
     return found
