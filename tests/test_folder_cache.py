@@ -31,13 +31,14 @@ HOUR_AGO = time.time() - 3600
 
 def _tree(root: Path, folders: int = 40, per_folder: int = 8) -> Path:
     """A memory-layout workspace of ``folders * per_folder`` notes (nested two deep), every
-    folder dated an hour back."""
+    note and folder dated an hour back."""
     for f in range(folders):
         layer = "daily" if f % 2 else "digest"
         for n in range(per_folder):
             path = root / layer / f"group-{f % 5}" / f"folder-{f}" / f"note-{n}.md"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"note {f} {n}\n", encoding="utf-8")
+            os.utime(path, (HOUR_AGO, HOUR_AGO))
     (root / "metadata").mkdir(exist_ok=True)
     _date_folders(root)
     return root
@@ -278,3 +279,26 @@ def test_the_cache_format_round_trips(tmp_path: Path) -> None:
         mid = at + loaded.loaded.files[i]
         assert loaded.loaded.names[at:mid] == list(files)
         assert loaded.loaded.names[mid : mid + loaded.loaded.subs[i]] == list(subs)
+
+
+def test_the_start_up_diff_in_process_sees_changes_in_cached_folders(tmp_path: Path) -> None:
+    """The browser's start-up diff walks in its own process (`Workspace.diff`), through the
+    same cache: an edit in place and a new note in folders the cache holds are both found."""
+    from reme_core import Workspace
+
+    root = _tree(tmp_path / "ws", folders=40, per_folder=8)
+    Workspace.open(root).close()
+    _date_folders(root)
+    ws = Workspace.open(root, sync=False)
+    try:
+        assert not ws.diff()  # this walk writes the cache
+        _, cache = _cached_walk(root)
+        assert cache.hits > 0  # the folders are in it
+        edited = root / "digest/group-0/folder-0/note-3.md"
+        edited.write_text("edited in place, a different size\n", encoding="utf-8")
+        (root / "daily/group-1/folder-1/new.md").write_text("new\n", encoding="utf-8")
+        changes = ws.diff()
+        assert changes.modified == ["digest/group-0/folder-0/note-3.md"]
+        assert changes.added == ["daily/group-1/folder-1/new.md"]
+    finally:
+        ws.close()
