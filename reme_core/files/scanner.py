@@ -10,11 +10,7 @@ from reme_core.config import Config
 from reme_core.files.excludes import Excludes
 from reme_core.files.folder_cache import FolderCache
 from reme_core.files.folder_walk import FolderWalk, Hook
-from reme_core.files.paths import (
-    CASELESS,
-    MAX_DEPTH,
-    state_dir_name,
-)
+from reme_core.files.paths import CASELESS, MAX_DEPTH, state_dir_name
 from reme_core.files.scope import Found, Listing, Scope
 from reme_core.files.text_decode import shown_name
 from reme_core.files.workspace_mode import WorkspaceMode, choose_mode
@@ -92,7 +88,8 @@ def list_files(
 
 
 def folder_cache(root: Path, scope: Scope) -> FolderCache:
-    """The cache of the folders walks of ``scope`` in ``root`` read (`FolderCache`)."""
+    """The folder cache of walks of ``scope`` in ``root``: one made by walks of another
+    scope (folders, suffixes, state folder, excludes) is not used."""
     rules = scope.excludes.patterns if scope.excludes is not None else ()
     choices = [scope.dirs, scope.suffixes, scope.state_dir, rules, MAX_DEPTH, CASELESS]
     return FolderCache.load(root, scope.state_dir, json.dumps(choices))
