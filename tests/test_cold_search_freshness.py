@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
 
 from reme_core.files.folder_cache import CACHE_NAME
-from tests.helpers import REME_TUI
-
-HOUR_AGO = time.time() - 3600
+from tests.helpers import HOUR_AGO, REME_TUI, quiet_folders
 
 
 def _search(root: Path, query: str) -> list[str]:
@@ -29,12 +26,6 @@ def _search(root: Path, query: str) -> list[str]:
     return sorted({line.split()[1].rsplit(":", 1)[0] for line in heads})
 
 
-def _quiet(root: Path) -> None:
-    for folder, _, _ in os.walk(root):
-        if "metadata" not in folder:
-            os.utime(folder, (HOUR_AGO, HOUR_AGO))
-
-
 def test_a_cold_search_sees_every_change_since_the_cache(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     for i in range(320):
@@ -42,7 +33,7 @@ def test_a_cold_search_sees_every_change_since_the_cache(tmp_path: Path) -> None
         note.parent.mkdir(parents=True, exist_ok=True)
         note.write_text(f"# Note {i}\n\ncommon words about memory {i}\n", encoding="utf-8")
         os.utime(note, (HOUR_AGO, HOUR_AGO))
-    _quiet(root)
+    quiet_folders(root)
     assert len(_search(root, "memory")) == 50  # built, and its walk wrote the cache
     assert (root / "metadata" / CACHE_NAME).is_file()
     assert len(_search(root, "memory")) == 50  # walked from the cache
@@ -57,7 +48,7 @@ def test_a_cold_search_sees_every_change_since_the_cache(tmp_path: Path) -> None
     assert _search(root, "quixotica") == ["digest/topic-2/note-2.md"]
     assert "daily/topic-3/note-3.md" not in _search(root, "memory 3")
     # Quiet again, then each change once more: the cache now holds the changed folders.
-    _quiet(root)
+    quiet_folders(root)
     _search(root, "memory")
     added.write_text("# Added\n\nzephyrine leaves, vellichor stays\n", encoding="utf-8")
     assert _search(root, "vellichor") == ["daily/topic-1/added.md"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import struct
 import threading
-import time
 from array import array
 from pathlib import Path
 
@@ -24,9 +23,9 @@ from reme_core.files.scan_ahead import ScanAhead
 from reme_core.files.scanner import folder_cache as cache_for
 from reme_core.files.scanner import list_files
 from reme_core.files.scope import Listing, Scope
+from tests.helpers import HOUR_AGO, quiet_folders
 
 SCOPE = Scope(("daily", "digest"), (".md",))
-HOUR_AGO = time.time() - 3600
 
 
 def _tree(root: Path, folders: int = 40, per_folder: int = 8) -> Path:
@@ -40,14 +39,8 @@ def _tree(root: Path, folders: int = 40, per_folder: int = 8) -> Path:
             path.write_text(f"note {f} {n}\n", encoding="utf-8")
             os.utime(path, (HOUR_AGO, HOUR_AGO))
     (root / "metadata").mkdir(exist_ok=True)
-    _date_folders(root)
+    quiet_folders(root)
     return root
-
-
-def _date_folders(root: Path) -> None:
-    for folder, _, _ in os.walk(root):
-        if not folder.endswith("metadata"):
-            os.utime(folder, (HOUR_AGO, HOUR_AGO))
 
 
 def _cached_walk(root: Path, scope: Scope = SCOPE) -> tuple[Listing, FolderCache]:
@@ -121,7 +114,7 @@ def test_a_folder_holding_a_symlink_is_always_read(tmp_path: Path) -> None:
     root = _tree(tmp_path / "ws")
     target = root / "digest/group-0/folder-0"
     (root / "daily/group-1/folder-1/link").symlink_to(target, target_is_directory=True)
-    _date_folders(root)
+    quiet_folders(root)
     _cached_walk(root)
     listing, cache = _cached_walk(root)
     assert "daily/group-1/folder-1" not in cache.kept  # where a link leads can change unseen
@@ -288,7 +281,7 @@ def test_the_start_up_diff_in_process_sees_changes_in_cached_folders(tmp_path: P
 
     root = _tree(tmp_path / "ws", folders=40, per_folder=8)
     Workspace.open(root).close()
-    _date_folders(root)
+    quiet_folders(root)
     ws = Workspace.open(root, sync=False)
     try:
         assert not ws.diff()  # this walk writes the cache

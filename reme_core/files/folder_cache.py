@@ -31,8 +31,7 @@ from itertools import accumulate
 from operator import add
 from pathlib import Path
 
-from reme_core.files.state_files import NEW_FILE, folder_fd, open_fd
-from reme_core.processes import pid_alive
+from reme_core.files.state_files import NEW_FILE, folder_fd, open_fd, remove_dead_temps
 
 CACHE_NAME = "folders.cache"
 _MAGIC = b"reme-folders 3\n"
@@ -203,10 +202,10 @@ def _parse(data: bytes, fingerprint: str) -> _Loaded:
 def _write(state: Path, data: bytes) -> None:
     """``data`` as the cache, by a new file of our own renamed over it, in the real state
     folder (never through a symlink)."""
+    remove_dead_temps(state, CACHE_NAME)
     dir_fd = folder_fd(state, create=False)
     tmp = f"{CACHE_NAME}.{os.getpid()}.tmp"
     try:
-        _remove_stale(dir_fd)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp, dir_fd=dir_fd)
         fd = os.open(tmp, NEW_FILE, 0o644, dir_fd=dir_fd)
@@ -220,13 +219,3 @@ def _write(state: Path, data: bytes) -> None:
             raise
     finally:
         os.close(dir_fd)
-
-
-def _remove_stale(dir_fd: int) -> None:
-    """Remove the temporary files of writers killed before their rename."""
-    for name in os.listdir(dir_fd):
-        pid = name[len(CACHE_NAME) + 1 : -len(".tmp")]
-        stale = name.startswith(f"{CACHE_NAME}.") and name.endswith(".tmp") and pid.isdigit()
-        if stale and not pid_alive(int(pid)):
-            with contextlib.suppress(OSError):
-                os.unlink(name, dir_fd=dir_fd)

@@ -156,20 +156,18 @@ class FolderWalk:
             key = (info.st_dev, info.st_ino)
             if key not in self.seen_dirs:
                 self.seen_dirs.add(key)
-                cache = self.cache if fd is not None else None  # by descriptor only
-                if cache is not None and fd is not None:
-                    names = cache.names(rel, info)
+                keep_at = 0  # when the listing was taken, if the cache is to keep it
+                if self.cache is not None and fd is not None:  # by descriptor only
+                    names = self.cache.names(rel, info)
                     if names is not None:
                         top = _Folder(folder, rel, fd, info, names[1], cached=True)
                         _stat_files(fd, top.prefix, names[0], self.found)
                         return top
-                    listed_ns = time.time_ns()
+                    keep_at = time.time_ns()
                 with os.scandir(fd if fd is not None else folder) as listing:
                     entries = list(listing)
                 top = _Folder(folder, rel, fd, info, [])
-                top.subs = iter(self._sort_out(top, entries, cache is not None))
-                if cache is not None and top.kept is not None:
-                    top.listed_ns = listed_ns
+                top.subs = iter(self._sort_out(top, entries, keep_at))
                 return top
         except OSError:
             pass
@@ -177,9 +175,10 @@ class FolderWalk:
             os.close(fd)
         return None
 
-    def _sort_out(self, top: _Folder, entries: list[os.DirEntry[str]], keep: bool) -> list[str]:
+    def _sort_out(self, top: _Folder, entries: list[os.DirEntry[str]], keep_at: int) -> list[str]:
         """Keep ``top``'s files from its listing; the names of its subfolders to walk. With
-        ``keep``, ``top.kept`` is set to both, when nothing in it can change unseen."""
+        ``keep_at`` (the listing's time, ns), ``top.kept`` is set to both when nothing in it
+        can change unseen."""
         # `rel` is not ignored and lies inside one of the scope's folders, so for the entries
         # below only their own name and suffix need testing (what `scope.covers` would add).
         rel, prefix, found, scope = top.rel, top.prefix, self.found, self.scope
@@ -187,6 +186,7 @@ class FolderWalk:
         paths, mtimes, sizes = found.paths, found.mtimes, found.sizes
         files: list[str] = []
         subs: list[str] = []
+        keep = keep_at > 0
         for entry in entries:
             name = entry.name
             # Most names cannot be ignored: only those the cheap test lets through are asked
@@ -233,7 +233,7 @@ class FolderWalk:
             except OSError:
                 keep = False
         if keep:
-            top.kept = (files, subs)
+            top.kept, top.listed_ns = (files, subs), keep_at
         return subs
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reme_core.files.folder_cache import FolderCache
-from reme_core.files.scanner import folder_cache, list_files
+from reme_core.files.scanner import folder_cache, list_files, list_files_cached
 from reme_core.files.scope import Listing, Scope
 
 PART_FILES = 2048
@@ -111,9 +111,7 @@ class ScanAhead:
                     return found
             except (OSError, ValueError):
                 pass
-        cache = folder_cache(self.root, self.scope)
-        found = list_files(self.root, self.scope, cache=cache)
-        cache.save()
+        found = list_files_cached(self.root, self.scope)
         if each is not None:
             each(found, 0)
         return found

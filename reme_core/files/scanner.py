@@ -87,6 +87,14 @@ def list_files(
     return found
 
 
+def list_files_cached(root: Path, scope: Scope) -> Listing:
+    """`list_files` through the folder cache of ``scope``, saved after the walk."""
+    cache = folder_cache(root, scope)
+    found = list_files(root, scope, cache=cache)
+    cache.save()
+    return found
+
+
 def folder_cache(root: Path, scope: Scope) -> FolderCache:
     """The folder cache of walks of ``scope`` in ``root``: one made by walks of another
     scope (folders, suffixes, state folder, excludes) is not used."""

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from reme_core.processes import pid_alive
 from reme_core.workspace_warning import WorkspaceWarning
 
 try:
@@ -223,3 +224,22 @@ def remove_odd(state_dir: Path, expected: dict[str, bool]) -> list[WorkspaceWarn
             os.unlink(path)
             said.append(WorkspaceWarning("entry_removed", f"{state_dir.name}/{rel}", kind_of(mode)))
     return said
+
+
+def remove_dead_temps(folder: Path, name: str) -> None:
+    """Remove the ``name.<pid>.tmp`` files of writers that died between their write and
+    their rename (their process is gone), in the real folder only (never through a
+    symlink; a folder that cannot be opened is left as it is)."""
+    try:
+        fd = folder_fd(folder, create=False)
+    except OSError:
+        return
+    try:
+        for entry in os.listdir(fd):
+            pid = entry[len(name) + 1 : -len(".tmp")]
+            temp = entry.startswith(f"{name}.") and entry.endswith(".tmp") and pid.isdigit()
+            if temp and not pid_alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry, dir_fd=fd)
+    finally:
+        os.close(fd)

@@ -29,7 +29,6 @@ import struct
 import threading
 import zipfile
 import zlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -405,12 +404,3 @@ def _found(data: dict[str, np.ndarray]) -> FoundLinks | None:
     if "found_target" not in data:
         return None
     return FoundLinks.unpack(data["found_target"], data["found_head"])
-
-
-def remove_stale(path: Path, alive: Callable[[int], bool]) -> None:
-    """Delete temporary snapshot files left by processes killed between write and rename."""
-    for leftover in path.parent.glob(f"{path.name}.*.tmp"):
-        pid = leftover.name[len(path.name) + 1 : -len(".tmp")]
-        if pid.isdigit() and not alive(int(pid)):
-            with contextlib.suppress(OSError):
-                leftover.unlink()

@@ -18,7 +18,7 @@ import numpy as np
 from reme_core.errors import RemeError
 from reme_core.files.paths import TOO_DEEP, regular_inside, resolve_inside, shortened
 from reme_core.files.scan_ahead import ScanAhead
-from reme_core.files.scanner import folder_cache, list_files
+from reme_core.files.scanner import list_files_cached
 from reme_core.files.scope import FileStat, Listing, Scope
 from reme_core.files.text_decode import UNDECODABLE_NAME
 from reme_core.indexing.batch_writes import RACY_MTIME, RACY_SECONDS, batch_writes, mark_racy
@@ -149,9 +149,7 @@ class Indexer:
         if ahead is not None:
             disk = ahead.result(slots_of.look_up)
         else:
-            cache = folder_cache(self.root, self.watch_scope)
-            disk = list_files(self.root, self.watch_scope, cache=cache)
-            cache.save()
+            disk = list_files_cached(self.root, self.watch_scope)
             slots_of.look_up(disk, 0)
         for name in disk.undecodable:  # left out by the walk: no path of it can be stored
             self.warn(WorkspaceWarning("not_indexed", name, UNDECODABLE_NAME))

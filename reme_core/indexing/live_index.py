@@ -25,12 +25,12 @@ from reme_core.errors import RemeError
 from reme_core.files.paths import normalize_relpath
 from reme_core.files.scanner import scan
 from reme_core.files.scope import Scope
+from reme_core.files.state_files import remove_dead_temps
 from reme_core.gc_pause import bulk_objects
 from reme_core.index import snapshot
 from reme_core.index.index_columns import columns_from_rows
 from reme_core.index.memory_index import MemoryIndex
 from reme_core.index.posting_lists import DamagedPostings
-from reme_core.processes import pid_alive
 from reme_core.store.database import Store, StoreError, is_busy, retry_busy
 
 DB_NAME = "index.sqlite"
@@ -173,7 +173,7 @@ class LiveIndex:
         memory = self.place.new_memory()
         snap = self.snapshot_path()
         if snap is not None:
-            snapshot.remove_stale(snap, pid_alive)
+            remove_dead_temps(snap.parent, snap.name)
         with self.store.reading():  # one consistent view: the snapshot stamp relies on it
             generation = self.store.generation()
             rebuild_id = self.store.meta(REBUILD_KEY)
