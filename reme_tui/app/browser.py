@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import functools
 import os
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, cast
@@ -31,6 +30,7 @@ from reme_tui.app.main_screen import MainScreen
 from reme_tui.app.preferences import Preferences
 from reme_tui.app.textual_fixes import unpin_styles_caches
 from reme_tui.messages import CaughtUp, IndexChanged, WorkspaceOpened
+from reme_tui.opening import Opening
 from reme_tui.screens.create_note import CreateNoteScreen
 from reme_tui.screens.file_ops import DeleteScreen, FileOpScreen
 from reme_tui.screens.tags import TagsScreen
@@ -70,10 +70,13 @@ class RemeApp(App[None]):
         ),
     ]
 
-    def __init__(self, path: Path, *, watch: bool = True) -> None:
+    def __init__(self, path: Path, *, watch: bool = True, opening: Opening | None = None) -> None:
+        """``opening``: the workspace's open, already started (`reme-tui` starts it before
+        importing the browser); without it the browser starts one once its screen is up."""
         super().__init__()
         unpin_styles_caches()
         self.root = Path(path)
+        self._opening = opening
         self.watch_enabled = watch
         self.ws: Workspace | None = None
         self.app_state: WorkspaceState = load_state(self.root)  # last query, recent notes
@@ -174,31 +177,20 @@ class RemeApp(App[None]):
     # -- opening --------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="open", name="open workspace", exit_on_error=False)
     def open_workspace(self, progress: Callable[[int, int], None]) -> None:
-        """Load (or build) the index off the UI thread; the screen is already up. The
-        start-up diff runs after (`catch_up`): the panes answer from the loaded index at once.
+        """Wait for the index's load (or build) off the UI thread; the screen is already up.
+        The start-up diff runs after (`catch_up`): the panes answer from the loaded index at
+        once.
 
-        The open itself runs in a daemon thread this worker waits on: a quit during a first
-        build leaves at once (Textual waits for its worker threads at exit, so the process
-        lived on until the build ended, and a browser opened meanwhile waited for its lock).
-        An abandoned build is a killed one, which the next open clears and does again."""
-        outcome: list[Workspace | BaseException] = []
-
-        def attempt() -> None:
-            try:
-                outcome.append(Workspace.open(self.root, progress=progress, sync=False))
-            except BaseException as exc:  # re-raised in the worker: the error hub reports it
-                outcome.append(exc)
-
-        opener = threading.Thread(target=attempt, name="reme-open", daemon=True)
-        opener.start()
+        The open runs in its own daemon thread (`Opening`), which `reme-tui` starts before
+        the browser's imports; this worker only waits on it, so a quit during a first build
+        leaves at once (Textual waits for its worker threads at exit)."""
+        opening = self._opening or Opening(self.root).start()
+        opening.listen(progress)
         worker = get_current_worker()
-        while opener.is_alive():
-            opener.join(OPEN_POLL_SECONDS)
+        while not opening.wait(OPEN_POLL_SECONDS):
             if worker.is_cancelled:
                 return  # the browser is closing: the open is left to the process's exit
-        if isinstance(outcome[0], BaseException):
-            raise outcome[0]
-        ws = outcome[0]
+        ws = opening.result()
         # Through the screen, behind the progress messages posted there: it bubbles up to the
         # app only after the last of them has been drawn (and hidden again by the open).
         self.main.post_message(WorkspaceOpened(ws, ws.counts(), ws.filter_samples()))

@@ -191,15 +191,18 @@ theme, keymap and pane defaults in settings.yaml under the user config folder.
 
 
 def run_browser(path: Path) -> int:
-    """Open the Textual app on a workspace."""
-    with bulk_objects():  # ~1,700 classes and functions: no collector pass while they load
-        from reme_tui.app.browser import RemeApp
-    gc.freeze()  # and none over them later: the modules live as long as the process
+    """Open the Textual app on a workspace. The workspace's open starts first, so that its
+    load (or first build) runs while the browser's modules import and its screen is drawn."""
+    from reme_tui.opening import Opening
 
     if not path.is_dir():
         raise RemeError(f"{path}: not a folder")
     say_mode(path)
-    app = RemeApp(path)
+    opening = Opening(path).start()
+    with bulk_objects():  # ~1,700 classes and functions: no collector pass while they load
+        from reme_tui.app.browser import RemeApp
+    gc.freeze()  # and none over them later: the modules live as long as the process
+    app = RemeApp(path, opening=opening)
     app.run()
     if app.ws is not None:
         track(app.ws)  # closed before the fast exit, like a command's
