@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from reme_core import Workspace
+from reme_core.parse.parse_pool import _pool_host
 from reme_core.parse.pool_worker import NICENESS
 from tests.helpers import REME_TUI
 from tests.real_vault import N_NOTES, kill_all, tagged_pids, wait_until, write_vault
@@ -164,6 +165,40 @@ def test_a_pooled_batch_in_a_host_whose_stderr_has_no_descriptor(tmp_path: Path)
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["warnings", "[]"], proc.stdout
+
+
+class Captured:
+    """What a running Textual app puts in place of sys.stderr: a stream without a descriptor."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        return -1
+
+
+def test_the_pool_host_leaves_a_stderr_with_a_descriptor_alone(tmp_path: Path) -> None:
+    """The browser starts its open, and so its pool, before Textual replaces sys.stderr: a
+    swap there would race Textual's own (its capture undone, or the stand-in restored by
+    Textual at its exit)."""
+    with open(tmp_path / "err.txt", "w") as real, contextlib.redirect_stderr(real):
+        with _pool_host():
+            assert sys.stderr is real
+        assert sys.stderr is real
+
+
+def test_the_pool_host_stands_in_only_for_a_stderr_without_one_and_keeps_a_later_swap() -> None:
+    captured, later = Captured(), Captured()
+    with contextlib.redirect_stderr(captured):  # as inside Textual
+        with _pool_host():
+            assert sys.stderr.fileno() >= 0  # what the resource tracker will inherit
+        assert sys.stderr is captured
+        with _pool_host():
+            sys.stderr = later  # Textual's exit (or its suspend) inside the window
+        assert sys.stderr is later  # not put back over
 
 
 KILL_WORKERS = """\

@@ -16,7 +16,7 @@ import types
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from reme_core.parse import pool_worker
 from reme_core.parse.parsing import ParsedBatch, parse_batch
@@ -45,6 +45,7 @@ def uses_pool(n_files: int, workers: int = 0, pool_from: int = POOL_THRESHOLD) -
 
 # One host change at a time: two threads starting pools must not restore each other's state.
 _HOST_LOCK = threading.Lock()
+_NULL: list[IO[str]] = []  # the null device, opened once and never closed (see `_pool_host`)
 
 
 @contextlib.contextmanager
@@ -53,22 +54,42 @@ def _pool_host() -> Iterator[None]:
 
     multiprocessing reads two things of the host when it starts a process. ``sys.stderr``'s
     descriptor goes to the resource tracker: inside a Textual app it is -1 and the start fails
-    (``bad value(s) in fds_to_keep``), so a real one (the null device) stands in. ``__main__``
-    is re-run in every worker unless it has no file: a script without an
-    ``if __name__ == "__main__"`` guard would index again in each worker, and one read from
-    stdin cannot be re-run at all. The workers run only reme_core's functions, so they are
-    told of no main module.
+    (``bad value(s) in fds_to_keep``), so a real one (the null device) stands in, only then:
+    the browser starts its open before Textual replaces ``sys.stderr``, and a swap from this
+    thread would undo Textual's (or leave Textual restoring the stand-in at its exit). Nor is
+    it put back over whatever replaced it meanwhile. ``__main__`` is re-run in every worker
+    unless it has no file: a script without an ``if __name__ == "__main__"`` guard would
+    index again in each worker, and one read from stdin cannot be re-run at all. The workers
+    run only reme_core's functions, so they are told of no main module.
     """
-    with _HOST_LOCK, open(os.devnull, "w") as null:
+    with _HOST_LOCK:
         saved_main, saved_err = sys.modules.get("__main__"), sys.stderr
+        stand_in = None if _has_descriptor(saved_err) else _null()
         sys.modules["__main__"] = types.ModuleType("__main__")
-        sys.stderr = null
+        if stand_in is not None:
+            sys.stderr = stand_in
         try:
             yield
         finally:
-            sys.stderr = saved_err
+            if stand_in is not None and sys.stderr is stand_in:
+                sys.stderr = saved_err
             if saved_main is not None:
                 sys.modules["__main__"] = saved_main
+
+
+def _has_descriptor(stream: object) -> bool:
+    """Whether a new process could inherit ``stream``'s descriptor."""
+    try:
+        return int(stream.fileno()) >= 0  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _null() -> IO[str]:
+    """The null device as a text stream (a stand-in some other code may still hold)."""
+    if not _NULL:
+        _NULL.append(open(os.devnull, "w"))  # noqa: SIM115 (kept open for the process)
+    return _NULL[0]
 
 
 def pool_context(settings: ParseSettings, start: bool = True) -> BaseContext:
