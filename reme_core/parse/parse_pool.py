@@ -7,6 +7,7 @@ stack. Batches come back in submission order, which `TermSpaces` relies on.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import sys
@@ -45,7 +46,6 @@ def uses_pool(n_files: int, workers: int = 0, pool_from: int = POOL_THRESHOLD) -
 
 # One host change at a time: two threads starting pools must not restore each other's state.
 _HOST_LOCK = threading.Lock()
-_NULL: list[IO[str]] = []  # the null device, opened once and never closed (see `_pool_host`)
 
 
 @contextlib.contextmanager
@@ -56,16 +56,16 @@ def _pool_host() -> Iterator[None]:
     descriptor goes to the resource tracker: inside a Textual app it is -1 and the start fails
     (``bad value(s) in fds_to_keep``), so a real one (the null device) stands in, only then:
     the browser starts its open before Textual replaces ``sys.stderr``, and a swap from this
-    thread would undo Textual's (or leave Textual restoring the stand-in at its exit). Nor is
-    it put back over whatever replaced it meanwhile. ``__main__`` is re-run in every worker
-    unless it has no file: a script without an ``if __name__ == "__main__"`` guard would
-    index again in each worker, and one read from stdin cannot be re-run at all. The workers
-    run only reme_core's functions, so they are told of no main module.
+    thread would undo Textual's (or leave Textual restoring the stand-in at its exit).
+    ``__main__`` is re-run in every worker unless it has no file: a script without an
+    ``if __name__ == "__main__"`` guard would index again in each worker, and one read from
+    stdin cannot be re-run at all. The workers run only reme_core's functions, so they are
+    told of no main module. Neither is put back over what replaced it meanwhile.
     """
     with _HOST_LOCK:
         saved_main, saved_err = sys.modules.get("__main__"), sys.stderr
         stand_in = None if _has_descriptor(saved_err) else _null()
-        sys.modules["__main__"] = types.ModuleType("__main__")
+        no_main = sys.modules["__main__"] = types.ModuleType("__main__")
         if stand_in is not None:
             sys.stderr = stand_in
         try:
@@ -73,7 +73,7 @@ def _pool_host() -> Iterator[None]:
         finally:
             if stand_in is not None and sys.stderr is stand_in:
                 sys.stderr = saved_err
-            if saved_main is not None:
+            if saved_main is not None and sys.modules.get("__main__") is no_main:
                 sys.modules["__main__"] = saved_main
 
 
@@ -85,11 +85,11 @@ def _has_descriptor(stream: object) -> bool:
         return False
 
 
+@functools.cache
 def _null() -> IO[str]:
-    """The null device as a text stream (a stand-in some other code may still hold)."""
-    if not _NULL:
-        _NULL.append(open(os.devnull, "w"))  # noqa: SIM115 (kept open for the process)
-    return _NULL[0]
+    """The null device as a text stream, opened once and never closed: some other code may
+    still hold the stand-in after the window."""
+    return open(os.devnull, "w")
 
 
 def pool_context(settings: ParseSettings, start: bool = True) -> BaseContext:
