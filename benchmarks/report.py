@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.scenarios import Result
-from benchmarks.wait_report import waits
+from benchmarks.wait_report import around_scorer, waits
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +194,7 @@ def headline(results: dict[str, Result]) -> list[str]:
             f"{m['ranking_p95_ms']:.3f} ms: **{m['job_over_ranking_p50']:.2f}×** / "
             f"**{m['job_over_ranking_p95']:.2f}×**"
         )
+        out += around_scorer(m)
     if c is not None and c.status == "ok":
         m = c.metrics
         out.append(
