@@ -260,6 +260,29 @@ async def test_wide_text_keeps_rows_inside_the_pane(tmp_path: Path) -> None:
         )
 
 
+async def test_a_missing_image_or_pdf_is_said_missing_and_no_note_is_made(tmp_path: Path):
+    """A link naming an attachment that is not there offers no `sprite.png.md`; a note whose
+    name holds a dot (`Stone v2.0`) is still offered as a note."""
+    body = "# Home\n\n![[sprite.png|right]]\n\nSee [[Manual.PDF]] and [[Stone v2.0]].\n"
+    root = write_files(tmp_path / "vault", {"Home.md": body})
+    app = RemeApp(root, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.navigator.open_path("Home.md")
+        await settle(pilot)
+        app.main.focus_reader()
+        for name in ("sprite.png", "Manual.PDF"):
+            await pilot.press("tab", "enter")
+            await settle(pilot)
+            assert not isinstance(app.screen, CreateNoteScreen), name
+            assert any(n.message.startswith(f"{name} is not in the workspace") for n in said(app))
+        await pilot.press("tab", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CreateNoteScreen)
+        assert app.screen.path == "Stone v2.0.md"
+    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".")) == ["Home.md"]
+
+
 async def test_a_dangling_link_outside_the_vault_is_refused_with_a_message(tmp_path: Path):
     root = write_files(tmp_path / "vault", {"Home.md": "See [[../../escaped]].\n"})
     app = RemeApp(root, watch=False)

@@ -18,6 +18,7 @@ from reme_tui.app.host import Host
 from reme_tui.messages import FollowLink, NoteUnreadable, OpenNote
 from reme_tui.services import NeighboursGathered, NoteRead, gather, load_note
 from reme_tui.text import notices
+from reme_tui.widgets.reader.note_links import names_a_file
 from reme_tui.widgets.reader.note_view import parse_line_anchor
 from reme_tui.widgets.reader.reader import Place
 
@@ -152,10 +153,14 @@ class Navigator:
     def follow_link(self, message: FollowLink) -> None:
         """A link of the open note: a `#L9-L10` anchor is a range, any other a heading; a
         link to a place in the same note is a step in the history only with a place; a
-        dangling one offers to make its note."""
+        dangling one offers to make its note (one naming an image or another attachment
+        says it is missing)."""
         link = self.screen.reader.view.selected_link
         dangling = link is not None and link.kind == "dangling" and link.target == message.target
-        if link is not None and dangling:
+        if link is not None and dangling and names_a_file(link):
+            name = link.match.target.strip().rsplit("/", 1)[-1]
+            self.screen.notify(notices.missing_file(name), title="Link", severity="warning")
+        elif link is not None and dangling:
             self.screen.notes.offer_note(link, partial(self._follow, message))
         else:
             self._follow(message)

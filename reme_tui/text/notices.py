@@ -29,6 +29,11 @@ def no_daily_note(step: int) -> str:
     return f"No {'earlier' if step < 0 else 'later'} daily note."
 
 
+def missing_file(name: str) -> str:
+    """A link to an image, a PDF or another attachment that is not in the workspace."""
+    return f"{name} is not in the workspace: a link to a file does not make a note."
+
+
 def dangling_link(path: str) -> str:
     """A link followed to a note that does not exist."""
     return f"Dangling link: {path} does not exist (yet)."

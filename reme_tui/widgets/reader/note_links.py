@@ -20,6 +20,13 @@ from reme_core import (
 )
 
 _IMAGES = frozenset(["png", "jpg", "jpeg", "gif", "webp", "svg", "bmp", "avif"])
+# The other files Obsidian opens or embeds (its "accepted file formats"): a link to one of
+# these that leads nowhere is a missing file, never a note to create (`x.png.md`). A note's
+# own name may hold a dot (`Stone-v2.0`), so only these suffixes count.
+_ATTACHMENTS = _IMAGES | {
+    *("flac", "m4a", "mp3", "ogg", "wav", "webm", "3gp"),
+    *("mkv", "mov", "mp4", "ogv", "pdf", "canvas", "base"),
+}
 
 
 @dataclass(slots=True)
@@ -31,6 +38,12 @@ class LinkState:
     target: str
     kind: str  # "note", "dangling", "attachment", "self" or "web" (target: the address)
     source: str = ""  # the file it is written in, when not the open note (inside an embed)
+
+
+def names_a_file(link: LinkState) -> bool:
+    """Whether the link, as written, names an attachment (an image, a PDF, ...), not a note."""
+    suffix = posixpath.splitext(link.match.target)[1].lstrip(".").lower()
+    return suffix in _ATTACHMENTS
 
 
 def note_links(path: str, body: str, resolve: dict[str, tuple[str, str]]) -> list[LinkState]:
