@@ -55,6 +55,14 @@ def rows(view: NoteView) -> list[str]:
     return [view.render_line(y).crop(0, width).text for y in range(view.size.height)]
 
 
+async def reading(pilot, path: str) -> None:
+    """Once the app has opened: the note in the reader, the focus in it."""
+    await settle(pilot)
+    pilot.app.main.navigator.open_path(path)
+    await settle(pilot)
+    pilot.app.main.focus_reader()
+
+
 async def open_rendered(pilot, path: str) -> NoteView:
     app = pilot.app
     app.main.navigator.open_path(path)
@@ -147,10 +155,7 @@ async def test_toggling_renders_off_the_ui_thread_then_switches(
     root = write_files(tmp_path / "vault", VAULT)
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        app.main.navigator.open_path("Home.md")
-        await settle(pilot)
-        app.main.focus_reader()
+        await reading(pilot, "Home.md")
         view = app.query_one(NoteView)
         assert view.rendered is None
         await pilot.press("m")
@@ -165,10 +170,7 @@ async def test_outline_jumps_to_a_heading(tmp_path: Path) -> None:
     root = write_files(tmp_path / "vault", VAULT)
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        app.main.navigator.open_path("Energy/Solar panels.md")
-        await settle(pilot)
-        app.main.focus_reader()
+        await reading(pilot, "Energy/Solar panels.md")
         await pilot.press("h")
         await pilot.pause()
         pane = app.query_one(OutlinePane)
@@ -205,10 +207,7 @@ async def test_a_dangling_link_creates_its_note_where_obsidian_would(
     root = write_files(tmp_path / "vault", files)
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        app.main.navigator.open_path("Notes/Home.md")
-        await settle(pilot)
-        app.main.focus_reader()
+        await reading(pilot, "Notes/Home.md")
         await pilot.press("tab", "enter")
         await settle(pilot)
         assert isinstance(app.screen, CreateNoteScreen)
@@ -241,10 +240,7 @@ async def test_wide_text_keeps_rows_inside_the_pane(tmp_path: Path) -> None:
         app.main.navigator.open_path(
             "Wind.md"
         )  # a short note first: the next one brings a scrollbar
-        await settle(pilot)
-        app.main.navigator.open_path("Wide.md")
-        await settle(pilot)
-        app.main.focus_reader()
+        await reading(pilot, "Wide.md")
         await pilot.press("tab")
         await pilot.pause()
         view = app.query_one(NoteView)
@@ -267,10 +263,7 @@ async def test_a_missing_image_or_pdf_is_said_missing_and_no_note_is_made(tmp_pa
     root = write_files(tmp_path / "vault", {"Home.md": body})
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        app.main.navigator.open_path("Home.md")
-        await settle(pilot)
-        app.main.focus_reader()
+        await reading(pilot, "Home.md")
         for name in ("sprite.png", "Manual.PDF"):
             await pilot.press("tab", "enter")
             await settle(pilot)
@@ -287,10 +280,7 @@ async def test_a_dangling_link_outside_the_vault_is_refused_with_a_message(tmp_p
     root = write_files(tmp_path / "vault", {"Home.md": "See [[../../escaped]].\n"})
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        app.main.navigator.open_path("Home.md")
-        await settle(pilot)
-        app.main.focus_reader()
+        await reading(pilot, "Home.md")
         await pilot.press("tab", "enter")
         await settle(pilot)
         assert not isinstance(app.screen, CreateNoteScreen)
