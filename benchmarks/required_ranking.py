@@ -6,9 +6,9 @@ The parts, for each query: the check that no other process committed (§10: a CL
 beside the browser, each seeing the other's edits), the query's terms, the chunks' BM25 (the
 scorer itself), the name field's BM25 (§13: known items rank first), the places and texts of
 the ten shown chunks from SQLite (§10, §13: the text served is the stored one), and their
-matched terms (§8). Left out, though the ranking does them: the property field, the
-known-item rule, merging the fields into the chunks, the text check against the files, the
-filters, building the hits.
+matched terms (§8). Left out, though the ranking does them: the property field (§14 asks
+for it too: this is a lower bound), the known-item rule, merging the fields into the chunks,
+the text check against the files, the filters, building the hits.
 """
 
 from __future__ import annotations
