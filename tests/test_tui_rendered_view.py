@@ -261,6 +261,8 @@ async def test_a_missing_image_or_pdf_is_said_missing_and_no_note_is_made(tmp_pa
     name holds a dot (`Stone v2.0`) is still offered as a note."""
     body = "# Home\n\n![[sprite.png|right]]\n\nSee [[Manual.PDF]] and [[Stone v2.0]].\n"
     root = write_files(tmp_path / "vault", {"Home.md": body})
+    (root / "pics").mkdir()
+    (root / "pics" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
     app = RemeApp(root, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await reading(pilot, "Home.md")
@@ -273,7 +275,17 @@ async def test_a_missing_image_or_pdf_is_said_missing_and_no_note_is_made(tmp_pa
         await settle(pilot)
         assert isinstance(app.screen, CreateNoteScreen)
         assert app.screen.path == "Stone v2.0.md"
-    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".")) == ["Home.md"]
+        await pilot.press("escape")
+        await settle(pilot)
+        app.main.navigator.open_path("pics/logo.png")  # one that is there: said once, by path
+        await settle(pilot)
+        assert "pics/logo.png is an attachment, not a note (binary file)." in [
+            n.message for n in said(app)
+        ]
+    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".")) == [
+        "Home.md",
+        "pics",
+    ]
 
 
 async def test_a_dangling_link_outside_the_vault_is_refused_with_a_message(tmp_path: Path):

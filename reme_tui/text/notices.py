@@ -84,7 +84,8 @@ def folded(label: str) -> str:
 
 
 def attachment(path: str, reason: str) -> str:
-    return f"{path} is an attachment, not a note ({reason})."
+    """A link led to a file that is not a note; the reader's reason may start with the path."""
+    return f"{path} is an attachment, not a note ({reason.removeprefix(f'{path}: ')})."
 
 
 def anchor_missing(anchor: str, path: str) -> str:
