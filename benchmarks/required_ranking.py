@@ -28,10 +28,8 @@ class RequiredRanking:
         from reme_core.index.name_field import NAMES
         from reme_core.ports import search_index
 
-        self.ws, self.k, self.limit = ws, candidates, limit
+        self.ws, self.k, self.limit, self.kind = ws, candidates, limit, NAMES
         self.port = search_index(ws)
-        tokenize = self.port.tokenizer.tokenize_many
-        self.names = lambda: self.port.index.name_field(tokenize, False, NAMES)
         self.parts: dict[str, list[float]] = {p: [] for p in PARTS}
 
     def __call__(self, query: str) -> None:
@@ -50,7 +48,7 @@ class RequiredRanking:
         ticks.append(time.perf_counter())
         docs, _ = index.bm25.search(ids, self.k)
         ticks.append(time.perf_counter())
-        self.names().search(terms, self.k)
+        index.name_field(tok.tokenize_many, False, self.kind).search(terms, self.k)
         ticks.append(time.perf_counter())
         shown = docs[: self.limit]
         port.store.chunk_texts(index.chunks.places(shown).rowids)

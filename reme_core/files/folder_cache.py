@@ -202,10 +202,10 @@ def _parse(data: bytes, fingerprint: str) -> _Loaded:
 def _write(state: Path, data: bytes) -> None:
     """``data`` as the cache, by a new file of our own renamed over it, in the real state
     folder (never through a symlink)."""
-    remove_dead_temps(state, CACHE_NAME)
     dir_fd = folder_fd(state, create=False)
     tmp = f"{CACHE_NAME}.{os.getpid()}.tmp"
     try:
+        remove_dead_temps(dir_fd, CACHE_NAME)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp, dir_fd=dir_fd)
         fd = os.open(tmp, NEW_FILE, 0o644, dir_fd=dir_fd)

@@ -226,20 +226,28 @@ def remove_odd(state_dir: Path, expected: dict[str, bool]) -> list[WorkspaceWarn
     return said
 
 
-def remove_dead_temps(folder: Path, name: str) -> None:
+def remove_dead_temps(folder: Path | int, name: str) -> None:
     """Remove the ``name.<pid>.tmp`` files of writers that died between their write and
     their rename (their process is gone), in the real folder only (never through a
-    symlink; a folder that cannot be opened is left as it is)."""
+    symlink; a folder that cannot be opened is left as it is). ``folder``: its path, or a
+    descriptor the caller holds open already."""
+    if isinstance(folder, int):
+        _remove_dead_temps_at(folder, name)
+        return
     try:
         fd = folder_fd(folder, create=False)
     except OSError:
         return
     try:
-        for entry in os.listdir(fd):
-            pid = entry[len(name) + 1 : -len(".tmp")]
-            temp = entry.startswith(f"{name}.") and entry.endswith(".tmp") and pid.isdigit()
-            if temp and not pid_alive(int(pid)):
-                with contextlib.suppress(OSError):
-                    os.unlink(entry, dir_fd=fd)
+        _remove_dead_temps_at(fd, name)
     finally:
         os.close(fd)
+
+
+def _remove_dead_temps_at(fd: int, name: str) -> None:
+    for entry in os.listdir(fd):
+        pid = entry[len(name) + 1 : -len(".tmp")]
+        temp = entry.startswith(f"{name}.") and entry.endswith(".tmp") and pid.isdigit()
+        if temp and not pid_alive(int(pid)):
+            with contextlib.suppress(OSError):
+                os.unlink(entry, dir_fd=fd)

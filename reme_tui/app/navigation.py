@@ -7,6 +7,7 @@ A controller of `MainScreen`: it reads notes and gathers their links in the scre
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -158,7 +159,7 @@ class Navigator:
         link = self.screen.reader.view.selected_link
         dangling = link is not None and link.kind == "dangling" and link.target == message.target
         if link is not None and dangling and names_a_file(link):
-            name = link.match.target.strip().rsplit("/", 1)[-1]
+            name = posixpath.basename(link.match.target.strip())
             self.screen.notify(notices.missing_file(name), title="Link", severity="warning")
         elif link is not None and dangling:
             self.screen.notes.offer_note(link, partial(self._follow, message))

@@ -42,8 +42,12 @@ class LinkState:
 
 def names_a_file(link: LinkState) -> bool:
     """Whether the link, as written, names an attachment (an image, a PDF, ...), not a note."""
-    suffix = posixpath.splitext(link.match.target)[1].lstrip(".").lower()
-    return suffix in _ATTACHMENTS
+    return _suffix(link.match.target) in _ATTACHMENTS
+
+
+def _suffix(target: str) -> str:
+    """A link target's file suffix, lower-cased, without its dot ("" for none)."""
+    return posixpath.splitext(target)[1].lstrip(".").lower()
 
 
 def note_links(path: str, body: str, resolve: dict[str, tuple[str, str]]) -> list[LinkState]:
@@ -80,7 +84,7 @@ def link_label(link: LinkState, titles: dict[str, str]) -> str:
         if m.alias:
             return m.alias
         return f"{name} > {anchor}" if name and anchor else name or anchor
-    suffix = posixpath.splitext(m.target)[1].lstrip(".").lower()
+    suffix = _suffix(m.target)
     if link.kind == "attachment" or (suffix and suffix != "md"):
         kind = "image" if suffix in _IMAGES else "file"  # `|300` or `|wsmall`: a size, not a name
         return f"↳ {kind}: {posixpath.basename(m.target)}"
