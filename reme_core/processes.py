@@ -7,10 +7,11 @@ import os
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether a process exists (one owned by another user counts as alive)."""
+    """Whether a process exists (one owned by another user counts as alive). A pid past
+    what the system can hold (read from a file name a workspace brought) is no process."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):
         return False
     except OSError:
         return True

@@ -248,6 +248,30 @@ def test_a_fifo_named_like_the_snapshot_is_never_opened(make_tree: MakeTree) -> 
     assert stat.S_ISREG(snap.lstat().st_mode)  # replaced by the real thing
 
 
+IMPOSSIBLE_PID = "9" * 40  # past any pid the system can hold
+
+
+@pytest.mark.parametrize(
+    "name",
+    [f"folders.cache.{IMPOSSIBLE_PID}.tmp", f"{SNAPSHOT_NAME}.{IMPOSSIBLE_PID}.tmp"],
+)
+def test_a_temporary_named_for_an_impossible_process_is_removed(
+    make_tree: MakeTree, name: str
+) -> None:
+    """A writer's leftover is `NAME.<pid>.tmp`; a pid past what the system can hold made the
+    liveness check raise: the leftover stayed, and an open that walked in process failed."""
+    root, state = built(make_tree)
+    leftover = state / name
+    leftover.write_bytes(b"left by nobody")
+    with (root / "daily/a.md").open("a", encoding="utf-8") as fh:
+        fh.write("\nan edit: the open writes a batch, its snapshot and the folder cache\n")
+    os.utime(root / "daily", (1, 1))  # the folder cache keeps (and saves) a quiet folder
+    proc = cli("search", "bravo", "-w", str(root), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "daily/b.md" in proc.stdout
+    assert not leftover.exists()
+
+
 def _without_write_permission(cmd: list[str]) -> list[str]:
     """`cmd` run so that file modes bind: as is for a user, without root's overrides."""
     if os.geteuid() != 0:
